@@ -1,0 +1,3 @@
+module github.com/shellbox/shellbox
+
+go 1.26.8
