@@ -1,0 +1,150 @@
+package machine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Each error type below crosses the C ABI as the Python exception of the
+// same name (see ErrorKind).
+
+// InvalidSpec is a value no backend accepts (Python: ValueError).
+type InvalidSpec struct {
+	Field  string
+	Reason string
+}
+
+func (e *InvalidSpec) Error() string { return fmt.Sprintf("invalid %s: %s", e.Field, e.Reason) }
+
+// UnsupportedSpec is a valid spec this backend cannot honour
+// (Python: UnsupportedMachineSpec, a ValueError).
+type UnsupportedSpec struct {
+	Backend string
+	Field   string
+	Reason  string
+}
+
+func (e *UnsupportedSpec) Error() string {
+	return fmt.Sprintf("the %s backend does not support %s: %s", e.Backend, e.Field, e.Reason)
+}
+
+// StartupError: the machine could not be started (Python: MachineStartupError).
+type StartupError struct {
+	Backend string
+	Err     error
+}
+
+func (e *StartupError) Error() string {
+	return fmt.Sprintf("%s machine failed to start: %v", e.Backend, e.Err)
+}
+func (e *StartupError) Unwrap() error { return e.Err }
+
+// ErrTerminated: the machine ended before Close (Python: MachineTerminated).
+var ErrTerminated = errors.New("machine terminated")
+
+// TerminatedError says why a machine ended early.
+type TerminatedError struct{ Reason string }
+
+func (e *TerminatedError) Error() string        { return "machine terminated: " + e.Reason }
+func (e *TerminatedError) Is(target error) bool { return target == ErrTerminated }
+
+// ErrClosed: an operation on a machine after Close.
+var ErrClosed = errors.New("machine is closed")
+
+// SandboxUnavailable: no candidate sandbox works on this host; it carries
+// each candidate's error (Python: SandboxUnavailable).
+type SandboxUnavailable struct {
+	Backend    string
+	Hint       string
+	Candidates []CandidateError
+}
+
+// CandidateError is why one candidate (a binary path, a runtime) failed.
+type CandidateError struct {
+	Candidate string `json:"candidate"`
+	Error     string `json:"error"`
+}
+
+func (e *SandboxUnavailable) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no working %s sandbox", e.Backend)
+	if e.Hint != "" {
+		b.WriteString(": " + e.Hint)
+	}
+	for _, c := range e.Candidates {
+		fmt.Fprintf(&b, "; %s: %s", c.Candidate, c.Error)
+	}
+	return b.String()
+}
+
+// InfrastructureError: a stop or cleanup could not be confirmed; the
+// machine has been closed (Python: MachineInfrastructureError).
+type InfrastructureError struct {
+	Op  string
+	Err error
+}
+
+func (e *InfrastructureError) Error() string {
+	return fmt.Sprintf("%s could not be confirmed: %v", e.Op, e.Err)
+}
+func (e *InfrastructureError) Unwrap() error { return e.Err }
+
+// DownloadLimitExceeded: a bounded download is larger than its bound; the
+// target was left untouched.
+type DownloadLimitExceeded struct {
+	Path  string
+	Limit int64
+}
+
+func (e *DownloadLimitExceeded) Error() string {
+	return fmt.Sprintf("download of %s exceeds its limit of %d bytes", e.Path, e.Limit)
+}
+
+// PathError is a transfer path that does not exist or is not allowed:
+// NotFound maps to Python's FileNotFoundError, the rest to PermissionError.
+type PathError struct {
+	Op       string
+	Path     string
+	Reason   string
+	NotFound bool
+}
+
+func (e *PathError) Error() string { return fmt.Sprintf("%s %s: %s", e.Op, e.Path, e.Reason) }
+
+// ErrorKind names the Python exception class an error maps to.
+func ErrorKind(err error) string {
+	var (
+		invalid     *InvalidSpec
+		unsupported *UnsupportedSpec
+		startup     *StartupError
+		sandbox     *SandboxUnavailable
+		infra       *InfrastructureError
+		limit       *DownloadLimitExceeded
+		pathErr     *PathError
+	)
+	switch {
+	case errors.As(err, &unsupported):
+		return "UnsupportedMachineSpec"
+	case errors.As(err, &invalid):
+		return "ValueError"
+	case errors.As(err, &sandbox):
+		return "SandboxUnavailable"
+	case errors.As(err, &startup):
+		return "MachineStartupError"
+	case errors.Is(err, ErrTerminated):
+		return "MachineTerminated"
+	case errors.As(err, &infra):
+		return "MachineInfrastructureError"
+	case errors.As(err, &limit):
+		return "DownloadLimitExceeded"
+	case errors.As(err, &pathErr):
+		if pathErr.NotFound {
+			return "FileNotFoundError"
+		}
+		return "PermissionError"
+	case errors.Is(err, ErrClosed):
+		return "MachineClosed"
+	}
+	return "RuntimeError"
+}
