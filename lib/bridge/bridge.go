@@ -1,0 +1,185 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// Object is anything behind a handle.
+type Object interface {
+	// Call runs one method. payload is only valid until Call returns.
+	Call(ctx context.Context, method string, req []byte, payload []byte) (Reply, error)
+	// Release frees the object when its handle is dropped without a close.
+	Release()
+}
+
+// Reply is a method's answer: Header is encoded as JSON; Body segments are
+// passed raw, one after the other, and their lengths travel in the reply
+// frame so the receiver can cut them apart without copying.
+type Reply struct {
+	Header any
+	Body   [][]byte
+}
+
+// Root is handle 0: it opens factories and sets process-wide options.
+const Root uint64 = 0
+
+// Bridge owns the handle table and the in-flight calls.
+type Bridge struct {
+	next    atomic.Uint64
+	mu      sync.Mutex
+	objects map[uint64]Object
+	calls   map[uint64]context.CancelFunc
+	closed  bool
+}
+
+// New makes an empty bridge.
+func New() *Bridge {
+	return &Bridge{objects: map[uint64]Object{}, calls: map[uint64]context.CancelFunc{}}
+}
+
+// Add registers an object and returns its handle.
+func (b *Bridge) Add(o Object) uint64 {
+	h := b.next.Add(1)
+	b.mu.Lock()
+	b.objects[h] = o
+	b.mu.Unlock()
+	return h
+}
+
+func (b *Bridge) lookup(h uint64) (Object, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.objects[h]
+	return o, ok
+}
+
+// Drop removes a handle from the table without calling Release.
+func (b *Bridge) Drop(h uint64) {
+	b.mu.Lock()
+	delete(b.objects, h)
+	b.mu.Unlock()
+}
+
+// Done receives the outcome of a call.
+type Done func(header []byte, body [][]byte, err error)
+
+// Start runs a call in its own goroutine and reports it through done.
+// The call can be cancelled with Cancel(callID) until done is invoked.
+func (b *Bridge) Start(callID, handle uint64, method string, req, payload []byte, done Done) {
+	ctx, cancel := context.WithCancel(context.Background())
+	b.mu.Lock()
+	b.calls[callID] = cancel
+	b.mu.Unlock()
+	go func() {
+		header, body, err := b.call(ctx, handle, method, req, payload)
+		b.mu.Lock()
+		delete(b.calls, callID)
+		b.mu.Unlock()
+		cancel()
+		done(header, body, err)
+	}()
+}
+
+// Cancel cancels an in-flight call; unknown ids are ignored (the call may
+// have just finished).
+func (b *Bridge) Cancel(callID uint64) {
+	b.mu.Lock()
+	cancel := b.calls[callID]
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (b *Bridge) call(ctx context.Context, handle uint64, method string, req, payload []byte) (header []byte, body [][]byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in %s: %v", method, r)
+		}
+	}()
+	var reply Reply
+	switch {
+	case handle == Root:
+		reply, err = b.rootCall(ctx, method, req)
+	case method == "release":
+		b.mu.Lock()
+		o, ok := b.objects[handle]
+		delete(b.objects, handle)
+		b.mu.Unlock()
+		if ok {
+			o.Release()
+		}
+	default:
+		o, ok := b.lookup(handle)
+		if !ok {
+			return nil, nil, fmt.Errorf("handle %d: %w", handle, machine.ErrClosed)
+		}
+		reply, err = o.Call(ctx, method, req, payload)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if reply.Header == nil {
+		reply.Header = struct{}{}
+	}
+	header, err = json.Marshal(reply.Header)
+	return header, reply.Body, err
+}
+
+// Shutdown releases every object (closing machines) and refuses new
+// handles; the library calls it when its host process exits.
+func (b *Bridge) Shutdown() {
+	b.mu.Lock()
+	objs := b.objects
+	b.objects = map[uint64]Object{}
+	b.closed = true
+	for _, cancel := range b.calls {
+		cancel()
+	}
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, o := range objs {
+		wg.Add(1)
+		go func() { defer wg.Done(); o.Release() }()
+	}
+	wg.Wait()
+}
+
+// ErrorHeader is the JSON an error crosses the ABI as.
+type ErrorHeader struct {
+	Kind       string                   `json:"kind"`
+	Message    string                   `json:"message"`
+	Field      string                   `json:"field,omitempty"`
+	Candidates []machine.CandidateError `json:"candidates,omitempty"`
+}
+
+// EncodeError turns a Go error into the header Python raises from.
+func EncodeError(err error) []byte {
+	h := ErrorHeader{Kind: machine.ErrorKind(err), Message: err.Error()}
+	if errors.Is(err, context.Canceled) {
+		h.Kind = "Cancelled"
+	}
+	var (
+		unsupported *machine.UnsupportedSpec
+		invalid     *machine.InvalidSpec
+		sandbox     *machine.SandboxUnavailable
+	)
+	switch {
+	case errors.As(err, &unsupported):
+		h.Field = unsupported.Field
+	case errors.As(err, &invalid):
+		h.Field = invalid.Field
+	}
+	if errors.As(err, &sandbox) {
+		h.Candidates = sandbox.Candidates
+	}
+	out, _ := json.Marshal(h)
+	return out
+}
