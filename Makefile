@@ -1,0 +1,38 @@
+# shellbox: `make test` runs every test; `make wheel` builds the wheel.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+GO     ?= go
+GOTESTFLAGS ?= -count=1 -timeout 30m
+
+.PHONY: all native venv test gotest pytest wheel bench clean
+
+all: native
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q "pytest>=8" "pytest-asyncio>=0.23" setuptools wheel
+
+venv: $(PY)
+
+# The Go library and helpers, built into python/shellbox for in-tree use.
+native: $(PY)
+	$(PY) setup.py -q build_go
+
+test: gotest pytest
+
+gotest:
+	$(GO) test $(GOTESTFLAGS) ./...
+
+pytest: native
+	PYTHONPATH=python $(PY) -m pytest -q -ra tests
+
+wheel: $(PY)
+	$(PY) -m pip wheel --no-deps -w dist .
+
+bench: native
+	PYTHONPATH=python $(PY) bench/local.py
+
+clean:
+	rm -rf build dist python/shellbox/_lib python/shellbox/_bin

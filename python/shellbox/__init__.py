@@ -1,0 +1,7 @@
+"""shellbox: fresh, isolated machines for evaluating AI agents.
+
+The Python package is a thin surface over one Go shared library
+(``shellbox/_lib/libshellbox.so``) loaded with ctypes.
+"""
+
+__version__ = "0.1.0"

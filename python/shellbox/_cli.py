@@ -1,0 +1,17 @@
+"""Console entry points that hand over to the bundled Go binaries."""
+
+import os
+import sys
+
+from shellbox._native import bin_dir
+
+
+def _exec(name: str) -> None:
+    path = bin_dir() / name
+    if not path.exists():
+        sys.exit(f"shellbox: {path} is missing; reinstall shellbox")
+    os.execv(path, [name, *sys.argv[1:]])
+
+
+def shellsim() -> None:
+    _exec("shellsim")

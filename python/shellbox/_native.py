@@ -1,0 +1,210 @@
+"""Loading libshellbox and making calls through its C ABI (see cgo/ABI.md).
+
+Every call is asynchronous on the Go side: ``sb_call`` returns at once and the
+library reports completion through one C callback, from a Go thread. ctypes
+releases the GIL around ``sb_call`` and takes it for the callback, so no
+Python thread ever blocks inside Go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import ctypes
+import itertools
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent
+ABI_VERSION = 1
+
+_CALLBACK = ctypes.CFUNCTYPE(
+    None,
+    ctypes.c_uint64,
+    ctypes.c_int32,
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+)
+
+
+@dataclass(frozen=True)
+class Reply:
+    header: Any
+    segments: tuple[bytes, bytes]
+
+
+class GoError(Exception):
+    """An error header from the library, before it is mapped to a Python class."""
+
+    def __init__(self, header: dict[str, Any]):
+        super().__init__(header.get("message", "unknown error"))
+        self.header = header
+
+
+class _Pending:
+    __slots__ = ("loop", "future", "event", "outcome", "keepalive")
+
+    def __init__(self, loop, future, keepalive):
+        self.loop = loop
+        self.future = future
+        self.event = None if loop is not None else threading.Event()
+        self.outcome: Reply | GoError | None = None
+        self.keepalive = keepalive
+
+
+_pending: dict[int, _Pending] = {}
+_ids = itertools.count(1)
+_lock = threading.Lock()
+
+
+def _settle(future: asyncio.Future, outcome: Reply | GoError) -> None:
+    if future.done():
+        return
+    if isinstance(outcome, GoError):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
+
+
+@_CALLBACK
+def _on_done(call, status, header, header_len, seg0, seg0_len, seg1, seg1_len):
+    with _lock:
+        pending = _pending.pop(call, None)
+    if pending is None:
+        return
+    head = json.loads(ctypes.string_at(header, header_len)) if header_len else {}
+    if status:
+        outcome: Reply | GoError = GoError(head)
+    else:
+        outcome = Reply(
+            head,
+            (
+                ctypes.string_at(seg0, seg0_len) if seg0_len else b"",
+                ctypes.string_at(seg1, seg1_len) if seg1_len else b"",
+            ),
+        )
+    if pending.loop is None:
+        pending.outcome = outcome
+        pending.event.set()
+    else:
+        try:
+            pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
+        except RuntimeError:
+            pass  # the loop is closed; nobody is waiting any more
+
+
+def _library_path() -> Path:
+    override = os.environ.get("SHELLBOX_LIBRARY")
+    if override:
+        return Path(override)
+    return _PACKAGE / "_lib" / "libshellbox.so"
+
+
+def bin_dir() -> Path:
+    return _PACKAGE / "_bin"
+
+
+class _Library:
+    def __init__(self) -> None:
+        path = _library_path()
+        if not path.exists():
+            raise ImportError(
+                f"shellbox's native library is missing at {path}; reinstall shellbox (pip install .) "
+                "or set SHELLBOX_LIBRARY"
+            )
+        lib = ctypes.CDLL(str(path))
+        lib.sb_init.argtypes = [_CALLBACK]
+        lib.sb_init.restype = ctypes.c_int32
+        lib.sb_call.argtypes = [
+            ctypes.c_uint64,
+            ctypes.c_uint64,
+            ctypes.c_char_p,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+        ]
+        lib.sb_call.restype = None
+        lib.sb_cancel.argtypes = [ctypes.c_uint64]
+        lib.sb_cancel.restype = None
+        lib.sb_shutdown.argtypes = []
+        lib.sb_shutdown.restype = None
+        version = lib.sb_init(_on_done)
+        if version != ABI_VERSION:
+            raise ImportError(f"{path} speaks ABI {version}, this package needs {ABI_VERSION}")
+        self.lib = lib
+        atexit.register(self.shutdown)
+
+    def shutdown(self) -> None:
+        self.lib.sb_shutdown()
+
+    def start(self, handle: int, method: str, request: Any, payload: bytes, loop) -> tuple[int, _Pending]:
+        req = json.dumps(request, separators=(",", ":")).encode() if request is not None else b"{}"
+        payload = bytes(payload)
+        call = next(_ids)
+        future = loop.create_future() if loop is not None else None
+        pending = _Pending(loop, future, (req, payload))
+        with _lock:
+            _pending[call] = pending
+        self.lib.sb_call(call, handle, method.encode(), req, len(req), payload, len(payload))
+        return call, pending
+
+    def cancel(self, call: int) -> None:
+        self.lib.sb_cancel(call)
+
+
+_library: _Library | None = None
+_library_lock = threading.Lock()
+
+
+def library() -> _Library:
+    global _library
+    if _library is None:
+        with _library_lock:
+            if _library is None:
+                lib = _Library()
+                _library = lib
+                call_sync(0, "configure", {"bin_dir": str(bin_dir())})
+    return _library
+
+
+def call_sync(handle: int, method: str, request: Any = None, payload: bytes = b"") -> Reply:
+    """Call and wait in this thread (the GIL is free while Go works)."""
+    lib = _library if _library is not None else library()
+    _, pending = lib.start(handle, method, request, payload, None)
+    pending.event.wait()
+    if isinstance(pending.outcome, GoError):
+        raise pending.outcome
+    return pending.outcome
+
+
+async def call(handle: int, method: str, request: Any = None, payload: bytes = b"") -> Reply:
+    """Call without blocking the event loop. Cancelling the awaiting task
+    cancels the Go call and waits for Go to confirm before re-raising."""
+    lib = library()
+    loop = asyncio.get_running_loop()
+    call_id, pending = lib.start(handle, method, request, payload, loop)
+    try:
+        return await asyncio.shield(pending.future)
+    except asyncio.CancelledError:
+        lib.cancel(call_id)
+        try:
+            await asyncio.wait_for(asyncio.shield(pending.future), 60)
+        except BaseException:  # noqa: BLE001 - the cancellation is what propagates
+            pass
+        raise
+
+
+def release(handle: int) -> None:
+    """Drop a handle without waiting (used by finalizers)."""
+    lib = _library
+    if lib is not None and handle:
+        lib.start(handle, "release", None, b"", None)

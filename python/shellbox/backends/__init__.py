@@ -1,0 +1,1 @@
+"""Machine backends; each lives in its own subpackage."""

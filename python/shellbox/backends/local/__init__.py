@@ -1,0 +1,1 @@
+"""The local backend: one persistent bubblewrap sandbox per machine."""

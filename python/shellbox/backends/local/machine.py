@@ -1,0 +1,45 @@
+"""Local machines: one persistent bubblewrap sandbox each, run by Go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shellbox._go import GoMachine, GoMachineFactory
+from shellbox.machine import Backend, SandboxUnavailable
+
+__all__ = ["LocalMachine", "LocalMachineFactory", "SandboxUnavailable"]
+
+
+class LocalMachine(GoMachine):
+    """A persistent bubblewrap sandbox: files and background processes live until close."""
+
+
+class LocalMachineFactory(GoMachineFactory):
+    """Creates local machines from HostImage or PreparedImage sources.
+
+    Checks once, here, that bubblewrap can build a sandbox (``bwrap`` if given,
+    then ``bwrap`` on PATH) and raises SandboxUnavailable with each candidate's
+    error otherwise."""
+
+    backend = Backend.LOCAL
+    machine_class = LocalMachine
+
+    def __init__(
+        self,
+        *,
+        read_only: tuple[Path, ...] = (),
+        bin_dirs: tuple[Path, ...] = (),
+        bwrap: Path | None = None,
+        cache_dir: Path | None = None,
+    ):
+        missing = [str(p) for p in read_only if not Path(p).is_dir()]
+        if missing:
+            raise ValueError(f"Read-only directories do not exist: {', '.join(missing)}")
+        super().__init__(
+            {
+                "read_only": [str(Path(p).absolute()) for p in read_only],
+                "bin_dirs": [str(Path(p).absolute()) for p in bin_dirs],
+                "bwrap": str(bwrap) if bwrap is not None else None,
+                "cache_dir": str(cache_dir) if cache_dir is not None else None,
+            }
+        )

@@ -1,0 +1,326 @@
+"""The machine contract: what to create (MachineSpec), what to run (Command),
+what came back (Result), and the errors every backend raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path, PurePosixPath
+from typing import Protocol, runtime_checkable
+
+from shellbox.image import DockerfileSource, PreparedImage, RegistryImage
+
+HARBOR_EXEC_OUTPUT_LIMIT_BYTES = 128 * 1024 * 1024
+DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES = 1_048_576
+
+
+class NetworkPolicy(StrEnum):
+    DENY = "deny"
+    ALLOW = "allow"
+
+
+class Backend(StrEnum):
+    LOCAL = "local"
+    DOCKER = "docker"
+    GVISOR = "gvisor"
+    QEMU = "qemu"
+    SHELLSIM = "shellsim"
+    DAYTONA = "daytona"
+    IRIS = "iris"
+
+
+class CommandSemantics(StrEnum):
+    """Execution behaviour a task requires, independent of the backend."""
+
+    LINUX_PROCESS = "linux_process"
+    SHELL_SIMULATOR = "shell_simulator"
+
+
+class ExitReason(StrEnum):
+    EXITED = "exited"
+    TIMED_OUT = "timed_out"
+
+
+class ShellStatus(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    RESET = "reset"
+
+
+@dataclass(frozen=True)
+class ShellUpdate:
+    output: bytes
+    status: ShellStatus
+    exit_code: int | None = None
+    truncated: bool = False
+
+
+# ---- image sources that are not OCI images ---------------------------------
+
+
+@dataclass(frozen=True)
+class QemuBundle:
+    """A staged microVM runtime directory and its registry origin, when known."""
+
+    path: Path
+    image_reference: str | None = None
+
+
+@dataclass(frozen=True)
+class DockerImage:
+    """An image that already exists in the local Docker daemon."""
+
+    reference: str
+
+
+@dataclass(frozen=True)
+class ShellSimBuiltins:
+    """ShellSim's built-in commands and nothing else."""
+
+
+@dataclass(frozen=True)
+class PackageSpec:
+    """Python packages and tools the backend should provide (None: no Python)."""
+
+    pypi_packages: tuple[str, ...] | None = None
+    tools: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.pypi_packages is not None:
+            object.__setattr__(self, "pypi_packages", tuple(self.pypi_packages))
+        object.__setattr__(self, "tools", tuple(self.tools))
+
+
+@dataclass(frozen=True)
+class HostImage:
+    """The host's programs, read-only, plus extra read-only directories (at
+    their own paths) and program directories put first on PATH."""
+
+    read_only: tuple[Path, ...] = ()
+    bin_dirs: tuple[Path, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "read_only", tuple(Path(p) for p in self.read_only))
+        object.__setattr__(self, "bin_dirs", tuple(Path(p) for p in self.bin_dirs))
+
+
+ImageSource = (
+    QemuBundle
+    | DockerImage
+    | PreparedImage
+    | RegistryImage
+    | DockerfileSource
+    | ShellSimBuiltins
+    | PackageSpec
+    | HostImage
+)
+
+
+@dataclass(frozen=True)
+class MachineSpec:
+    """What a factory creates. startup_timeout bounds a provider's start where
+    the backend supports it; callers otherwise enforce their own deadline."""
+
+    source: ImageSource
+    workdir: str = "/workspace"
+    env: dict[str, str] = field(default_factory=dict)
+    network: NetworkPolicy = NetworkPolicy.DENY
+    memory_mb: int | None = None
+    cpus: int | None = None
+    storage_mb: int | None = None
+    gpus: int = 0
+    startup_timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.cpus is not None and self.cpus <= 0:
+            raise ValueError("cpus must be positive")
+        if self.storage_mb is not None and self.storage_mb <= 0:
+            raise ValueError("storage_mb must be positive")
+        if self.memory_mb is not None and self.memory_mb <= 0:
+            raise ValueError("memory_mb must be positive")
+        if self.gpus < 0:
+            raise ValueError("gpus must not be negative")
+        if self.workdir and not PurePosixPath(self.workdir).is_absolute():
+            raise ValueError(f"workdir must be an absolute path: {self.workdir!r}")
+        if self.startup_timeout is not None and self.startup_timeout <= 0:
+            raise ValueError("startup_timeout must be positive")
+        object.__setattr__(self, "network", NetworkPolicy(self.network))
+
+
+@dataclass(frozen=True)
+class Command:
+    argv: tuple[str, ...]
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    stdin: bytes = b""
+    timeout: float | None = None
+    output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    user: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.argv, (str, bytes)):
+            raise ValueError("argv must be a sequence of arguments, not a string")
+        object.__setattr__(self, "argv", tuple(self.argv))
+        if not self.argv:
+            raise ValueError("Command argv is empty")
+        if any("\0" in a for a in self.argv):
+            raise ValueError("Command arguments cannot contain NUL bytes")
+        if self.cwd is not None and not PurePosixPath(self.cwd).is_absolute():
+            raise ValueError(f"cwd must be an absolute path: {self.cwd!r}")
+        if self.timeout is not None and self.timeout <= 0:
+            raise ValueError("timeout must be positive")
+        if self.output_limit_bytes < 0:
+            raise ValueError("output_limit_bytes must not be negative")
+
+
+@dataclass(frozen=True)
+class Result:
+    exit_code: int | None
+    stdout: bytes
+    stderr: bytes
+    stdout_truncated: bool
+    stderr_truncated: bool
+    reason: ExitReason
+
+
+# ---- errors -----------------------------------------------------------------
+
+
+class UnsupportedMachineSpec(ValueError):
+    """The selected backend cannot create or run what was asked; ``field`` names the spec field."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+class MachineStartupError(RuntimeError):
+    """The machine could not be started."""
+
+
+class MachineTerminated(RuntimeError):
+    """The machine ended before close: killed, expired, or lost with its host."""
+
+
+class MachineClosed(RuntimeError):
+    """An operation on a machine (or process) after close."""
+
+
+class MachineInfrastructureError(RuntimeError):
+    """A stop or cleanup could not be confirmed; the machine has been closed."""
+
+
+class DownloadLimitExceeded(RuntimeError):
+    """A bounded download is larger than its bound; the target is untouched."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """No candidate sandbox works on this host. ``candidates`` maps each
+    candidate (a binary, a runtime) to its error."""
+
+    def __init__(self, message: str, candidates: dict[str, str] | None = None):
+        super().__init__(message)
+        self.candidates = dict(candidates or {})
+
+
+# ---- protocols --------------------------------------------------------------
+
+
+class ExecutionRequirements(Protocol):
+    """The task contract factories inspect without importing a task schema."""
+
+    @property
+    def command_semantics(self) -> CommandSemantics | None: ...
+
+    @property
+    def capabilities(self) -> tuple[str, ...]: ...
+
+    @property
+    def docker_image(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Requirements:
+    """A plain ExecutionRequirements."""
+
+    command_semantics: CommandSemantics | None = None
+    capabilities: tuple[str, ...] = ()
+    docker_image: str | None = None
+
+
+class Machine(Protocol):
+    """One writable task environment. Files persist until close."""
+
+    async def run(self, command: Command) -> Result: ...
+
+    async def upload(self, source: Path, target: str) -> None: ...
+
+    async def download(self, source: str, target: Path, *, max_bytes: int | None = None) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class ProcessSession(Protocol):
+    """A running command with incremental binary I/O."""
+
+    async def write(self, data: bytes) -> None: ...
+
+    async def close_stdin(self) -> None: ...
+
+    async def read(self, max_bytes: int = 65536) -> bytes:
+        """The next chunk of stdout; b"" at end of output."""
+        ...
+
+    async def wait(self) -> int: ...
+
+    @property
+    def stderr(self) -> bytes: ...
+
+    @property
+    def stderr_truncated(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class ProcessMachine(Machine, Protocol):
+    async def open_process(self, command: Command) -> ProcessSession: ...
+
+
+class ShellSession(Protocol):
+    """One persistent shell owned by an agent trial."""
+
+    @property
+    def interactive(self) -> bool: ...
+
+    async def execute(
+        self, command: str, *, wait: float = 120, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    ) -> ShellUpdate: ...
+
+    async def read(
+        self, *, wait: float = 0, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    ) -> ShellUpdate: ...
+
+    async def write(self, data: bytes) -> None: ...
+
+    async def interrupt(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class BashSessionProvider(Protocol):
+    """An environment that can open an agent-owned persistent Bash session."""
+
+    async def open_bash_session(self) -> ShellSession: ...
+
+
+class MachineFactory(Protocol):
+    """Checks what a backend can do and creates fresh machines."""
+
+    @property
+    def backend(self) -> Backend: ...
+
+    def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None: ...
+
+    async def create(self, spec: MachineSpec) -> Machine: ...
