@@ -188,7 +188,7 @@ func (s *System) Exec(req command.ExecRequest) (int, error) {
 	ent, ok := command.Lookup(req.Args[0])
 	if !ok {
 		fmt.Fprintf(orDiscard(req.Stderr), "%s: command not found\n", req.Args[0])
-		return 127, nil
+		return 127, command.ErrNotFound
 	}
 	dir := req.Dir
 	if dir == "" {
@@ -221,7 +221,7 @@ func (s *System) Exec(req command.ExecRequest) (int, error) {
 		if sig == 0 {
 			sig = 15
 		}
-		return 128 + sig, nil
+		return 128 + sig, command.ErrTimedOut
 	}
 	return st, nil
 }
@@ -272,4 +272,3 @@ func (DefaultUsers) LookupUser(n string) (int, bool) {
 	return 0, false
 }
 func (u DefaultUsers) LookupGroup(n string) (int, bool) { return u.LookupUser(n) }
-
