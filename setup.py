@@ -33,7 +33,9 @@ def build_go(package_dir: Path) -> None:
     def go_build(*args: str, cgo: bool) -> None:
         command = [go, "build", "-trimpath", *args]
         print("+", " ".join(command), flush=True)
-        subprocess.run(command, cwd=ROOT, env={**env, "CGO_ENABLED": "1" if cgo else "0"}, check=True)
+        done = subprocess.run(command, cwd=ROOT, env={**env, "CGO_ENABLED": "1" if cgo else "0"})
+        if done.returncode:
+            sys.exit(f"error: {' '.join(command[:2])} {args[-1]} failed (exit {done.returncode}); see the Go errors above")
 
     go_build("-buildmode=c-shared", "-o", str(lib / "libshellbox.so"), "./cgo", cgo=True)
     (lib / "libshellbox.h").unlink(missing_ok=True)

@@ -1,0 +1,44 @@
+"""Shared fixtures: leak accounting for host processes, mounts and temp dirs."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+
+def host_processes() -> set[tuple[int, str]]:
+    """(pid, comm) of every host process except this test process's threads."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                out.add((int(entry.name), (entry / "comm").read_text().strip()))
+            except OSError:
+                pass
+    return out
+
+
+def sandbox_processes() -> set[tuple[int, str]]:
+    return {p for p in host_processes() if p[1] in {"bwrap", "shellbox-sandbo", "sleep"}}
+
+
+def mounts() -> list[str]:
+    return Path("/proc/self/mountinfo").read_text().splitlines()
+
+
+def temp_entries(prefix: str = "shellbox-") -> set[str]:
+    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix) and name != "shellbox-test-helpers"}
+
+
+@pytest.fixture
+def leak_check():
+    """Asserts that the test leaves no sandbox process, mount or shellbox temp dir behind."""
+    before = (sandbox_processes(), mounts(), temp_entries())
+    yield
+    after = (sandbox_processes(), mounts(), temp_entries())
+    assert after[0] <= before[0], f"leaked processes: {after[0] - before[0]}"
+    assert after[1] == before[1], "mount table changed"
+    assert after[2] <= before[2], f"leaked temp dirs: {after[2] - before[2]}"
