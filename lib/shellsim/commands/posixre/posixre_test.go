@@ -1,0 +1,179 @@
+package posixre
+
+import (
+	"errors"
+	"regexp"
+	"testing"
+)
+
+func TestTranslate(t *testing.T) {
+	cases := []struct {
+		ere      bool
+		pat, out string
+	}{
+		{false, `a\(b\|c\)*`, `a(b|c)*`},
+		{false, `a\{2,3\}`, `a{2,3}`},
+		{false, `a\{,3\}`, `a{0,3}`},
+		{false, `a\{2,\}`, `a{2,}`},
+		{false, `a+?(b){1}|c`, `a\+\?\(b\)\{1\}\|c`},
+		{false, `a\+b\?`, `a+b?`},
+		{false, `*a`, `\*a`},
+		{false, `^*a`, `^\*a`},
+		{false, `\(*a\)`, `(\*a)`},
+		{false, `x\|*a`, `x|\*a`},
+		{false, `a^b$c`, `a\^b\$c`},
+		{false, `^a$`, `^a$`},
+		{false, `\(^a$\)`, `(^a$)`},
+		{false, `a$\|^b`, `a$|^b`},
+		{false, `a**`, `(?:a*)*`},
+		{false, `\{1\}a`, `\{1\}a`},
+		{false, `[]a]`, `[\]a]`},
+		{false, `[^]a-]`, `[^\]a\-]`},
+		{false, `[\]`, `[\\]`},
+		{false, `[[:digit:][:alpha:]_]`, `[[:digit:][:alpha:]\_]`},
+		{false, `[[.a.][=b=]]`, `[ab]`},
+		{false, `[a-z0-9]`, `[a-z0-9]`},
+		{false, `\.\*\[\]`, `\.\*\[\]`},
+		{false, `\<the\>`, `\bthe\b`},
+		{false, "\\`a\\'", `\Aa\z`},
+		{false, `\w\W\s\S\b\B`, `\w\W\s\S\b\B`},
+		{false, `\d\/\%`, `d/%`},
+		{false, `a.c`, `a.c`},
+		{false, `\(\)`, `()`},
+		{true, `a(b|c)+`, `a(b|c)+`},
+		{true, `a{,2}`, `a{0,2}`},
+		{true, `a{`, `a\{`},
+		{true, `a{1`, `a\{1`},
+		{true, `a{x}`, `a\{x\}`},
+		{true, `{1}a`, `\{1\}a`},
+		{true, `*a`, `\*a`},
+		{true, `+a`, `\+a`},
+		{true, `a|*b`, `a|\*b`},
+		{true, `(*a)`, `(\*a)`},
+		{true, `a**`, `(?:a*)*`},
+		{true, `a+?`, `(?:a+)?`},
+		{true, `a{1,2}{3}`, `(?:a{1,2}){3}`},
+		{true, `^*`, `(?:^)*`},
+		{true, `)`, `\)`},
+		{true, `a\{`, `a\{`},
+		{true, `a^b$`, `a^b$`},
+		{true, `x|`, `x|`},
+		{true, `\.`, `\.`},
+		{true, `[[:space:]]+$`, `[[:space:]]+$`},
+		{true, `é+`, `é+`},
+	}
+	for _, c := range cases {
+		got, err := translate(c.pat, c.ere)
+		if err != nil || got != c.out {
+			t.Errorf("translate(%q, ere=%v) = %q, %v; want %q", c.pat, c.ere, got, err, c.out)
+			continue
+		}
+		if _, err := regexp.Compile(got); err != nil {
+			t.Errorf("translate(%q): RE2 rejects %q: %v", c.pat, got, err)
+		}
+	}
+}
+
+// Matches checked against GNU grep 3.8 in the C locale.
+func TestMatchLikeGNU(t *testing.T) {
+	cases := []struct {
+		ere       bool
+		pat, text string
+		match     bool
+	}{
+		{true, `)`, `a)b`, true},
+		{true, `a{`, `a{`, true},
+		{true, `a{,2}`, `aa`, true},
+		{true, `*a`, `*a`, true},
+		{true, `a**`, `aaa`, true},
+		{false, `a^b`, `a^b`, true},
+		{false, `a$b`, `a$b`, true},
+		{false, `^*a`, `*a`, true},
+		{false, `^*a`, `a`, false},
+		{true, `()`, `x`, true},
+		{false, `[\]`, `\`, true},
+		{false, `[]a]`, `]`, true},
+		{false, `\d`, `d`, true},
+		{true, `(a|)`, `b`, true},
+		{true, `\<a`, `ba a`, true},
+		{true, `\<a`, `ba`, false},
+		{true, `^*`, `x`, true},
+		{true, `$a`, `a`, false},
+		{false, `[a-]`, `-`, true},
+		{false, `\(ab\)\{2\}`, `abab`, true},
+		{false, `\(ab\)\{2\}`, `ab`, false},
+		{true, `^[0-9]+(\.[0-9]+)?$`, `3.14`, true},
+		{true, `^[0-9]+(\.[0-9]+)?$`, `3.`, false},
+		{false, `[[:upper:]][[:lower:]]*`, `Hello`, true},
+		{false, `[^[:space:]]`, `   `, false},
+	}
+	for _, c := range cases {
+		re, err := Compile(c.pat, c.ere, false)
+		if err != nil {
+			t.Errorf("Compile(%q, ere=%v): %v", c.pat, c.ere, err)
+			continue
+		}
+		if got := re.MatchString(c.text); got != c.match {
+			t.Errorf("%q (ere=%v) on %q = %v, want %v", c.pat, c.ere, c.text, got, c.match)
+		}
+	}
+}
+
+// Error texts are glibc's, as grep prints them.
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		ere      bool
+		pat, msg string
+	}{
+		{false, `a\{1`, `Unmatched \{`},
+		{false, `a\{x\}`, `Invalid content of \{\}`},
+		{false, `\(a`, `Unmatched ( or \(`},
+		{false, `a\)`, `Unmatched ) or \)`},
+		{false, `[a`, `Unmatched [, [^, [:, [., or [=`},
+		{false, `a\`, `Trailing backslash`},
+		{false, `[[:foo:]]`, `Invalid character class name`},
+		{false, `[z-a]`, `Invalid range end`},
+		{true, `a{2,1}`, `Invalid content of \{\}`},
+		{true, `[[:alpha:]-z]`, `Invalid range end`},
+		{true, `a{32768}`, `Regular expression too big`},
+		{false, `[[.space.]]`, `Invalid collation character`},
+		{true, `[a`, `Unmatched [, [^, [:, [., or [=`},
+		{true, `(`, `Unmatched ( or \(`},
+		{false, `[[:alpha:]`, `Unmatched [, [^, [:, [., or [=`},
+		{false, `[[:alpha`, `Unmatched [, [^, [:, [., or [=`},
+	}
+	for _, c := range cases {
+		_, err := translate(c.pat, c.ere)
+		if err == nil || err.Error() != c.msg {
+			t.Errorf("translate(%q, ere=%v) error = %v, want %q", c.pat, c.ere, err, c.msg)
+		}
+	}
+}
+
+func TestBackreference(t *testing.T) {
+	for _, c := range []struct {
+		ere bool
+		pat string
+	}{{false, `\(a\)\1`}, {true, `(a)\1`}} {
+		_, err := translate(c.pat, c.ere)
+		if !errors.Is(err, ErrBackreference) {
+			t.Errorf("translate(%q) = %v, want ErrBackreference", c.pat, err)
+		}
+	}
+}
+
+func FuzzTranslate(f *testing.F) {
+	for _, s := range []string{`a\(b\)*`, `[[:alpha:]]`, `a{1,2}`, `^*$`, `[]-]`} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, pat string, ere bool) {
+		out, err := translate(pat, ere)
+		if err != nil {
+			return
+		}
+		if _, err := regexp.Compile(out); err != nil {
+			t.Fatalf("translate(%q, %v) = %q which RE2 rejects: %v", pat, ere, out, err)
+		}
+	})
+}

@@ -1,0 +1,311 @@
+package text
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+)
+
+// baseCost is the fixed fuel charged per command run.
+const baseCost = 50
+
+// errStop marks a read that failed because the process must stop (fuel or
+// memory exhausted); commands return at once without a diagnostic.
+var errStop = errors.New("stopped")
+
+// proc is one run of a text command: buffered stdout, metering and the
+// GNU-style diagnostics shared by every command in this package.
+type proc struct {
+	*command.Invocation
+	name  string
+	out   *bufio.Writer
+	stop  bool // a Charge, Reserve or stdout write failed: stop now
+	rels  []func()
+	usage int // exit status for usage errors (1 for coreutils, 2 for grep/sort)
+}
+
+func newProc(inv *command.Invocation, usageStatus int) *proc {
+	p := &proc{Invocation: inv, name: path.Base(inv.Args[0]), usage: usageStatus}
+	p.out = bufio.NewWriterSize(inv.Stdout, 8192)
+	p.charge(baseCost)
+	return p
+}
+
+// exit flushes output, releases reserved memory and returns the status
+// (1 if the process was stopped; the executor overrides it anyway).
+func (p *proc) exit(status int) int {
+	if !p.stop {
+		if err := p.out.Flush(); err != nil {
+			p.stop = true
+		}
+	}
+	for _, r := range p.rels {
+		r()
+	}
+	p.rels = nil
+	if p.stop {
+		return 1
+	}
+	return status
+}
+
+func (p *proc) charge(n int64) bool {
+	if p.stop {
+		return false
+	}
+	if err := p.Sys.Charge(n); err != nil {
+		p.stop = true
+	}
+	return !p.stop
+}
+
+// reserve models n bytes of held memory until exit.
+func (p *proc) reserve(n int64) bool {
+	if p.stop {
+		return false
+	}
+	if n <= 0 {
+		return true
+	}
+	rel, err := p.Sys.Reserve(n)
+	if err != nil {
+		p.stop = true
+		return false
+	}
+	p.rels = append(p.rels, rel)
+	return true
+}
+
+func (p *proc) write(b []byte) bool {
+	if p.stop {
+		return false
+	}
+	if _, err := p.out.Write(b); err != nil {
+		p.stop = true
+	}
+	return !p.stop
+}
+
+func (p *proc) writeString(s string) bool {
+	if p.stop {
+		return false
+	}
+	if _, err := p.out.WriteString(s); err != nil {
+		p.stop = true
+	}
+	return !p.stop
+}
+
+func (p *proc) flush() bool {
+	if p.stop {
+		return false
+	}
+	if err := p.out.Flush(); err != nil {
+		p.stop = true
+	}
+	return !p.stop
+}
+
+// warn prints "name: msg" on stderr, after flushing stdout so the two
+// streams interleave as an unbuffered terminal would show them.
+func (p *proc) warn(format string, args ...any) {
+	p.flush()
+	fmt.Fprintf(p.Stderr, "%s: %s\n", p.name, fmt.Sprintf(format, args...))
+}
+
+// fileErr prints "name: file: message" for a filesystem error.
+func (p *proc) fileErr(file string, err error) {
+	p.warn("%s: %s", file, command.Message(err))
+}
+
+// usageErr prints a diagnostic plus glibc's "Try ... --help" line and
+// returns the command's usage status.
+func (p *proc) usageErr(format string, args ...any) int {
+	if format != "" {
+		p.warn(format, args...)
+	}
+	fmt.Fprintf(p.Stderr, "Try '%s --help' for more information.\n", p.name)
+	return p.exit(p.usage)
+}
+
+// parse runs getopt and reports a usage error itself; ok is false then.
+func (p *proc) parse(spec optSpec) ([]option, []string, bool) {
+	opts, operands, msg := spec.getopt(p.Args[1:])
+	if msg != "" {
+		p.usageErr("%s", msg)
+		return nil, nil, false
+	}
+	return opts, operands, true
+}
+
+// partial records a knowingly unsupported feature and fails like a usage
+// error.
+func (p *proc) partial(feature, why string) int {
+	p.Sys.Partial(feature)
+	p.warn("%s", why)
+	return p.exit(p.usage)
+}
+
+// meter charges fuel for every byte read through it.
+type meter struct {
+	p *proc
+	r io.Reader
+}
+
+func (m *meter) Read(b []byte) (int, error) {
+	n, err := m.r.Read(b)
+	if n > 0 && !m.p.charge(int64(n)) {
+		return 0, errStop
+	}
+	return n, err
+}
+
+// open returns a metered reader for a file operand ("-" is stdin).
+func (p *proc) open(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(&meter{p, p.Stdin}), nil
+	}
+	abs := p.Abs(name)
+	fi, err := p.FS.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, command.ErrIsDir
+	}
+	f, err := p.FS.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{&meter{p, f}, f}, nil
+}
+
+// readAll reads a whole operand, reserving memory for what it holds.
+func (p *proc) readAll(name string) ([]byte, error) {
+	r, err := p.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return p.slurp(r)
+}
+
+func (p *proc) slurp(r io.Reader) ([]byte, error) {
+	var buf []byte
+	chunk := make([]byte, 32*1024)
+	for {
+		n, err := r.Read(chunk)
+		if n > 0 {
+			if !p.reserve(int64(n)) {
+				return nil, errStop
+			}
+			buf = append(buf, chunk[:n]...)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// lineReader yields delimiter-terminated records, the last one possibly
+// unterminated.
+type lineReader struct {
+	r     *bufio.Reader
+	delim byte
+	buf   []byte
+}
+
+func newLineReader(r io.Reader, delim byte) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 16*1024), delim: delim}
+}
+
+// next returns the next record including its delimiter (if present); the
+// slice is valid until the following call. At the end it returns io.EOF.
+func (l *lineReader) next() ([]byte, error) {
+	line, err := l.r.ReadSlice(l.delim)
+	if err == nil {
+		return line, nil
+	}
+	if err == bufio.ErrBufferFull {
+		l.buf = append(l.buf[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = l.r.ReadSlice(l.delim)
+			l.buf = append(l.buf, line...)
+		}
+		if err == io.EOF && len(l.buf) > 0 {
+			return l.buf, nil
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		return l.buf, err
+	}
+	if err == io.EOF && len(line) > 0 {
+		return line, nil
+	}
+	return nil, err
+}
+
+// splitLines splits data into records without their delimiters; a final
+// unterminated record counts as a line.
+func splitLines(data []byte, delim byte) [][]byte {
+	var lines [][]byte
+	for len(data) > 0 {
+		i := indexByte(data, delim)
+		if i < 0 {
+			lines = append(lines, data)
+			break
+		}
+		lines = append(lines, data[:i])
+		data = data[i+1:]
+	}
+	return lines
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// operands returns the file operands, defaulting to stdin.
+func defaultStdin(files []string) []string {
+	if len(files) == 0 {
+		return []string{"-"}
+	}
+	return files
+}
+
+// quote renders a string the way coreutils' quote() does in diagnostics
+// for the simple cases: 'text'.
+func quote(s string) string {
+	return "'" + s + "'"
+}
+
+// peakMem reserves memory for a buffer that grows and shrinks: only a new
+// peak is reserved, and everything is released at exit.
+type peakMem struct{ held, peak int64 }
+
+func (m *peakMem) add(p *proc, n int64) bool {
+	m.held += n
+	if m.held > m.peak {
+		if !p.reserve(m.held - m.peak) {
+			return false
+		}
+		m.peak = m.held
+	}
+	return true
+}

@@ -1,0 +1,243 @@
+package text
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+)
+
+// seq - print a sequence of numbers
+//
+//	seq [-w] [-s SEP] [-f FORMAT] [FIRST [INCREMENT]] LAST
+//
+// Numbers may be floating point; the output precision is the largest number
+// of fraction digits in FIRST and INCREMENT, as GNU seq computes it.
+func init() { command.Register("seq", command.Real, Seq) }
+
+var seqSpec = optSpec{short: "f:s:w", noPermute: true, negNumbers: true, long: []longOpt{
+	{"format", reqArg, "f"}, {"separator", reqArg, "s"}, {"equal-width", noArg, "w"},
+}}
+
+type seqNum struct {
+	v    float64
+	prec int  // digits after the point
+	exp  bool // written with an exponent
+	text string
+}
+
+func parseSeqNum(s string) (seqNum, bool) {
+	t := strings.TrimLeft(s, " \t")
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || strings.ContainsAny(t, "xXpP_") || math.IsNaN(v) {
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+				return seqNum{}, false
+			}
+		} else {
+			return seqNum{}, false
+		}
+	}
+	n := seqNum{v: v, text: t}
+	mant, expPart, hasExp := strings.Cut(strings.ToLower(t), "e")
+	if _, frac, ok := strings.Cut(mant, "."); ok {
+		n.prec = len(frac)
+	}
+	if hasExp {
+		n.exp = true
+		e, _ := strconv.Atoi(expPart)
+		n.prec -= e
+		if n.prec < 0 {
+			n.prec = 0
+		}
+	}
+	return n, true
+}
+
+// Seq runs seq.
+func Seq(inv *command.Invocation) int {
+	p := newProc(inv, 1)
+	opts, args, ok := p.parse(seqSpec)
+	if !ok {
+		return 1
+	}
+	sep, format, equal := "\n", "", false
+	for _, o := range opts {
+		switch o.key {
+		case "f":
+			format = o.arg
+		case "s":
+			sep = o.arg
+		case "w":
+			equal = true
+		}
+	}
+	if len(args) == 0 {
+		return p.usageErr("missing operand")
+	}
+	if len(args) > 3 {
+		return p.usageErr("extra operand %s", quote(args[3]))
+	}
+	nums := make([]seqNum, len(args))
+	for i, a := range args {
+		n, ok := parseSeqNum(a)
+		if !ok {
+			return p.usageErr("invalid floating point argument: %s", quote(a))
+		}
+		nums[i] = n
+	}
+	first, step := seqNum{v: 1, text: "1"}, seqNum{v: 1, text: "1"}
+	last := nums[len(nums)-1]
+	switch len(nums) {
+	case 2:
+		first = nums[0]
+	case 3:
+		first, step = nums[0], nums[1]
+		if step.v == 0 {
+			return p.usageErr("invalid Zero increment value: %s", quote(args[1]))
+		}
+	}
+	if format != "" && equal {
+		p.warn("format string may not be specified when printing equal width strings")
+		return p.usageErr("")
+	}
+	var fmtNum func(float64) string
+	if format != "" {
+		f, err := cFloatFormat(format)
+		if err != "" {
+			p.warn("%s", err)
+			return p.exit(1)
+		}
+		fmtNum = f
+	} else {
+		prec := max(first.prec, step.prec)
+		width := 0
+		if equal && !first.exp && !step.exp && !last.exp {
+			lastPrec := strconv.FormatFloat(last.v, 'f', prec, 64)
+			width = max(len(strconv.FormatFloat(first.v, 'f', prec, 64)), len(lastPrec))
+		}
+		fmtNum = func(x float64) string {
+			s := strconv.FormatFloat(x, 'f', prec, 64)
+			if len(s) < width {
+				pad := strings.Repeat("0", width-len(s))
+				if strings.HasPrefix(s, "-") {
+					return "-" + pad + s[1:]
+				}
+				return pad + s
+			}
+			return s
+		}
+	}
+	// x = first + i*step, never an accumulated sum; the value just past
+	// LAST is still printed when it formats the same as LAST (GNU's guard
+	// against binary rounding, e.g. seq 0.1 0.1 0.3).
+	past := func(x float64) bool {
+		if step.v > 0 {
+			return x > last.v
+		}
+		return x < last.v
+	}
+	prev := ""
+	for i := int64(0); ; i++ {
+		x := first.v + float64(i)*step.v
+		s := fmtNum(x)
+		if past(x) {
+			if i == 0 || s != fmtNum(last.v) || s == prev {
+				break
+			}
+		}
+		if !p.charge(int64(len(s)) + 1) {
+			return p.exit(1)
+		}
+		if i > 0 {
+			p.writeString(sep)
+		}
+		if !p.writeString(s) {
+			return p.exit(1)
+		}
+		prev = s
+		if past(x) {
+			break
+		}
+	}
+	if prev != "" {
+		p.writeString("\n")
+	}
+	return p.exit(0)
+}
+
+// cFloatFormat validates a printf format with exactly one floating-point
+// directive and returns a formatter reproducing C's rendering.
+func cFloatFormat(format string) (func(float64) string, string) {
+	var prefix, suffix strings.Builder
+	spec := ""
+	seen := false
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			if seen {
+				suffix.WriteByte(c)
+			} else {
+				prefix.WriteByte(c)
+			}
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			if seen {
+				suffix.WriteByte('%')
+			} else {
+				prefix.WriteByte('%')
+			}
+			i++
+			continue
+		}
+		if seen {
+			return nil, fmt.Sprintf("format %s has too many %% directives", quote(format))
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0'", format[j]) >= 0 {
+			j++
+		}
+		for j < len(format) && (format[j] >= '0' && format[j] <= '9') {
+			j++
+		}
+		if j < len(format) && format[j] == '.' {
+			j++
+			for j < len(format) && (format[j] >= '0' && format[j] <= '9') {
+				j++
+			}
+		}
+		if j < len(format) && format[j] == 'L' {
+			j++
+		}
+		if j >= len(format) {
+			return nil, fmt.Sprintf("format %s ends in %%", quote(format))
+		}
+		if strings.IndexByte("eEfFgGaA", format[j]) < 0 {
+			return nil, fmt.Sprintf("format %s has unknown %%%c directive", quote(format), format[j])
+		}
+		spec = strings.ReplaceAll(strings.ReplaceAll(format[i:j], "L", ""), "'", "")
+		verb := format[j]
+		if verb == 'F' {
+			verb = 'f'
+		}
+		if (verb == 'g' || verb == 'G' || verb == 'e' || verb == 'E' || verb == 'f') && !strings.Contains(spec, ".") {
+			spec += ".6"
+		}
+		spec += string(verb)
+		seen = true
+		i = j
+	}
+	if !seen {
+		return nil, fmt.Sprintf("format %s has no %% directive", quote(format))
+	}
+	pre, suf := prefix.String(), suffix.String()
+	return func(x float64) string {
+		if spec[len(spec)-1] == 'a' || spec[len(spec)-1] == 'A' {
+			return pre + strconv.FormatFloat(x, 'x', -1, 64) + suf
+		}
+		return pre + fmt.Sprintf(spec, x) + suf
+	}, ""
+}

@@ -1,0 +1,34 @@
+package text
+
+import (
+	"strings"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+)
+
+// yes - output a string repeatedly until killed
+//
+//	yes [STRING]...
+//
+// Writes the operands joined by spaces (or "y") forever; it stops when a
+// write fails, which is how a closed pipe ends it, or when fuel runs out.
+func init() { command.Register("yes", command.Real, Yes) }
+
+// Yes runs yes.
+func Yes(inv *command.Invocation) int {
+	p := newProc(inv, 1)
+	_, args, ok := p.parse(optSpec{})
+	if !ok {
+		return 1
+	}
+	line := "y\n"
+	if len(args) > 0 {
+		line = strings.Join(args, " ") + "\n"
+	}
+	for p.charge(int64(len(line)) + 1) {
+		if !p.writeString(line) {
+			break
+		}
+	}
+	return p.exit(1)
+}
