@@ -21,8 +21,31 @@ def host_processes() -> set[tuple[int, str]]:
     return out
 
 
+def descendants(root: int | None = None) -> set[tuple[int, str]]:
+    """(pid, comm) of every live (non-zombie) descendant of root (default: this process)."""
+    root = os.getpid() if root is None else root
+    parents: dict[int, list[tuple[int, str]]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            comm = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            parents.setdefault(int(fields[1]), []).append((int(entry.name), comm))
+    out: set[tuple[int, str]] = set()
+    todo = [root]
+    while todo:
+        for child in parents.get(todo.pop(), ()):
+            out.add(child)
+            todo.append(child[0])
+    return out
+
+
 def sandbox_processes() -> set[tuple[int, str]]:
-    return {p for p in host_processes() if p[1] in {"bwrap", "shellbox-sandbo", "sleep"}}
+    return descendants()
 
 
 def mounts() -> list[str]:
