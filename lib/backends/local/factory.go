@@ -1,0 +1,240 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// Name is the backend's registered name.
+const Name = "local"
+
+func init() {
+	machine.Register(Name, func(options json.RawMessage) (machine.Factory, error) {
+		var o Options
+		if len(options) > 0 && string(options) != "null" {
+			dec := json.NewDecoder(strings.NewReader(string(options)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&o); err != nil {
+				return nil, &machine.InvalidSpec{Field: "options", Reason: err.Error()}
+			}
+		}
+		return New(o)
+	})
+}
+
+// Options are the local factory's keyword arguments.
+type Options struct {
+	// ReadOnly host directories visible read-only in every machine.
+	ReadOnly []string `json:"read_only"`
+	// BinDirs are host directories put first on every machine's PATH.
+	BinDirs []string `json:"bin_dirs"`
+	// Bwrap is the bubblewrap binary to use; "" looks for bwrap on PATH.
+	Bwrap string `json:"bwrap"`
+	// CacheDir holds unpacked image root filesystems; "" means
+	// $XDG_CACHE_HOME/shellbox/rootfs or ~/.cache/shellbox/rootfs.
+	CacheDir string `json:"cache_dir"`
+	// HashSeed, when set, becomes PYTHONHASHSEED in every machine.
+	HashSeed *string `json:"hash_seed"`
+}
+
+// Factory creates local machines.
+type Factory struct {
+	opts     Options
+	bwrap    string
+	root     bool // the host process is root: no user namespace needed
+	uid, gid int
+	cacheDir string
+
+	unpackMu sync.Mutex
+	unpacks  map[string]*sync.Mutex
+}
+
+var _ machine.Factory = (*Factory)(nil)
+
+// probeTimeout bounds the check that bubblewrap works.
+const probeTimeout = 30 * time.Second
+
+// New checks, once, that a bubblewrap sandbox can be built on this host and
+// returns a factory using the first candidate that works.
+func New(o Options) (*Factory, error) {
+	f := &Factory{opts: o, uid: os.Geteuid(), gid: os.Getegid(), unpacks: map[string]*sync.Mutex{}}
+	f.root = f.uid == 0
+	var err error
+	if f.opts.ReadOnly, err = absDirs("read_only", o.ReadOnly); err != nil {
+		return nil, err
+	}
+	if f.opts.BinDirs, err = absDirs("bin_dirs", o.BinDirs); err != nil {
+		return nil, err
+	}
+	f.cacheDir = o.CacheDir
+	if f.cacheDir == "" {
+		base := os.Getenv("XDG_CACHE_HOME")
+		if base == "" {
+			home, herr := os.UserHomeDir()
+			if herr != nil {
+				home = os.TempDir()
+			}
+			base = filepath.Join(home, ".cache")
+		}
+		f.cacheDir = filepath.Join(base, "shellbox", "rootfs")
+	}
+	var candidates []string
+	if o.Bwrap != "" {
+		candidates = []string{o.Bwrap}
+	} else {
+		p, lerr := exec.LookPath("bwrap")
+		if lerr != nil {
+			return nil, f.unavailable([]machine.CandidateError{{Candidate: "bwrap on PATH", Error: lerr.Error()}})
+		}
+		candidates = []string{p}
+	}
+	var failures []machine.CandidateError
+	for _, c := range candidates {
+		if perr := f.probe(c); perr != nil {
+			failures = append(failures, machine.CandidateError{Candidate: c, Error: perr.Error()})
+			continue
+		}
+		f.bwrap = c
+		return f, nil
+	}
+	return nil, f.unavailable(failures)
+}
+
+func (f *Factory) unavailable(c []machine.CandidateError) error {
+	hint := "bubblewrap must be able to create namespaces: as root it needs CAP_SYS_ADMIN and CAP_NET_ADMIN, " +
+		"no AppArmor confinement and a seccomp policy that allows pivot_root; as a normal user it needs " +
+		"unprivileged user namespaces (kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)"
+	return &machine.SandboxUnavailable{Backend: Name, Hint: hint, Candidates: c}
+}
+
+func absDirs(field string, dirs []string) ([]string, error) {
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return nil, &machine.InvalidSpec{Field: field, Reason: err.Error()}
+		}
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			return nil, &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("%s is not a directory", a)}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// probe runs a tiny sandbox with bwrap.
+func (f *Factory) probe(bwrap string) error {
+	dir, err := os.MkdirTemp("", "shellbox-probe-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	args := f.namespaceArgs(machine.NetworkDeny, false)
+	args = append(args, "--bind", dir, "/")
+	args = append(args, hostSystemArgs()...)
+	args = append(args, "--dev", "/dev", "--proc", "/proc", "--", "/bin/sh", "-c", "exit 0")
+	cmd := exec.CommandContext(ctx, bwrap, args...)
+	cmd.Env = []string{"PATH=" + defaultPath}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if ctx.Err() != nil {
+			return fmt.Errorf("probe timed out after %v", probeTimeout)
+		}
+		if msg != "" {
+			return fmt.Errorf("%v: %s", err, msg)
+		}
+		return err
+	}
+	return nil
+}
+
+// Backend names the backend.
+func (f *Factory) Backend() string { return Name }
+
+// Bwrap is the bubblewrap binary the factory chose.
+func (f *Factory) Bwrap() string { return f.bwrap }
+
+// CheckEnvironment rejects what the local backend cannot do.
+func (f *Factory) CheckEnvironment(req machine.Requirements, spec machine.Spec) error {
+	switch req.CommandSemantics {
+	case "", "linux_process":
+	default:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "command_semantics", Reason: fmt.Sprintf("%q is not provided; local machines run Linux processes", req.CommandSemantics)}
+	}
+	if req.DockerImage != "" {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "docker_image", Reason: "local machines do not run Docker images; use a PreparedImage"}
+	}
+	if err := spec.Validate(); err != nil {
+		return err
+	}
+	return f.checkSpec(spec)
+}
+
+func (f *Factory) checkSpec(spec machine.Spec) error {
+	switch {
+	case spec.CPUs != nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "cpus", Reason: "local machines share the host's CPUs"}
+	case spec.MemoryMB != nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "local machines cannot limit memory"}
+	case spec.StorageMB != nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "local machines cannot limit storage"}
+	case spec.GPUs != 0:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "gpus", Reason: "local machines cannot provide GPUs"}
+	}
+	switch spec.Source.(type) {
+	case machine.HostImage, *machine.HostImage, machine.PreparedImage, *machine.PreparedImage:
+	default:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported; use HostImage or PreparedImage", spec.Source.Kind())}
+	}
+	return nil
+}
+
+// Create starts a machine: one sandbox with the helper running inside.
+func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machine, error) {
+	m, err := f.create(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (f *Factory) create(ctx context.Context, spec machine.Spec) (*Machine, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if err := f.checkSpec(spec); err != nil {
+		return nil, err
+	}
+	var layout *layoutPlan
+	var err error
+	switch src := spec.Source.(type) {
+	case machine.HostImage:
+		layout, err = f.hostLayout(src, spec)
+	case *machine.HostImage:
+		layout, err = f.hostLayout(*src, spec)
+	case machine.PreparedImage:
+		layout, err = f.imageLayout(ctx, src, spec)
+	case *machine.PreparedImage:
+		layout, err = f.imageLayout(ctx, *src, spec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f.start(ctx, spec, layout)
+}
+
+var errClosedDuringStart = errors.New("machine start interrupted")

@@ -1,0 +1,304 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/execd"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// Machine is one local sandbox.
+type Machine struct {
+	f      *Factory
+	dir    string
+	cmd    *exec.Cmd
+	exited chan struct{}
+	stderr *boundedBuffer
+	client *execd.Client
+	plan   *layoutPlan
+	spec   machine.Spec
+
+	mu        sync.Mutex
+	closed    bool
+	closeDone chan struct{}
+	closeErr  error
+}
+
+var (
+	_ machine.Machine        = (*Machine)(nil)
+	_ machine.ProcessMachine = (*Machine)(nil)
+)
+
+// Root is the host directory that holds the machine's writable root.
+func (m *Machine) Root() string { return filepath.Join(m.dir, "root") }
+
+func (m *Machine) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
+// request builds the exec request of a command.
+func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
+	if err := cmd.Validate(); err != nil {
+		return execd.Request{}, err
+	}
+	req := execd.Request{Argv: cmd.Argv, Dir: cmd.Cwd, OutputLimit: cmd.OutputLimit,
+		TimeoutMS: cmd.Timeout.Milliseconds()}
+	if cmd.Timeout > 0 && req.TimeoutMS == 0 {
+		req.TimeoutMS = 1
+	}
+	if req.Dir == "" {
+		req.Dir = m.plan.workdir
+	}
+	user := m.plan.defUser
+	if cmd.User != "" {
+		id, err := m.plan.users.lookup(cmd.User)
+		if err != nil {
+			return req, &machine.UnsupportedSpec{Backend: Name, Field: "user", Reason: err.Error()}
+		}
+		user = &id
+	}
+	home := map[string]string{}
+	if user != nil && (int(user.uid) != m.f.uid || m.plan.userns) {
+		if !m.f.root {
+			return req, &machine.UnsupportedSpec{Backend: Name, Field: "user",
+				Reason: fmt.Sprintf("running as uid %d needs a host process running as root", user.uid)}
+		}
+		req.SwitchUser, req.UID, req.GID = true, user.uid, user.gid
+		if _, isImage := m.spec.Source.(machine.PreparedImage); isImage && user.home != "" {
+			home["HOME"] = user.home
+		}
+	}
+	req.Env = envList(m.plan.baseEnv, home, m.spec.Env, cmd.Env)
+	return req, nil
+}
+
+// Run executes a command in the sandbox.
+func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
+	if m.isClosed() {
+		return machine.Result{}, machine.ErrClosed
+	}
+	req, err := m.request(cmd)
+	if err != nil {
+		return machine.Result{}, err
+	}
+	res, err := m.client.Exec(ctx, req, cmd.Stdin)
+	if err != nil {
+		return machine.Result{}, m.opError(ctx, err)
+	}
+	if res.TimedOut {
+		return machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
+			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}, nil
+	}
+	return machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated), nil
+}
+
+// opError maps a client error onto the machine contract.
+func (m *Machine) opError(ctx context.Context, err error) error {
+	var stop *execd.StopError
+	var conn *execd.ConnError
+	var fail *execd.Failure
+	switch {
+	case errors.As(err, &stop):
+		m.Close(context.Background())
+		return &machine.InfrastructureError{Op: "stopping a command", Err: err}
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.As(err, &conn):
+		if m.isClosed() {
+			return machine.ErrClosed
+		}
+		select {
+		case <-m.exited:
+			return &machine.TerminatedError{Reason: "the sandbox exited: " + m.stderr.String()}
+		case <-time.After(100 * time.Millisecond):
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	case errors.As(err, &fail):
+		return fail.Err(Name)
+	}
+	return err
+}
+
+// checkTarget refuses a guest path that is not absolute or that lies in a
+// read-only directory.
+func (m *Machine) checkGuest(field, p string, write bool) error {
+	if !path.IsAbs(p) {
+		return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must be an absolute path, got %q", p)}
+	}
+	for _, part := range splitPath(p) {
+		if part == ".." {
+			return &machine.PathError{Op: field, Path: p, Reason: "path escapes with .."}
+		}
+	}
+	if write && underAny(path.Clean(p), m.plan.readOnly) {
+		return &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("%s is inside a read-only directory", p)}
+	}
+	return nil
+}
+
+func splitPath(p string) []string {
+	var parts []string
+	cur := ""
+	for _, c := range p {
+		if c == '/' {
+			if cur != "" {
+				parts = append(parts, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur += string(c)
+	}
+	if cur != "" {
+		parts = append(parts, cur)
+	}
+	return parts
+}
+
+// Upload copies a host file or directory into the machine.
+func (m *Machine) Upload(ctx context.Context, source, target string) error {
+	if m.isClosed() {
+		return machine.ErrClosed
+	}
+	if err := m.checkGuest("target", target, true); err != nil {
+		return err
+	}
+	if err := m.client.Upload(ctx, source, path.Clean(target), m.plan.links); err != nil {
+		return m.opError(ctx, err)
+	}
+	return nil
+}
+
+// Download copies a file or directory out of the machine.
+func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
+	if m.isClosed() {
+		return machine.ErrClosed
+	}
+	if err := m.checkGuest("source", source, false); err != nil {
+		return err
+	}
+	if err := m.client.Download(ctx, path.Clean(source), target, m.plan.links, opts.MaxBytes); err != nil {
+		return m.opError(ctx, err)
+	}
+	return nil
+}
+
+// OpenProcess starts a command with raw pipes in the same sandbox.
+func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine.Process, error) {
+	if m.isClosed() {
+		return nil, machine.ErrClosed
+	}
+	req, err := m.request(cmd)
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.client.Start(ctx, req)
+	if err != nil {
+		return nil, m.opError(ctx, err)
+	}
+	return &process{m: m, p: p}, nil
+}
+
+type process struct {
+	m *Machine
+	p *execd.Process
+}
+
+func (p *process) Stdin() io.WriteCloser { return p.p.Stdin() }
+func (p *process) Stdout() io.Reader     { return p.p.Stdout() }
+
+func (p *process) Wait(ctx context.Context) (machine.ProcessExit, error) {
+	exit, stderr, err := p.p.Wait(ctx)
+	if err != nil {
+		return machine.ProcessExit{}, p.m.opError(ctx, err)
+	}
+	code := exit.Code
+	if exit.TimedOut {
+		code = 128 + int(syscall.SIGKILL)
+	}
+	return machine.ProcessExit{ExitCode: code, Stderr: stderr, StderrTruncated: exit.StderrTruncated}, nil
+}
+
+func (p *process) Close(ctx context.Context) error {
+	if err := p.p.Close(ctx); err != nil {
+		return p.m.opError(ctx, err)
+	}
+	return nil
+}
+
+// closeTimeout bounds how long Close waits for the sandbox to exit by
+// itself before killing bubblewrap.
+const closeTimeout = 2 * time.Second
+
+// Close stops the sandbox and removes the machine's directory.
+func (m *Machine) Close(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closed {
+		done := m.closeDone
+		m.mu.Unlock()
+		<-done
+		return nil
+	}
+	m.closed = true
+	m.closeDone = make(chan struct{})
+	m.mu.Unlock()
+	defer close(m.closeDone)
+	sctx, cancel := context.WithTimeout(ctx, closeTimeout)
+	m.client.Shutdown(sctx)
+	cancel()
+	if err := m.stop(); err != nil {
+		m.closeErr = err
+		return err
+	}
+	return nil
+}
+
+// stop waits for bubblewrap to exit (killing it if it does not), which
+// also ends every process of the sandbox, and removes the directory.
+func (m *Machine) stop() error {
+	select {
+	case <-m.exited:
+	case <-time.After(closeTimeout):
+		m.cmd.Process.Kill()
+		select {
+		case <-m.exited:
+		case <-time.After(closeTimeout):
+			return &machine.InfrastructureError{Op: "stopping the sandbox", Err: errors.New("bubblewrap did not exit after SIGKILL")}
+		}
+	}
+	if err := removeTree(m.dir); err != nil {
+		return &machine.InfrastructureError{Op: "removing the machine directory", Err: err}
+	}
+	return nil
+}
+
+// removeTree removes a directory, making read-only directories writable
+// first when plain removal fails (a non-root host).
+func removeTree(dir string) error {
+	if err := os.RemoveAll(dir); err == nil {
+		return nil
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(dir)
+}

@@ -1,0 +1,321 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/execd"
+	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// hostSystemDirs are the host directories a HostImage machine sees
+// read-only at their own paths.
+var hostSystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/run/systemd/resolve"}
+
+// helperPath is where the helper binary appears inside the sandbox.
+const helperPath = "/.shellbox/shellbox-sandboxd"
+
+// defaultStartupTimeout bounds Create when the spec gives no timeout.
+const defaultStartupTimeout = 30 * time.Second
+
+// layoutPlan is what a machine's sandbox looks like.
+type layoutPlan struct {
+	dir      string   // per-machine host directory (0700)
+	mounts   []string // bwrap filesystem arguments
+	readOnly []string // guest path prefixes that are read-only
+	links    []string // guest symbolic links transfers may pass through
+	workdir  string
+	baseEnv  map[string]string
+	users    userDB
+	defUser  *ident // default user for commands; nil: the helper's own
+	userns   bool
+}
+
+// hostSystemArgs binds the host's system directories read-only, as
+// symbolic links where the host has merged-/usr links.
+func hostSystemArgs() []string {
+	var args []string
+	for _, d := range hostSystemDirs {
+		st, err := os.Lstat(d)
+		if err != nil {
+			continue
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			if target, err := os.Readlink(d); err == nil {
+				args = append(args, "--symlink", target, d)
+			}
+			continue
+		}
+		args = append(args, "--ro-bind-try", d, d)
+	}
+	return args
+}
+
+func hostSystemLinks() []string {
+	var links []string
+	for _, d := range hostSystemDirs {
+		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			links = append(links, d)
+		}
+	}
+	return links
+}
+
+// namespaceArgs are the isolation flags common to every sandbox.
+func (f *Factory) namespaceArgs(network machine.NetworkPolicy, userns bool) []string {
+	args := []string{"--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
+		"--die-with-parent", "--new-session", "--hostname", "shellbox"}
+	if network != machine.NetworkAllow {
+		args = append(args, "--unshare-net")
+	}
+	if userns || !f.root {
+		args = append(args, "--unshare-user")
+	}
+	args = append(args, "--cap-drop", "ALL")
+	if f.root {
+		// The helper keeps what it needs to switch users, stop other
+		// users' processes and write transfers; it empties its bounding
+		// set so that no command gets any capability.
+		for _, c := range []string{"CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_SETPCAP", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_CHOWN"} {
+			args = append(args, "--cap-add", c)
+		}
+	}
+	return args
+}
+
+func underAny(p string, prefixes []string) bool {
+	for _, pre := range prefixes {
+		if p == pre || strings.HasPrefix(p, strings.TrimSuffix(pre, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// newMachineDir makes the per-machine directory and its root.
+func newMachineDir() (dir, root string, err error) {
+	dir, err = os.MkdirTemp("", "shellbox-local-")
+	if err != nil {
+		return "", "", &machine.StartupError{Backend: Name, Err: err}
+	}
+	root = filepath.Join(dir, "root")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return "", "", &machine.StartupError{Backend: Name, Err: err}
+	}
+	if err := os.Chmod(root, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return "", "", &machine.StartupError{Backend: Name, Err: err}
+	}
+	return dir, root, nil
+}
+
+func mkdirMode(p string, mode fs.FileMode) error {
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return err
+	}
+	return os.Chmod(p, mode)
+}
+
+func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutPlan, error) {
+	readOnly, err := absDirs("source", src.ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	binDirs, err := absDirs("source", src.BinDirs)
+	if err != nil {
+		return nil, err
+	}
+	readOnly = append(append(readOnly, f.opts.ReadOnly...), binDirs...)
+	readOnly = append(readOnly, f.opts.BinDirs...)
+	system := append(append([]string{}, hostSystemDirs...), readOnly...)
+	workdir := spec.Workdir
+	if workdir == "" {
+		workdir = "/"
+	}
+	workdir = path.Clean(workdir)
+	if workdir != "/" && (underAny(workdir, system) || underAny(workdir, []string{"/proc", "/dev", "/.shellbox"})) {
+		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "workdir", Reason: fmt.Sprintf("%s is inside a read-only directory", workdir)}
+	}
+	dir, root, err := newMachineDir()
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*layoutPlan, error) {
+		os.RemoveAll(dir)
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	if err := mkdirMode(filepath.Join(root, "tmp"), 0o1777); err != nil {
+		return fail(err)
+	}
+	if err := mkdirMode(filepath.Join(root, "home", "shellbox"), 0o1777); err != nil {
+		return fail(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, workdir), 0o755); err != nil {
+		return fail(err)
+	}
+	mounts := []string{"--bind", root, "/"}
+	mounts = append(mounts, hostSystemArgs()...)
+	mounts = append(mounts, "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/dev/shm")
+	seen := map[string]bool{}
+	for _, d := range readOnly {
+		if seen[d] || underAny(d, hostSystemDirs) {
+			continue
+		}
+		seen[d] = true
+		mounts = append(mounts, "--ro-bind", d, d)
+	}
+	pathDirs := append(append([]string{}, binDirs...), f.opts.BinDirs...)
+	pathDirs = append(pathDirs, defaultPath)
+	env := map[string]string{"PATH": strings.Join(pathDirs, ":"), "HOME": "/home/shellbox", "LANG": "C.UTF-8"}
+	if f.opts.HashSeed != nil {
+		env["PYTHONHASHSEED"] = *f.opts.HashSeed
+	}
+	return &layoutPlan{dir: dir, mounts: mounts, readOnly: system, links: hostSystemLinks(),
+		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"}}, nil
+}
+
+// start launches bwrap with the helper and waits until it is ready.
+func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan) (m *Machine, err error) {
+	defer func() {
+		if err != nil {
+			os.RemoveAll(plan.dir)
+		}
+	}()
+	startErr := func(err error) error { return &machine.StartupError{Backend: Name, Err: err} }
+	helper, err := helpers.Path("shellbox-sandboxd")
+	if err != nil {
+		return nil, startErr(err)
+	}
+	sock := filepath.Join(plan.dir, "ctl.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		return nil, startErr(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	lnFile, err := ln.File()
+	ln.Close()
+	if err != nil {
+		return nil, startErr(err)
+	}
+	defer lnFile.Close()
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		return nil, startErr(err)
+	}
+	defer readyR.Close()
+
+	args := f.namespaceArgs(spec.Network, plan.userns)
+	if plan.userns {
+		args = append(args, "--uid", "0", "--gid", "0")
+	}
+	args = append(args, plan.mounts...)
+	args = append(args, "--ro-bind", helper, helperPath, "--chdir", "/", "--",
+		helperPath, "--listen-fd", "3", "--ready-fd", "4")
+	cmd := exec.Command(f.bwrap, args...)
+	cmd.Env = []string{}
+	stderr := &boundedBuffer{limit: 64 << 10}
+	cmd.Stderr = stderr
+	cmd.ExtraFiles = []*os.File{lnFile, readyW}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		readyW.Close()
+		return nil, startErr(err)
+	}
+	readyW.Close()
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+	m = &Machine{f: f, dir: plan.dir, cmd: cmd, exited: exited, stderr: stderr,
+		client: execd.NewClient(sock), plan: plan, spec: spec}
+
+	ready := make(chan error, 1)
+	go func() {
+		var b [1]byte
+		_, err := io.ReadFull(readyR, b[:])
+		ready <- err
+	}()
+	timeout := spec.StartupTimeout
+	if timeout <= 0 {
+		timeout = defaultStartupTimeout
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err := <-ready:
+		if err == nil {
+			return m, nil
+		}
+		m.stop()
+		return nil, startErr(fmt.Errorf("bubblewrap failed: %s", strings.TrimSpace(stderr.String())))
+	case <-timer.C:
+		m.stop()
+		return nil, startErr(fmt.Errorf("the sandbox was not ready within %v", timeout))
+	case <-ctx.Done():
+		m.stop()
+		return nil, ctx.Err()
+	}
+}
+
+// boundedBuffer keeps the first limit bytes written to it.
+type boundedBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	limit int
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.limit - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+func (b *boundedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// envList overlays the layers and returns KEY=VALUE pairs in key order.
+func envList(layers ...map[string]string) []string {
+	merged := map[string]string{}
+	for _, l := range layers {
+		for k, v := range l {
+			merged[k] = v
+		}
+	}
+	keys := make([]string, 0, len(merged))
+	for k := range merged {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k+"="+merged[k])
+	}
+	return out
+}
+
+var errNoUser = errors.New("unknown user")

@@ -1,0 +1,462 @@
+package execd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/transfer"
+)
+
+// stopGrace is how long the client waits, after asking the helper to stop
+// a command, for the helper to confirm it.
+const stopGrace = killConfirmTimeout + 5*time.Second
+
+// Client talks to one helper through its socket.
+type Client struct {
+	addr   *net.UnixAddr
+	nextID atomic.Uint64
+}
+
+// NewClient returns a client for the helper listening at socketPath.
+func NewClient(socketPath string) *Client {
+	return &Client{addr: &net.UnixAddr{Name: socketPath, Net: "unix"}}
+}
+
+// ConnError is a failure to talk to the helper (it is gone or broken).
+type ConnError struct{ Err error }
+
+func (e *ConnError) Error() string { return "sandbox helper: " + e.Err.Error() }
+func (e *ConnError) Unwrap() error { return e.Err }
+
+// StopError says a command could not be confirmed stopped.
+type StopError struct{ Err error }
+
+func (e *StopError) Error() string { return "stopping a command: " + e.Err.Error() }
+func (e *StopError) Unwrap() error { return e.Err }
+
+type conn struct {
+	c  *net.UnixConn
+	br *bufio.Reader
+	bw *bufio.Writer
+}
+
+func (c *Client) dial(req *Request) (*conn, error) {
+	uc, err := net.DialUnix("unix", nil, c.addr)
+	if err != nil {
+		return nil, &ConnError{err}
+	}
+	cn := &conn{c: uc, br: bufio.NewReaderSize(uc, 64<<10), bw: bufio.NewWriterSize(uc, 64<<10)}
+	if err := writeFrame(cn.bw, FrameRequest, mustJSON(req)); err != nil {
+		uc.Close()
+		return nil, &ConnError{err}
+	}
+	return cn, nil
+}
+
+// readFinal reads an ok or failure frame.
+func (cn *conn) readFinal() (Ack, error) {
+	typ, payload, err := readFrame(cn.br, nil)
+	if err != nil {
+		return Ack{}, &ConnError{err}
+	}
+	return decodeFinal(typ, payload)
+}
+
+func decodeFinal(typ byte, payload []byte) (Ack, error) {
+	switch typ {
+	case FrameOK:
+		var a Ack
+		if err := jsonUnmarshal(payload, &a); err != nil {
+			return a, &ConnError{err}
+		}
+		return a, nil
+	case FrameFailure:
+		f := &Failure{}
+		if err := jsonUnmarshal(payload, f); err != nil {
+			return Ack{}, &ConnError{err}
+		}
+		return Ack{}, f
+	}
+	return Ack{}, &ConnError{fmt.Errorf("unexpected frame %q", typ)}
+}
+
+// ExecResult is what a buffered exec produced.
+type ExecResult struct {
+	Exit
+	Stdout, Stderr []byte
+}
+
+// Exec runs a command and collects at most req.OutputLimit bytes of each
+// stream. When ctx ends first the command's process group is killed and,
+// once the helper confirms it, ctx's error is returned; a kill that cannot
+// be confirmed gives a *StopError.
+func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResult, error) {
+	req.Op = OpExec
+	req.ID = c.nextID.Add(1)
+	req.Stream = false
+	req.Stdin = len(stdin) > 0
+	cn, err := c.dial(&req)
+	if err != nil {
+		return ExecResult{}, err
+	}
+	defer cn.c.Close()
+
+	// Stdin that fits the socket buffers goes out with the request; more
+	// is written concurrently so that a command that does not read its
+	// input cannot block the exchange.
+	if len(stdin) <= 64<<10 {
+		if req.Stdin {
+			writeChunks(cn.bw, FrameStdin, stdin)
+			writeFrame(cn.bw, FrameStdinEOF, nil)
+		}
+		if err := cn.bw.Flush(); err != nil {
+			return ExecResult{}, &ConnError{err}
+		}
+	} else {
+		if err := cn.bw.Flush(); err != nil {
+			return ExecResult{}, &ConnError{err}
+		}
+		go func() {
+			w := bufio.NewWriterSize(cn.c, 64<<10)
+			if writeChunks(w, FrameStdin, stdin) == nil && writeFrame(w, FrameStdinEOF, nil) == nil {
+				w.Flush()
+			}
+		}()
+	}
+
+	var cancelled atomic.Bool
+	stop := context.AfterFunc(ctx, func() {
+		cancelled.Store(true)
+		cn.c.SetReadDeadline(time.Now().Add(stopGrace))
+		c.kill(req.ID)
+	})
+	defer stop()
+	if req.TimeoutMS > 0 {
+		// The helper enforces the timeout; this only guards against a
+		// helper that stopped answering.
+		cn.c.SetReadDeadline(time.Now().Add(time.Duration(req.TimeoutMS)*time.Millisecond + stopGrace))
+	}
+
+	var res ExecResult
+	var buf []byte
+	for {
+		typ, payload, err := readFrame(cn.br, buf)
+		if err != nil {
+			if cancelled.Load() || errors.Is(err, os.ErrDeadlineExceeded) {
+				return res, &StopError{err}
+			}
+			return res, &ConnError{err}
+		}
+		if cap(payload) > cap(buf) {
+			buf = payload[:0]
+		}
+		switch typ {
+		case FrameStdout:
+			res.Stdout = appendBounded(res.Stdout, payload, req.OutputLimit)
+		case FrameStderr:
+			res.Stderr = appendBounded(res.Stderr, payload, req.OutputLimit)
+		case FrameExit:
+			if err := jsonUnmarshal(payload, &res.Exit); err != nil {
+				return res, &ConnError{err}
+			}
+			if cancelled.Load() || (!stop() && ctx.Err() != nil) {
+				return res, ctx.Err()
+			}
+			return res, nil
+		case FrameFailure:
+			f := &Failure{}
+			if err := jsonUnmarshal(payload, f); err != nil {
+				return res, &ConnError{err}
+			}
+			if f.Kind == KindInfrastructure {
+				return res, &StopError{f}
+			}
+			return res, f
+		default:
+			return res, &ConnError{fmt.Errorf("unexpected frame %q", typ)}
+		}
+	}
+}
+
+func appendBounded(dst, p []byte, limit int) []byte {
+	keep := min(len(p), limit-len(dst))
+	if keep <= 0 {
+		return dst
+	}
+	return append(dst, p[:keep]...)
+}
+
+// kill asks the helper to stop an exec; the exec's own connection reports
+// when the stop is confirmed.
+func (c *Client) kill(id uint64) error {
+	cn, err := c.dial(&Request{Op: OpKill, ID: id})
+	if err != nil {
+		return err
+	}
+	defer cn.c.Close()
+	if err := cn.bw.Flush(); err != nil {
+		return &ConnError{err}
+	}
+	cn.c.SetReadDeadline(time.Now().Add(stopGrace))
+	_, err = cn.readFinal()
+	return err
+}
+
+// Shutdown asks the helper to exit, which ends the sandbox.
+func (c *Client) Shutdown(ctx context.Context) error {
+	cn, err := c.dial(&Request{Op: OpShutdown})
+	if err != nil {
+		return err
+	}
+	defer cn.c.Close()
+	if err := cn.bw.Flush(); err != nil {
+		return &ConnError{err}
+	}
+	if d, ok := ctx.Deadline(); ok {
+		cn.c.SetReadDeadline(d)
+	}
+	_, err = cn.readFinal()
+	return err
+}
+
+// withDeadline makes ctx's end interrupt the connection.
+func withDeadline(ctx context.Context, cn *conn) func() bool {
+	return context.AfterFunc(ctx, func() { cn.c.SetDeadline(time.Now()) })
+}
+
+// ctxErr prefers ctx's error over the I/O error it caused.
+func ctxErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// Upload copies the host file or directory source to target in the
+// sandbox. The source is checked before anything is sent.
+func (c *Client) Upload(ctx context.Context, source, target string, allowedLinks []string) error {
+	if err := transfer.Check(ctx, source); err != nil {
+		return err
+	}
+	cn, err := c.dial(&Request{Op: OpUpload, Path: target, AllowedLinks: allowedLinks})
+	if err != nil {
+		return err
+	}
+	defer cn.c.Close()
+	defer withDeadline(ctx, cn)()
+	werr := transfer.WriteTar(ctx, dataWriter{cn.bw}, source)
+	if werr == nil {
+		writeFrame(cn.bw, FrameDataEnd, nil)
+		werr = cn.bw.Flush()
+	}
+	var pe interface{ Timeout() bool }
+	if werr != nil && !errors.As(werr, &pe) && !isConnErr(werr) {
+		// A source-side failure: the helper sees a truncated stream.
+		return werr
+	}
+	_, err = cn.readFinal()
+	if err != nil {
+		return ctxErr(ctx, err)
+	}
+	if werr != nil {
+		return ctxErr(ctx, &ConnError{werr})
+	}
+	return nil
+}
+
+func isConnErr(err error) bool {
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &oe)
+}
+
+// Download copies source in the sandbox to target on the host. With
+// maxBytes > 0 the source must be a regular file no larger than maxBytes;
+// target is written atomically and left untouched on failure.
+func (c *Client) Download(ctx context.Context, source, target string, allowedLinks []string, maxBytes int64) error {
+	cn, err := c.dial(&Request{Op: OpDownload, Path: source, MaxBytes: maxBytes, AllowedLinks: allowedLinks})
+	if err != nil {
+		return err
+	}
+	defer cn.c.Close()
+	if err := cn.bw.Flush(); err != nil {
+		return &ConnError{err}
+	}
+	defer withDeadline(ctx, cn)()
+	dr := &dataReader{r: cn.br}
+	if maxBytes > 0 {
+		ack, err := cn.readFinal()
+		if err != nil {
+			return ctxErr(ctx, err)
+		}
+		if err := transfer.WriteFileAtomic(ctx, dr, target, fs.FileMode(ack.Mode), maxBytes); err != nil {
+			return ctxErr(ctx, err)
+		}
+	} else if err := transfer.Extract(ctx, dr, target, transfer.ExtractOptions{}); err != nil {
+		if dr.err != nil {
+			return ctxErr(ctx, dr.err)
+		}
+		return ctxErr(ctx, err)
+	}
+	if err := dr.drain(); err != nil {
+		return ctxErr(ctx, err)
+	}
+	_, err = cn.readFinal()
+	return ctxErr(ctx, err)
+}
+
+// Process is a command started with Start.
+type Process struct {
+	c    *Client
+	id   uint64
+	cn   *conn
+	wmu  sync.Mutex
+	out  *io.PipeReader
+	done chan struct{}
+	exit Exit
+	errb []byte
+	err  error
+
+	closeOnce sync.Once
+}
+
+// Start starts a command with streaming stdin and stdout; stderr is kept up
+// to req.OutputLimit bytes and returned by Wait.
+func (c *Client) Start(ctx context.Context, req Request) (*Process, error) {
+	req.Op = OpExec
+	req.ID = c.nextID.Add(1)
+	req.Stream = true
+	req.Stdin = true
+	cn, err := c.dial(&req)
+	if err != nil {
+		return nil, err
+	}
+	if err := cn.bw.Flush(); err != nil {
+		cn.c.Close()
+		return nil, &ConnError{err}
+	}
+	pr, pw := io.Pipe()
+	p := &Process{c: c, id: req.ID, cn: cn, out: pr, done: make(chan struct{})}
+	go p.readLoop(pw, req.OutputLimit)
+	return p, nil
+}
+
+func (p *Process) readLoop(pw *io.PipeWriter, limit int) {
+	defer close(p.done)
+	var buf []byte
+	for {
+		typ, payload, err := readFrame(p.cn.br, buf)
+		if err != nil {
+			p.err = &ConnError{err}
+			pw.CloseWithError(p.err)
+			return
+		}
+		if cap(payload) > cap(buf) {
+			buf = payload[:0]
+		}
+		switch typ {
+		case FrameStdout:
+			pw.Write(payload) // blocks until read: backpressure
+		case FrameStderr:
+			p.errb = appendBounded(p.errb, payload, limit)
+		case FrameExit:
+			if err := jsonUnmarshal(payload, &p.exit); err != nil {
+				p.err = &ConnError{err}
+			}
+			pw.Close()
+			return
+		case FrameFailure:
+			f := &Failure{}
+			if jsonUnmarshal(payload, f) != nil {
+				f = &Failure{Kind: KindOther, Message: string(payload)}
+			}
+			p.err = f
+			if f.Kind == KindInfrastructure {
+				p.err = &StopError{f}
+			}
+			pw.CloseWithError(p.err)
+			return
+		default:
+			p.err = &ConnError{fmt.Errorf("unexpected frame %q", typ)}
+			pw.CloseWithError(p.err)
+			return
+		}
+	}
+}
+
+// Stdout is the command's standard output.
+func (p *Process) Stdout() io.Reader { return p.out }
+
+// Stdin is the command's standard input.
+func (p *Process) Stdin() io.WriteCloser { return stdinWriter{p} }
+
+type stdinWriter struct{ p *Process }
+
+func (s stdinWriter) Write(b []byte) (int, error) {
+	s.p.wmu.Lock()
+	defer s.p.wmu.Unlock()
+	if err := writeChunks(s.p.cn.bw, FrameStdin, b); err != nil {
+		return 0, err
+	}
+	if err := s.p.cn.bw.Flush(); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (s stdinWriter) Close() error {
+	s.p.wmu.Lock()
+	defer s.p.wmu.Unlock()
+	if err := writeFrame(s.p.cn.bw, FrameStdinEOF, nil); err != nil {
+		return err
+	}
+	return s.p.cn.bw.Flush()
+}
+
+// Wait waits for the command to exit (its stdout must be read for it to
+// make progress) and returns its exit and stderr.
+func (p *Process) Wait(ctx context.Context) (Exit, []byte, error) {
+	select {
+	case <-p.done:
+		return p.exit, p.errb, p.err
+	case <-ctx.Done():
+		return Exit{}, nil, ctx.Err()
+	}
+}
+
+// Close kills the command if it still runs, waits for the helper to
+// confirm and releases the connection.
+func (p *Process) Close(ctx context.Context) error {
+	var err error
+	p.closeOnce.Do(func() {
+		select {
+		case <-p.done:
+		default:
+			p.out.CloseWithError(io.ErrClosedPipe) // unblock the reader
+			p.cn.c.SetReadDeadline(time.Now().Add(stopGrace))
+			if kerr := p.c.kill(p.id); kerr != nil {
+				err = &StopError{kerr}
+			}
+			select {
+			case <-p.done:
+				var se *StopError
+				if errors.As(p.err, &se) {
+					err = se
+				}
+			case <-ctx.Done():
+				err = ctx.Err()
+			}
+		}
+		p.cn.c.Close()
+	})
+	return err
+}

@@ -1,0 +1,703 @@
+package execd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/transfer"
+)
+
+// outputGrace is how long the helper keeps collecting output after a
+// command's main process exits while a background process still holds its
+// pipes.
+const outputGrace = 50 * time.Millisecond
+
+// killConfirmTimeout bounds how long the helper waits for a killed process
+// group to disappear.
+const killConfirmTimeout = 5 * time.Second
+
+// Main is shellbox-sandboxd's main: it serves the inherited listening socket
+// until a shutdown request and returns the process exit status.
+func Main(args []string) int {
+	fl := flag.NewFlagSet("shellbox-sandboxd", flag.ContinueOnError)
+	listenFD := fl.Int("listen-fd", 3, "inherited listening unix socket")
+	readyFD := fl.Int("ready-fd", 4, "inherited descriptor to write one byte to when ready (-1: none)")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if err := Serve(*listenFD, *readyFD); err != nil {
+		fmt.Fprintln(os.Stderr, "shellbox-sandboxd:", err)
+		return 1
+	}
+	return 0
+}
+
+// Serve runs the helper on the given descriptors.
+func Serve(listenFD, readyFD int) error {
+	unix.CloseOnExec(listenFD)
+	if readyFD >= 0 {
+		unix.CloseOnExec(readyFD)
+	}
+	if err := lockDown(); err != nil {
+		return err
+	}
+	lf := os.NewFile(uintptr(listenFD), "listener")
+	ln, err := net.FileListener(lf)
+	lf.Close()
+	if err != nil {
+		return fmt.Errorf("listener: %w", err)
+	}
+	if readyFD >= 0 {
+		rf := os.NewFile(uintptr(readyFD), "ready")
+		if _, err := rf.Write([]byte{1}); err != nil {
+			return fmt.Errorf("signalling readiness: %w", err)
+		}
+		rf.Close()
+	}
+	s := &server{execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return fmt.Errorf("accept: %w", err)
+		}
+		uc := c.(*net.UnixConn)
+		if !fromOutside(uc) {
+			uc.Close()
+			continue
+		}
+		go s.handle(uc)
+	}
+}
+
+// lockDown keeps the helper's own capabilities (it may need to switch user
+// and kill other users' processes) but makes sure no command it starts can
+// gain any: no new privileges, an empty bounding set, no ambient or
+// inheritable capabilities.
+func lockDown() error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err == nil {
+		data[0].Inheritable, data[1].Inheritable = 0, 0
+		_ = unix.Capset(&hdr, &data[0])
+	}
+	return nil
+}
+
+// fromOutside says whether the peer lives outside the helper's PID
+// namespace (the host), where the kernel reports its pid as 0.
+func fromOutside(c *net.UnixConn) bool {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var cred *unix.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	}); err != nil || cerr != nil {
+		return false
+	}
+	return cred.Pid == 0
+}
+
+type server struct {
+	mu     sync.Mutex
+	execs  map[uint64]*execState
+	killed map[uint64]struct{}
+}
+
+func (s *server) handle(c *net.UnixConn) {
+	defer c.Close()
+	br := bufio.NewReaderSize(c, 64<<10)
+	bw := bufio.NewWriterSize(c, 64<<10)
+	typ, payload, err := readFrame(br, nil)
+	if err != nil || typ != FrameRequest {
+		return
+	}
+	var req Request
+	if err := jsonUnmarshal(payload, &req); err != nil {
+		s.fail(bw, err)
+		return
+	}
+	switch req.Op {
+	case OpExec:
+		s.exec(c, br, bw, &req)
+	case OpKill:
+		s.mu.Lock()
+		st := s.execs[req.ID]
+		if st == nil {
+			// The exec has not registered yet (or has ended): leave a
+			// tombstone so that it stops itself as soon as it starts.
+			s.killed[req.ID] = struct{}{}
+		}
+		s.mu.Unlock()
+		if st != nil {
+			if err := st.kill(); err != nil {
+				s.fail(bw, &Failure{Kind: KindInfrastructure, Field: "stop", Message: err.Error()})
+				return
+			}
+		}
+		s.ok(bw, Ack{})
+	case OpUpload:
+		err := upload(br, &req)
+		if err == nil {
+			s.ok(bw, Ack{})
+		} else {
+			s.fail(bw, err)
+		}
+	case OpDownload:
+		if err := download(bw, &req); err != nil {
+			s.fail(bw, err)
+		}
+	case OpShutdown:
+		s.ok(bw, Ack{})
+		os.Exit(0)
+	default:
+		s.fail(bw, fmt.Errorf("unknown operation %q", req.Op))
+	}
+}
+
+func (s *server) ok(bw *bufio.Writer, a Ack) {
+	writeFrame(bw, FrameOK, mustJSON(a))
+	bw.Flush()
+}
+
+func (s *server) fail(bw *bufio.Writer, err error) {
+	writeFrame(bw, FrameFailure, mustJSON(failureOf(err)))
+	bw.Flush()
+}
+
+// execState is a running command that a kill request may stop.
+type execState struct {
+	pgid     int
+	killOnce sync.Once
+	killDone chan struct{}
+	killErr  error
+	killed   atomic.Bool
+}
+
+// kill stops the process group and waits until it has no live member.
+func (e *execState) kill() error {
+	e.killOnce.Do(func() {
+		e.killed.Store(true)
+		e.killErr = killGroup(e.pgid)
+		close(e.killDone)
+	})
+	<-e.killDone
+	return e.killErr
+}
+
+// killGroup SIGKILLs a process group until no member other than zombies
+// remains.
+func killGroup(pgid int) error {
+	deadline := time.Now().Add(killConfirmTimeout)
+	pause := 100 * time.Microsecond
+	for {
+		err := syscall.Kill(-pgid, syscall.SIGKILL)
+		if errors.Is(err, syscall.ESRCH) {
+			return nil
+		}
+		live, scanErr := liveMembers(pgid)
+		if scanErr == nil && live == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if scanErr != nil {
+				return fmt.Errorf("process group %d: %w", pgid, scanErr)
+			}
+			if err != nil {
+				return fmt.Errorf("process group %d: %d live members remain after SIGKILL: %w", pgid, live, err)
+			}
+			return fmt.Errorf("process group %d: %d live members remain after SIGKILL", pgid, live)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 20*time.Millisecond)
+	}
+}
+
+// liveMembers counts the processes of a group that are not zombies.
+func liveMembers(pgid int) (int, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return 0, err
+	}
+	live := 0
+	buf := make([]byte, 512)
+	for _, n := range names {
+		if n[0] < '0' || n[0] > '9' {
+			continue
+		}
+		f, err := os.Open("/proc/" + n + "/stat")
+		if err != nil {
+			continue // gone
+		}
+		k, _ := f.Read(buf)
+		f.Close()
+		state, pgrp, ok := parseStat(buf[:k])
+		if ok && pgrp == pgid && state != 'Z' && state != 'X' {
+			live++
+		}
+	}
+	return live, nil
+}
+
+// parseStat reads the state and process group from /proc/<pid>/stat.
+func parseStat(b []byte) (byte, int, bool) {
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 3 {
+		return 0, 0, false
+	}
+	pgrp := 0
+	for _, c := range f[2] {
+		if c < '0' || c > '9' {
+			return 0, 0, false
+		}
+		pgrp = pgrp*10 + int(c-'0')
+	}
+	return f[0][0], pgrp, true
+}
+
+// stream collects one output stream of a command.
+type stream struct {
+	mu        sync.Mutex
+	buf       []byte
+	limit     int
+	truncated bool
+	detached  bool
+	done      chan struct{}
+	// send, when set, forwards chunks (streaming stdout) instead of
+	// buffering them.
+	send func([]byte) error
+}
+
+func (st *stream) read(f *os.File) {
+	defer close(st.done)
+	defer f.Close()
+	b := make([]byte, 32<<10)
+	for {
+		n, err := f.Read(b)
+		if n > 0 {
+			st.mu.Lock()
+			switch {
+			case st.detached:
+			case st.send != nil:
+				if st.send(b[:n]) != nil {
+					st.detached = true
+				}
+			default:
+				keep := min(n, st.limit-len(st.buf))
+				if keep > 0 {
+					st.buf = append(st.buf, b[:keep]...)
+				}
+				if keep < n {
+					st.truncated = true
+				}
+			}
+			st.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// finish freezes what was collected; later output is drained and dropped.
+func (st *stream) finish() ([]byte, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.detached = true
+	return st.buf, st.truncated
+}
+
+func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *Request) {
+	var wmu sync.Mutex
+	send := func(typ byte, p []byte) error {
+		wmu.Lock()
+		defer wmu.Unlock()
+		for {
+			chunk := p[:min(len(p), chunkSize)]
+			if err := writeFrame(bw, typ, chunk); err != nil {
+				return err
+			}
+			p = p[len(chunk):]
+			if len(p) == 0 {
+				break
+			}
+		}
+		return bw.Flush()
+	}
+	finishEarly := func(code int, msg string) {
+		wmu.Lock()
+		writeFrame(bw, FrameStderr, []byte(msg)[:min(len(msg), req.OutputLimit)])
+		writeFrame(bw, FrameExit, mustJSON(Exit{Code: code, StderrTruncated: len(msg) > req.OutputLimit}))
+		bw.Flush()
+		wmu.Unlock()
+	}
+	if len(req.Argv) == 0 {
+		s.fail(bw, errors.New("empty argv"))
+		return
+	}
+	dir := req.Dir
+	if dir == "" {
+		dir = "/"
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		finishEarly(2, fmt.Sprintf("shellbox: cannot change directory to %s: not a directory\n", dir))
+		return
+	}
+	prog, code, err := lookPath(req.Argv[0], req.Env, dir)
+	if err != nil {
+		finishEarly(code, err.Error()+"\n")
+		return
+	}
+	cmd := &exec.Cmd{Path: prog, Args: req.Argv, Env: req.Env, Dir: dir,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+	if req.SwitchUser {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		s.fail(bw, err)
+		return
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		s.fail(bw, err)
+		return
+	}
+	var inR, inW *os.File
+	if req.Stdin {
+		if inR, inW, err = os.Pipe(); err != nil {
+			outR.Close()
+			outW.Close()
+			errR.Close()
+			errW.Close()
+			s.fail(bw, err)
+			return
+		}
+		cmd.Stdin = inR
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	startErr := cmd.Start()
+	outW.Close()
+	errW.Close()
+	if inR != nil {
+		inR.Close()
+	}
+	if startErr != nil {
+		outR.Close()
+		errR.Close()
+		if inW != nil {
+			inW.Close()
+		}
+		code := 126
+		if errors.Is(startErr, fs.ErrNotExist) {
+			code = 127
+		}
+		finishEarly(code, fmt.Sprintf("shellbox: %s: %v\n", req.Argv[0], startErr))
+		return
+	}
+	st := &execState{pgid: cmd.Process.Pid, killDone: make(chan struct{})}
+	s.mu.Lock()
+	s.execs[req.ID] = st
+	_, tomb := s.killed[req.ID]
+	delete(s.killed, req.ID)
+	s.mu.Unlock()
+	if tomb {
+		go st.kill()
+	}
+	defer func() {
+		s.mu.Lock()
+		delete(s.execs, req.ID)
+		s.mu.Unlock()
+	}()
+
+	stdout := &stream{limit: req.OutputLimit, done: make(chan struct{})}
+	stderr := &stream{limit: req.OutputLimit, done: make(chan struct{})}
+	if req.Stream {
+		stdout.send = func(p []byte) error { return send(FrameStdout, p) }
+	}
+	go stdout.read(outR)
+	go stderr.read(errR)
+
+	// The connection reader feeds stdin and notices when the host goes
+	// away, which stops the command.
+	var finished atomic.Bool
+	go func() {
+		var buf []byte
+		for {
+			typ, payload, err := readFrame(br, buf)
+			if err != nil {
+				if inW != nil {
+					inW.Close()
+				}
+				if !finished.Load() {
+					st.kill()
+				}
+				return
+			}
+			buf = payload[:0]
+			switch typ {
+			case FrameStdin:
+				if inW != nil {
+					if _, err := inW.Write(payload); err != nil {
+						inW.Close()
+						inW = nil
+					}
+				}
+			case FrameStdinEOF:
+				if inW != nil {
+					inW.Close()
+					inW = nil
+				}
+			}
+		}
+	}()
+
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- cmd.Wait() }()
+	var timeout <-chan time.Time
+	if req.TimeoutMS > 0 {
+		t := time.NewTimer(time.Duration(req.TimeoutMS) * time.Millisecond)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var exit Exit
+	var killErr error
+	select {
+	case <-waitDone:
+	case <-timeout:
+		exit.TimedOut = true
+		killErr = st.kill()
+		<-waitDone
+	case <-st.killDone:
+		killErr = st.killErr
+		<-waitDone
+	}
+	if st.killed.Load() && !exit.TimedOut {
+		exit.Killed = true
+		killErr = st.kill()
+	}
+	finished.Store(true)
+	if req.Stream {
+		<-stdout.done
+	}
+	grace := time.NewTimer(outputGrace)
+	for _, ch := range []chan struct{}{stdout.done, stderr.done} {
+		select {
+		case <-ch:
+		case <-grace.C:
+		}
+	}
+	grace.Stop()
+	if killErr != nil {
+		s.fail(bw, &Failure{Kind: KindInfrastructure, Field: "stop", Message: killErr.Error()})
+		return
+	}
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case ws.Signaled():
+		exit.Code = 128 + int(ws.Signal())
+	default:
+		exit.Code = ws.ExitStatus()
+	}
+	outBuf, outTrunc := stdout.finish()
+	errBuf, errTrunc := stderr.finish()
+	exit.StdoutTruncated, exit.StderrTruncated = outTrunc, errTrunc
+	wmu.Lock()
+	defer wmu.Unlock()
+	if len(errBuf) > 0 {
+		writeChunks(bw, FrameStderr, errBuf)
+	}
+	if len(outBuf) > 0 && !req.Stream {
+		writeChunks(bw, FrameStdout, outBuf)
+	}
+	writeFrame(bw, FrameExit, mustJSON(exit))
+	bw.Flush()
+}
+
+func writeChunks(w io.Writer, typ byte, p []byte) error {
+	for len(p) > 0 {
+		c := min(len(p), chunkSize)
+		if err := writeFrame(w, typ, p[:c]); err != nil {
+			return err
+		}
+		p = p[c:]
+	}
+	return nil
+}
+
+// lookPath finds a program the way a shell would, with the command's PATH;
+// the code is the shell's exit status for a failure (127 missing, 126 not
+// executable).
+func lookPath(file string, env []string, dir string) (string, int, error) {
+	check := func(p string) (bool, error) {
+		st, err := os.Stat(p)
+		if err != nil {
+			return false, nil
+		}
+		if st.IsDir() || st.Mode()&0o111 == 0 {
+			return true, fmt.Errorf("shellbox: %s: permission denied", file)
+		}
+		return true, nil
+	}
+	if strings.Contains(file, "/") {
+		p := file
+		if !path.IsAbs(p) {
+			p = path.Join(dir, p)
+		}
+		found, err := check(p)
+		if !found {
+			return "", 127, fmt.Errorf("shellbox: %s: no such file or directory", file)
+		}
+		if err != nil {
+			return "", 126, err
+		}
+		return p, 0, nil
+	}
+	pathVar := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathVar = v
+		}
+	}
+	var denied error
+	for _, d := range strings.Split(pathVar, ":") {
+		if d == "" {
+			d = "."
+		}
+		p := path.Join(d, file)
+		if !path.IsAbs(p) {
+			p = path.Join(dir, p)
+		}
+		found, err := check(p)
+		if found && err == nil {
+			return p, 0, nil
+		}
+		if found && denied == nil {
+			denied = err
+		}
+	}
+	if denied != nil {
+		return "", 126, denied
+	}
+	return "", 127, fmt.Errorf("shellbox: %s: command not found", file)
+}
+
+// checkGuestPath refuses a transfer path that is not absolute and clean or
+// that passes through a symbolic link other than the allowed ones.
+func checkGuestPath(op, p string, allowed []string) error {
+	if !path.IsAbs(p) || path.Clean(p) != p {
+		return &machine.PathError{Op: op, Path: p, Reason: "must be an absolute, normalized path"}
+	}
+	cur := "/"
+	for _, part := range strings.Split(p[1:], "/") {
+		if part == "" {
+			continue
+		}
+		cur = path.Join(cur, part)
+		st, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return &machine.PathError{Op: op, Path: p, Reason: err.Error()}
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			ok := false
+			for _, a := range allowed {
+				ok = ok || a == cur
+			}
+			if !ok || cur == p {
+				return &machine.PathError{Op: op, Path: p, Reason: fmt.Sprintf("refusing to follow the symbolic link %s", cur)}
+			}
+		}
+	}
+	return nil
+}
+
+func upload(br *bufio.Reader, req *Request) error {
+	if err := checkGuestPath("upload", req.Path, req.AllowedLinks); err != nil {
+		return err
+	}
+	dr := &dataReader{r: br}
+	if err := transfer.Extract(context.Background(), dr, req.Path, transfer.ExtractOptions{}); err != nil {
+		return err
+	}
+	return dr.drain()
+}
+
+func download(bw *bufio.Writer, req *Request) error {
+	if err := checkGuestPath("download", req.Path, req.AllowedLinks); err != nil {
+		return err
+	}
+	if req.MaxBytes <= 0 {
+		if err := transfer.WriteTar(context.Background(), dataWriter{bw}, req.Path); err != nil {
+			return err
+		}
+		writeFrame(bw, FrameDataEnd, nil)
+		writeFrame(bw, FrameOK, mustJSON(Ack{}))
+		return bw.Flush()
+	}
+	st, err := os.Lstat(req.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &machine.PathError{Op: "download", Path: req.Path, Reason: "no such file or directory", NotFound: true}
+		}
+		return &machine.PathError{Op: "download", Path: req.Path, Reason: err.Error()}
+	}
+	if !st.Mode().IsRegular() {
+		return &machine.UnsupportedSpec{Field: "max_bytes", Reason: "a download byte limit requires a regular file"}
+	}
+	if st.Size() > req.MaxBytes {
+		return &machine.DownloadLimitExceeded{Path: req.Path, Limit: req.MaxBytes}
+	}
+	f, err := os.Open(req.Path)
+	if err != nil {
+		return &machine.PathError{Op: "download", Path: req.Path, Reason: err.Error()}
+	}
+	defer f.Close()
+	writeFrame(bw, FrameOK, mustJSON(Ack{Mode: uint32(st.Mode().Perm()), Size: st.Size()}))
+	if _, err := io.CopyBuffer(dataWriter{bw}, io.LimitReader(f, req.MaxBytes+1), make([]byte, chunkSize)); err != nil {
+		return err
+	}
+	writeFrame(bw, FrameDataEnd, nil)
+	writeFrame(bw, FrameOK, mustJSON(Ack{}))
+	return bw.Flush()
+}
