@@ -109,7 +109,11 @@ func Chmod(inv *command.Invocation) int {
 				errorf(inv, "changing permissions of %s: %s", q(name), command.Message(err))
 			}
 			status = 1
-		} else if verbose || changes && nm != old {
+		} else if full, _ := applyMode(modeArg, old, fi.IsDir(), false); full != nm {
+			errorf(inv, "%s: new permissions are %s, not %s", name, modeString(fi.Mode.Type()|fromOctal(nm))[1:], modeString(fi.Mode.Type()|fromOctal(full))[1:])
+			status = 1
+		}
+		if err == nil && (verbose || changes && nm != old) {
 			if nm == old {
 				fmt.Fprintf(inv.Stdout, "mode of %s retained as %04o (%s)\n", q(name), nm, modeString(fi.Mode.Type() | fromOctal(nm))[1:])
 			} else {
@@ -149,6 +153,12 @@ var errBadMode = errors.New("invalid mode")
 // "u+x,go-w", "a=r", "g=u") to old and returns the new permission and
 // special bits. isDir matters for X.
 func parseMode(s string, old uint32, isDir bool) (uint32, error) {
+	return applyMode(s, old, isDir, true)
+}
+
+// applyMode is parseMode; with useUmask false a clause without a "who"
+// applies to all bits (what chmod warns about when the umask hid some).
+func applyMode(s string, old uint32, isDir, useUmask bool) (uint32, error) {
 	if s == "" {
 		return 0, errBadMode
 	}
@@ -180,7 +190,7 @@ func parseMode(s string, old uint32, isDir bool) (uint32, error) {
 			}
 			i++
 		}
-		honourUmask := who == 0
+		honourUmask := who == 0 && useUmask
 		if who == 0 {
 			who = 0o7777
 		}

@@ -95,7 +95,7 @@ func Ln(inv *command.Invocation) int {
 				continue
 			}
 			if fi.IsDir() {
-				errorf(inv, "%s: hard link not allowed for directory", q(pr.src))
+				errorf(inv, "%s: hard link not allowed for directory", pr.src)
 				status = 1
 				continue
 			}

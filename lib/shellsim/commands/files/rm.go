@@ -56,7 +56,7 @@ func Rm(inv *command.Invocation) int {
 	status := 0
 	for _, op := range operands {
 		b := path.Base(strings.TrimRight(op, "/"))
-		if b == "." || b == ".." {
+		if (b == "." || b == "..") && strings.Trim(op, "/") != "" {
 			errorf(inv, "refusing to remove '.' or '..' directory: skipping %s", q(op))
 			status = 1
 			continue
