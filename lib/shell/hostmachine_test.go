@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -86,12 +87,18 @@ func (m *hostMachine) Close(ctx context.Context) error { return nil }
 func (m *hostMachine) OpenProcess(ctx context.Context, cmd machine.Command) (machine.Process, error) {
 	c := m.command(ctx, cmd)
 	stdin, _ := c.StdinPipe()
-	stdout, _ := c.StdoutPipe()
+	// Our own pipe: exec's StdoutPipe is closed by Wait, racing the reader.
+	stdout, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	c.Stdout = w
 	var errb bytes.Buffer
 	c.Stderr = &errb
 	if err := c.Start(); err != nil {
 		return nil, err
 	}
+	_ = w.Close()
 	p := &pipeProcess{c: c, stdin: stdin, stdout: stdout, done: make(chan struct{})}
 	go func() { _ = c.Wait(); close(p.done) }()
 	return p, nil
