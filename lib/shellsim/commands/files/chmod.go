@@ -110,7 +110,7 @@ func Chmod(inv *command.Invocation) int {
 			}
 			status = 1
 		} else if full, _ := applyMode(modeArg, old, fi.IsDir(), false); full != nm {
-			errorf(inv, "%s: new permissions are %s, not %s", name, modeString(fi.Mode.Type()|fromOctal(nm))[1:], modeString(fi.Mode.Type()|fromOctal(full))[1:])
+			errorf(inv, "%s: new permissions are %s, not %s", name, modeString(fi.Mode.Type() | fromOctal(nm))[1:], modeString(fi.Mode.Type() | fromOctal(full))[1:])
 			status = 1
 		}
 		if err == nil && (verbose || changes && nm != old) {

@@ -739,7 +739,11 @@ func (f *finder) exec(argv []string, dir string) (int, error) {
 	if err := f.w.Flush(); err != nil {
 		return 0, err
 	}
-	return f.inv.Sys.Exec(command.ExecRequest{Args: argv, Dir: dir, Stdin: f.inv.Stdin, Stdout: f.inv.Stdout, Stderr: f.inv.Stderr})
+	st, stop := runChild(f.inv, command.ExecRequest{Args: argv, Dir: dir, Stdin: f.inv.Stdin, Stdout: f.inv.Stdout, Stderr: f.inv.Stderr})
+	if stop {
+		return st, command.ErrStopped
+	}
+	return st, nil
 }
 
 func (f *finder) runBatch(b *findBatch, v *visit) error {

@@ -1,9 +1,12 @@
 package files
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 )
 
@@ -69,4 +72,16 @@ func exists(t *testing.T, e *commandtest.Env, want map[string]bool) {
 			t.Errorf("exists(%s) = %v, want %v", p, got, w)
 		}
 	}
+}
+
+func init() {
+	// A stand-in for the shell's echo, for xargs and find tests.
+	command.Register("test-echo", command.Real, func(inv *command.Invocation) int {
+		fmt.Fprintln(inv.Stdout, strings.Join(inv.Args[1:], " "))
+		return 0
+	})
+	command.Register("test-exit", command.Real, func(inv *command.Invocation) int {
+		n, _ := strconv.Atoi(inv.Args[1])
+		return n
+	})
 }

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -230,4 +231,15 @@ func q(s string) string {
 		return "\"" + s + "\""
 	}
 	return "'" + s + "'"
+}
+
+// runChild runs a child through Sys.Exec. stop is true when the error
+// means this process must stop (not for "not found" or "timed out", which
+// come with a meaningful status).
+func runChild(inv *command.Invocation, req command.ExecRequest) (status int, stop bool) {
+	st, err := inv.Sys.Exec(req)
+	if err != nil && !errors.Is(err, command.ErrNotFound) && !errors.Is(err, command.ErrTimedOut) {
+		return st, true
+	}
+	return st, false
 }

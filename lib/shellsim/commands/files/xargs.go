@@ -254,8 +254,8 @@ func (x *xargser) exec(argv []string) int {
 	if x.trace {
 		fmt.Fprintln(inv.Stderr, strings.Join(argv, " "))
 	}
-	st, err := inv.Sys.Exec(command.ExecRequest{Args: argv, Stdin: x.childStdin, Stdout: inv.Stdout, Stderr: inv.Stderr})
-	if err != nil {
+	st, stop := runChild(inv, command.ExecRequest{Args: argv, Stdin: x.childStdin, Stdout: inv.Stdout, Stderr: inv.Stderr})
+	if stop {
 		return 1
 	}
 	switch {

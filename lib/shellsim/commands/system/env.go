@@ -2,6 +2,7 @@ package system
 
 import (
 	"bufio"
+	"errors"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -122,6 +123,9 @@ func Env(inv *command.Invocation) int {
 		}
 	}
 	status, err := inv.Sys.Exec(req)
+	if errors.Is(err, command.ErrNotFound) {
+		return status
+	}
 	if err != nil {
 		return 1
 	}

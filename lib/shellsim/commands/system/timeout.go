@@ -1,6 +1,7 @@
 package system
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -72,13 +73,14 @@ func Timeout(inv *command.Invocation) int {
 	if err := inv.Sys.Charge(callCost); err != nil {
 		return 1
 	}
-	start := inv.Sys.Uptime()
 	status, err := inv.Sys.Exec(req)
-	if err != nil {
+	if errors.Is(err, command.ErrNotFound) {
+		return status
+	}
+	if err != nil && !errors.Is(err, command.ErrTimedOut) {
 		return 1
 	}
-	timedOut := d > 0 && inv.Sys.Uptime()-start >= d && (status == 128+sig || status == 137)
-	if !timedOut {
+	if !errors.Is(err, command.ErrTimedOut) {
 		return status
 	}
 	if verbose {

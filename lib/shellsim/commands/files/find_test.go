@@ -1,0 +1,75 @@
+package files
+
+import (
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+	_ "github.com/shellbox/shellbox/lib/shellsim/commands/system" // echo-free exec targets: true, false
+)
+
+func TestFind(t *testing.T) {
+	f := []string{"a/b/E.TXT=", "a/x.txt=hi\\n", "c/y.log=", "l->a/x.txt", "e/"}
+	runTable(t, []tc{
+		{name: "all", files: f, args: "find", out: ".\n./a\n./a/b\n./a/b/E.TXT\n./a/x.txt\n./c\n./c/y.log\n./e\n./l\n"},
+		{name: "name", files: f, argv: []string{"find", ".", "-name", "*.txt"}, out: "./a/x.txt\n"},
+		{name: "iname", files: f, argv: []string{"find", ".", "-iname", "*.txt"}, out: "./a/b/E.TXT\n./a/x.txt\n"},
+		{name: "type-empty", files: f, args: "find . -type d -empty", out: "./e\n"},
+		{name: "path", files: f, argv: []string{"find", ".", "-path", "./a/*"}, out: "./a/b\n./a/b/E.TXT\n./a/x.txt\n"},
+		{name: "or", files: f, args: "find . -maxdepth 1 -type f -o -type l", out: "./l\n"},
+		{name: "size", files: f, args: "find . -type f -size -1", out: "./a/b/E.TXT\n./c/y.log\n"},
+		{name: "size-c", files: f, args: "find . -size +2c -type f", out: "./a/x.txt\n"},
+		{name: "not", files: f, argv: []string{"find", "a", "!", "-type", "d"}, out: "a/b/E.TXT\na/x.txt\n"},
+		{name: "prune", files: f, argv: []string{"find", ".", "(", "-name", "a", "-prune", ")", "-o", "-type", "f", "-print"}, out: "./c/y.log\n"},
+		{name: "mindepth", files: f, args: "find a -mindepth 2", out: "a/b/E.TXT\n"},
+		{name: "print0", files: f, args: "find c -print0", out: "c\x00c/y.log\x00"},
+		{name: "printf", files: f, argv: []string{"find", "a", "-printf", `%p %f %d %s %y %P\n`}, out: "a a 0 4096 d \na/b b 1 4096 d b\na/b/E.TXT E.TXT 2 0 f b/E.TXT\na/x.txt x.txt 1 3 f x.txt\n"},
+		{name: "perm", files: f, args: "find c -perm 644", out: "c/y.log\n"},
+		{name: "perm-any", files: f, args: "find c -perm /111", out: "c\n"},
+		{name: "exec", files: f, argv: []string{"find", "c", "-type", "f", "-exec", "true", "{}", ";"}, out: "", check: nil},
+		{name: "exec-test", files: f, argv: []string{"find", "c", "-exec", "false", "{}", ";", "-o", "-print"}, out: "c\nc/y.log\n"},
+		{name: "exec-plus-fails", files: f, argv: []string{"find", "c", "-exec", "false", "{}", "+"}, status: 1},
+		{name: "missing", args: "find nosuch", err: "find: 'nosuch': No such file or directory\n", status: 1},
+		{name: "unknown", args: "find . -bogus", err: "find: unknown predicate `-bogus'\n", status: 1},
+		{name: "missing-arg", args: "find . -name", err: "find: missing argument to `-name'\n", status: 1},
+		{name: "unsupported", args: "find . -ls", err: "find: -ls is not supported in ShellSim\n", status: 1},
+		{name: "quit", files: f, args: "find . -name *.txt -print -quit", out: "./a/x.txt\n"},
+		{name: "regex", files: f, argv: []string{"find", ".", "-regex", `.*\.\(txt\|log\)`}, out: "./a/x.txt\n./c/y.log\n"},
+		{name: "delete", files: f, args: "find a -name *.txt -delete", check: func(t *testing.T, e *commandtest.Env) {
+			exists(t, e, map[string]bool{"a/x.txt": false, "a/b/E.TXT": true})
+		}},
+		{name: "delete-dirs", files: f, args: "find a -delete", check: func(t *testing.T, e *commandtest.Env) { exists(t, e, map[string]bool{"a": false}) }},
+	})
+}
+
+func TestFindExecArgs(t *testing.T) {
+	e := setup(t, []string{"c/y.log=", "c/z="})
+	_, _, st := e.Run([]string{"find", "c", "-type", "f", "-exec", "true", "x{}y", ";"}, "")
+	if st != 0 {
+		t.Fatal(st)
+	}
+	want := [][]string{{"find", "c", "-type", "f", "-exec", "true", "x{}y", ";"}, {"true", "xc/y.logy"}, {"true", "xc/zy"}}
+	if len(e.Sys.Invocations) != 3 || e.Sys.Invocations[1][1] != want[1][1] || e.Sys.Invocations[2][1] != want[2][1] {
+		t.Errorf("invocations %q", e.Sys.Invocations)
+	}
+	e.Sys.Invocations = nil
+	e.Run([]string{"find", "c", "-type", "f", "-exec", "true", "-a", "{}", "+"}, "")
+	if len(e.Sys.Invocations) != 2 || len(e.Sys.Invocations[1]) != 4 {
+		t.Errorf("batch %q", e.Sys.Invocations)
+	}
+}
+
+func TestFnmatch(t *testing.T) {
+	for _, c := range []struct {
+		p, s string
+		fold bool
+		want bool
+	}{
+		{"*.txt", "a.txt", false, true}, {"*.txt", ".txt", false, true}, {"a*", "a/b", false, true},
+		{"[!a]*", "b", false, true}, {"[!a]*", "a", false, false}, {"[[:digit:]]?", "1x", false, true},
+		{"*.TXT", "a.txt", true, true}, {`\*`, "*", false, true}, {"a?c", "abc", false, true}, {"a?c", "ac", false, false},
+	} {
+		if got := fnmatch(c.p, c.s, c.fold); got != c.want {
+			t.Errorf("fnmatch(%q, %q) = %v", c.p, c.s, got)
+		}
+	}
+}

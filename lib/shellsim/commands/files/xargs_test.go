@@ -1,0 +1,28 @@
+package files
+
+import "testing"
+
+func TestXargs(t *testing.T) {
+	runTable(t, []tc{
+		{name: "default", args: "xargs test-echo", stdin: "a b\nc \"d e\"\n", out: "a b c d e\n"},
+		{name: "n1", args: "xargs -n 1 test-echo", stdin: "a b\nc \"d e\"\n", out: "a\nb\nc\nd e\n"},
+		{name: "L1", args: "xargs -L 1 test-echo", stdin: "a b\nc\n", out: "a b\nc\n"},
+		{name: "I", args: "xargs -I{} test-echo x{}y", stdin: "1\n2\n", out: "x1y\nx2y\n"},
+		{name: "null", args: "xargs -0 test-echo", stdin: "a\x00b c\x00", out: "a b c\n"},
+		{name: "empty-runs-once", args: "xargs test-echo hi", out: "hi\n"},
+		{name: "empty-r", args: "xargs -r test-echo hi"},
+		{name: "unmatched", args: "xargs test-echo", stdin: "it's\n", err: "xargs: unmatched single quote; by default quotes are special to xargs unless you use the -0 option\n", status: 1},
+		{name: "trace", args: "xargs -t test-echo", stdin: "a\nb\n", out: "a b\n", err: "test-echo a b\n"},
+		{name: "delim", argv: []string{"xargs", "-d", ",", "test-echo"}, stdin: "a,b,c", out: "a b c\n"},
+		{name: "fail-123", args: "xargs test-exit 1", stdin: "x", status: 123},
+		{name: "fail-255", args: "xargs test-exit 255", stdin: "x", err: "xargs: test-exit: exited with status 255; aborting\n", status: 124},
+		{name: "not-found", args: "xargs nosuchcmd", stdin: "x", err: "nosuchcmd: command not found\n", status: 127},
+	})
+}
+
+func TestSplitXargs(t *testing.T) {
+	got, err := splitXargs("a\\ b 'c d'\n\"e\"f  g\n", "")
+	if err != nil || len(got) != 2 || len(got[0]) != 2 || got[0][0] != "a b" || got[0][1] != "c d" || got[1][0] != "ef" || got[1][1] != "g" {
+		t.Errorf("splitXargs = %q, %v", got, err)
+	}
+}
