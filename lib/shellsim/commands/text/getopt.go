@@ -45,6 +45,7 @@ type option struct {
 	key    string // short letter or longOpt.key
 	arg    string
 	hasArg bool
+	argv   int // index of the argument it came from, for grep's -NUM
 }
 
 func (s optSpec) shortKind(c byte) (argKind, bool) {
@@ -73,7 +74,7 @@ func (s optSpec) getopt(args []string) (opts []option, operands []string, errMsg
 			if msg != "" {
 				return nil, nil, msg
 			}
-			o := option{key: lo.key}
+			o := option{key: lo.key, argv: i}
 			switch lo.arg {
 			case noArg:
 				if hasVal {
@@ -108,7 +109,7 @@ func (s optSpec) getopt(args []string) (opts []option, operands []string, errMsg
 			if !ok {
 				return nil, nil, "invalid option -- '" + string(c) + "'"
 			}
-			o := option{key: string(c)}
+			o := option{key: string(c), argv: i}
 			if kind == reqArg {
 				if j+1 < len(a) {
 					o.arg = a[j+1:]

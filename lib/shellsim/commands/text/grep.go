@@ -1,0 +1,816 @@
+package text
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
+)
+
+// grep, egrep, fgrep - print lines that match patterns
+//
+//	grep [-EFGP] [-ivwxcLlnobHhqsZz] [-e PAT]... [-f FILE]... [-m NUM]
+//	     [-A NUM] [-B NUM] [-C NUM] [-r|-R] [--include=GLOB] [--exclude=GLOB]
+//	     [--exclude-dir=GLOB] [PATTERNS] [FILE]...
+//
+// Basic and extended regular expressions are translated to RE2 by package
+// posixre and matched leftmost-longest, as POSIX requires. Backreferences
+// have no RE2 equivalent: they are recorded as partial and fail (exit 2).
+// -P uses RE2 directly, which covers Perl syntax except lookaround and
+// backreferences (those fail the same way). --color=always and -T are not
+// modeled. Directories are walked in name order.
+func init() {
+	command.Register("grep", command.Partial, Grep)
+	command.Register("egrep", command.Partial, Grep)
+	command.Register("fgrep", command.Partial, Grep)
+}
+
+var grepSpec = optSpec{short: "0123456789A:B:C:D:EFGHIJLPRTUVZabcd:e:f:hiLlm:noqRrsuvwxyz", long: []longOpt{
+	{"extended-regexp", noArg, "E"}, {"fixed-strings", noArg, "F"}, {"basic-regexp", noArg, "G"},
+	{"perl-regexp", noArg, "P"}, {"regexp", reqArg, "e"}, {"file", reqArg, "f"},
+	{"ignore-case", noArg, "i"}, {"no-ignore-case", noArg, "no-ignore-case"},
+	{"word-regexp", noArg, "w"}, {"line-regexp", noArg, "x"}, {"null-data", noArg, "z"},
+	{"no-messages", noArg, "s"}, {"invert-match", noArg, "v"}, {"version", noArg, "V"},
+	{"help", noArg, "help"}, {"max-count", reqArg, "m"}, {"byte-offset", noArg, "b"},
+	{"line-number", noArg, "n"}, {"no-line-number", noArg, "no-line-number"},
+	{"line-buffered", noArg, "line-buffered"}, {"with-filename", noArg, "H"},
+	{"no-filename", noArg, "h"}, {"label", reqArg, "label"}, {"only-matching", noArg, "o"},
+	{"quiet", noArg, "q"}, {"silent", noArg, "q"}, {"binary-files", reqArg, "binary-files"},
+	{"text", noArg, "a"}, {"directories", reqArg, "d"}, {"devices", reqArg, "D"},
+	{"recursive", noArg, "r"}, {"dereference-recursive", noArg, "R"},
+	{"include", reqArg, "include"}, {"exclude", reqArg, "exclude"},
+	{"exclude-from", reqArg, "exclude-from"}, {"exclude-dir", reqArg, "exclude-dir"},
+	{"files-without-match", noArg, "L"}, {"files-with-matches", noArg, "l"},
+	{"count", noArg, "c"}, {"initial-tab", noArg, "T"}, {"null", noArg, "Z"},
+	{"before-context", reqArg, "B"}, {"after-context", reqArg, "A"}, {"context", reqArg, "C"},
+	{"group-separator", reqArg, "group-separator"}, {"no-group-separator", noArg, "no-group-separator"},
+	{"color", optArg, "color"}, {"colour", optArg, "color"}, {"binary", noArg, "U"},
+}}
+
+type grep struct {
+	*proc
+	m                        *grepMatcher
+	invert, count, only      bool
+	listMatch, listNon       bool
+	quiet, noMsgs, lineNums  bool
+	byteOff, nullName, text  bool
+	withName                 bool
+	maxCount                 int64 // -1: unlimited
+	before, after            int
+	ctx                      bool // context requested
+	sep                      string
+	noSep                    bool
+	delim                    byte
+	recursive, deref         bool
+	skipDirs                 bool
+	includes, excludes, exDs []string
+	utf                      bool
+	label                    string
+	noBinary                 bool // -I: binary files never match
+	mw, mx                   bool // -w, -x
+
+	matched, errored bool
+	printedAny       bool // for group separators
+	done             bool // -q matched: stop everything
+}
+
+// Grep runs grep, egrep and fgrep.
+func Grep(inv *command.Invocation) int {
+	p := newProc(inv, 2)
+	g := &grep{proc: p, maxCount: -1, sep: "--", delim: '\n', label: "(standard input)"}
+	opts, args, msg := grepSpec.getopt(inv.Args[1:])
+	if msg != "" {
+		p.warn("%s", msg)
+		fmt.Fprintf(p.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\n")
+		return p.usageErr("")
+	}
+	mode := "G"
+	switch p.name {
+	case "egrep":
+		mode = "E"
+	case "fgrep":
+		mode = "F"
+	}
+	var patterns []string
+	havePat := false
+	icase := false
+	withName, noName := false, false
+	digitCtx, lastDigitArg := -1, -1
+	for _, o := range opts {
+		switch o.key {
+		case "E", "F", "G", "P":
+			mode = o.key
+		case "e":
+			patterns = append(patterns, strings.Split(o.arg, "\n")...)
+			havePat = true
+		case "f":
+			var data []byte
+			var err error
+			if o.arg == "-" {
+				data, err = p.slurp(&meter{p, p.Stdin})
+			} else {
+				data, err = p.readAll(o.arg)
+			}
+			if p.stop || err == errStop {
+				return p.exit(2)
+			}
+			if err != nil {
+				p.fileErr(o.arg, err)
+				return p.exit(2)
+			}
+			s := string(data)
+			if s != "" {
+				patterns = append(patterns, strings.Split(strings.TrimSuffix(s, "\n"), "\n")...)
+			}
+			havePat = true
+		case "i", "y":
+			icase = true
+		case "no-ignore-case":
+			icase = false
+		case "w":
+			g.mw = true
+		case "x":
+			g.mx = true
+		case "z":
+			g.delim = 0
+		case "s":
+			g.noMsgs = true
+		case "v":
+			g.invert = true
+		case "V":
+			p.writeString("grep (GNU grep) 3.8 (shellsim)\n")
+			return p.exit(0)
+		case "help":
+			p.writeString("Usage: grep [OPTION]... PATTERNS [FILE]...\nSearch for PATTERNS in each FILE.\n")
+			return p.exit(0)
+		case "m":
+			n, err := strconv.ParseInt(o.arg, 10, 64)
+			if err != nil {
+				if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(o.arg, "-") {
+					n = 1<<63 - 1
+				} else {
+					p.warn("invalid max count")
+					return p.exit(2)
+				}
+			}
+			if n < 0 {
+				n = -1
+			}
+			g.maxCount = n
+		case "b":
+			g.byteOff = true
+		case "n":
+			g.lineNums = true
+		case "no-line-number":
+			g.lineNums = false
+		case "line-buffered", "U", "u":
+		case "H":
+			withName, noName = true, false
+		case "h":
+			noName, withName = true, false
+		case "label":
+			g.label = o.arg
+		case "o":
+			g.only = true
+		case "q":
+			g.quiet = true
+		case "binary-files":
+			switch o.arg {
+			case "binary":
+				g.text, g.noBinary = false, false
+			case "text":
+				g.text = true
+			case "without-match":
+				g.noBinary = true
+			default:
+				p.warn("unknown binary-files type")
+				return p.exit(2)
+			}
+		case "a":
+			g.text = true
+		case "I":
+			g.noBinary = true
+		case "d":
+			switch o.arg {
+			case "read":
+				g.recursive, g.skipDirs = false, false
+			case "skip":
+				g.skipDirs = true
+			case "recurse":
+				g.recursive = true
+			default:
+				p.warn("invalid argument %s for '--directories'", quote(o.arg))
+				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'read'\n  - 'recurse'\n  - 'skip'\n")
+				return p.usageErr("")
+			}
+		case "D":
+			if o.arg != "read" && o.arg != "skip" {
+				p.warn("unknown devices method")
+				return p.exit(2)
+			}
+		case "r":
+			g.recursive = true
+		case "R":
+			g.recursive, g.deref = true, true
+		case "include":
+			g.includes = append(g.includes, o.arg)
+		case "exclude":
+			g.excludes = append(g.excludes, o.arg)
+		case "exclude-dir":
+			g.exDs = append(g.exDs, o.arg)
+		case "exclude-from":
+			data, err := p.readAll(o.arg)
+			if p.stop || err == errStop {
+				return p.exit(2)
+			}
+			if err != nil {
+				p.fileErr(o.arg, err)
+				return p.exit(2)
+			}
+			for _, l := range splitLines(data, '\n') {
+				g.excludes = append(g.excludes, string(l))
+			}
+		case "L":
+			g.listNon, g.listMatch = true, false
+		case "l":
+			g.listMatch, g.listNon = true, false
+		case "c":
+			g.count = true
+		case "T":
+			return p.partial("grep -T", "-T (--initial-tab) is not supported in shellsim")
+		case "Z":
+			g.nullName = true
+		case "A", "B", "C":
+			n, err := strconv.ParseInt(o.arg, 10, 32)
+			if err != nil || n < 0 {
+				p.warn("%s: invalid context length argument", o.arg)
+				return p.exit(2)
+			}
+			switch o.key {
+			case "A":
+				g.after = int(n)
+			case "B":
+				g.before = int(n)
+			default:
+				g.after, g.before = int(n), int(n)
+			}
+			g.ctx = true
+		case "group-separator":
+			g.sep, g.noSep = o.arg, false
+		case "no-group-separator":
+			g.noSep = true
+		case "color":
+			switch o.arg {
+			case "", "never", "no", "none", "auto", "tty", "if-tty":
+			case "always", "yes", "force":
+				return p.partial("grep --color=always", "--color=always is not supported in shellsim")
+			default:
+				p.warn("invalid argument %s for '--color'", quote(o.arg))
+				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'\n")
+				return p.usageErr("")
+			}
+		default:
+			if len(o.key) == 1 && o.key[0] >= '0' && o.key[0] <= '9' {
+				d := int(o.key[0] - '0')
+				if lastDigitArg == o.argv && digitCtx >= 0 {
+					digitCtx = digitCtx*10 + d
+				} else {
+					digitCtx = d
+				}
+				lastDigitArg = o.argv
+				g.after, g.before, g.ctx = digitCtx, digitCtx, true
+			}
+		}
+	}
+	if !havePat {
+		if len(args) == 0 {
+			fmt.Fprintf(p.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\n")
+			return p.usageErr("")
+		}
+		patterns = strings.Split(args[0], "\n")
+		args = args[1:]
+	}
+	g.utf = utf8Locale(inv.Env)
+	m, status := g.compile(mode, patterns, icase)
+	if m == nil {
+		return status
+	}
+	g.m = m
+
+	files := args
+	noOperand := len(files) == 0
+	if noOperand {
+		if g.recursive {
+			files = []string{"."}
+		} else {
+			files = []string{"-"}
+		}
+	}
+	g.withName = (len(files) > 1 || g.recursive) && !noName
+	if withName {
+		g.withName = true
+	}
+	if g.quiet || g.listMatch || g.listNon || g.count || g.only {
+		// Context applies only to printed lines.
+		if g.quiet || g.listMatch || g.listNon || g.count {
+			g.before, g.after, g.ctx = 0, 0, false
+		}
+	}
+	for _, f := range files {
+		if g.done || p.stop {
+			break
+		}
+		if f == "-" {
+			g.searchStdin()
+			continue
+		}
+		display := f
+		if noOperand && g.recursive {
+			display = ""
+		}
+		g.walk(f, display, true)
+	}
+	if p.stop {
+		return p.exit(2)
+	}
+	switch {
+	case g.errored && !(g.quiet && g.matched):
+		return p.exit(2)
+	case g.matched:
+		return p.exit(0)
+	}
+	return p.exit(1)
+}
+
+// grepMatcher finds selected lines and, for -o, the matches in them.
+type grepMatcher struct {
+	re    *regexp.Regexp // nil: no patterns, nothing matches
+	word  bool
+	whole *regexp.Regexp // anchored form for -w retries
+}
+
+func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher, int) {
+	p := g.proc
+	m := &grepMatcher{word: g.mw && !g.mx}
+	if len(patterns) == 0 {
+		return m, 0
+	}
+	var alts []string
+	for _, pat := range patterns {
+		var expr string
+		var err error
+		switch mode {
+		case "F":
+			expr = regexp.QuoteMeta(pat)
+		case "E":
+			expr, err = posixre.TranslateERE(pat)
+		case "P":
+			if _, cerr := regexp.Compile(pat); cerr != nil {
+				p.Sys.Partial("grep -P")
+				p.warn("Perl regular expression not supported in shellsim: %s", cerr)
+				return nil, p.exit(2)
+			}
+			expr = pat
+		default:
+			expr, err = posixre.TranslateBRE(pat)
+		}
+		if err != nil {
+			if errorsIsBackref(err) {
+				p.Sys.Partial("grep backreference")
+				p.warn("backreferences are not supported in shellsim: %s", quote(pat))
+				return nil, p.exit(2)
+			}
+			p.warn("%s", err)
+			return nil, p.exit(2)
+		}
+		alts = append(alts, "(?:"+expr+")")
+	}
+	expr := strings.Join(alts, "|")
+	if len(alts) == 1 {
+		expr = alts[0]
+	}
+	if g.mx {
+		expr = "^(?:" + expr + ")$"
+	}
+	flags := ""
+	if icase {
+		flags = "(?i)"
+	}
+	re, err := regexp.Compile(flags + expr)
+	if err != nil {
+		p.warn("%s", err)
+		return nil, p.exit(2)
+	}
+	re.Longest()
+	m.re = re
+	if m.word {
+		m.whole = regexp.MustCompile(flags + `\A(?:` + expr + `)`)
+		m.whole.Longest()
+	}
+	return m, 0
+}
+
+func errorsIsBackref(err error) bool {
+	pe, ok := err.(*posixre.Error)
+	return ok && pe.Unwrap() == posixre.ErrBackreference
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
+
+// wordOK: the match [s,e) is not glued to word characters.
+func wordOK(line []byte, s, e int) bool {
+	if s > 0 && isWordByte(line[s-1]) {
+		return false
+	}
+	if e < len(line) && isWordByte(line[e]) {
+		return false
+	}
+	return true
+}
+
+// matches returns the selected match spans of line: all non-overlapping
+// leftmost-longest matches, honouring -w as GNU grep does (a failed
+// candidate is retried shorter, then one character later). With limit 1
+// it stops at the first.
+func (m *grepMatcher) matches(line []byte, limit int) [][2]int {
+	if m.re == nil {
+		return nil
+	}
+	if !m.word {
+		locs := m.re.FindAllIndex(line, limit)
+		out := make([][2]int, len(locs))
+		for i, l := range locs {
+			out[i] = [2]int{l[0], l[1]}
+		}
+		return out
+	}
+	var out [][2]int
+	start := 0
+	for start <= len(line) && (limit < 0 || len(out) < limit) {
+		loc := m.re.FindIndex(line[start:])
+		if loc == nil {
+			break
+		}
+		s, e := start+loc[0], start+loc[1]
+		found := false
+		for {
+			if wordOK(line, s, e) {
+				found = true
+				break
+			}
+			if e <= s {
+				break
+			}
+			l := m.whole.FindIndex(line[s : e-1])
+			if l == nil {
+				break
+			}
+			e = s + l[1]
+		}
+		if found {
+			out = append(out, [2]int{s, e})
+			if e > s {
+				start = e
+			} else {
+				start = e + 1
+			}
+			continue
+		}
+		start = s + 1
+	}
+	return out
+}
+
+func (m *grepMatcher) match(line []byte) bool {
+	if m.re == nil {
+		return false
+	}
+	if !m.word {
+		return m.re.Match(line)
+	}
+	return len(m.matches(line, 1)) > 0
+}
+
+func (g *grep) excluded(name string, cmdline bool) bool {
+	base := path.Base(name)
+	for _, x := range g.excludes {
+		if ok, _ := path.Match(x, base); ok {
+			return true
+		}
+		if cmdline {
+			if ok, _ := path.Match(x, name); ok {
+				return true
+			}
+		}
+	}
+	if len(g.includes) > 0 {
+		for _, in := range g.includes {
+			if ok, _ := path.Match(in, base); ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (g *grep) dirExcluded(name string) bool {
+	base := path.Base(name)
+	for _, x := range g.exDs {
+		if ok, _ := path.Match(x, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *grep) errMsg(name string, err error) {
+	g.errored = true
+	if !g.noMsgs {
+		g.warn("%s: %s", name, command.Message(err))
+	}
+}
+
+// walk searches a file operand or, with -r, a directory tree. display is
+// the name printed ("" for the implicit "." of a bare grep -r).
+func (g *grep) walk(name, display string, cmdline bool) {
+	if g.done || g.stop {
+		return
+	}
+	shown := display
+	if shown == "" {
+		shown = "."
+	}
+	abs := g.Abs(name)
+	var fi command.FileInfo
+	var err error
+	if cmdline || g.deref {
+		fi, err = g.FS.Stat(abs)
+	} else {
+		fi, err = g.FS.Lstat(abs)
+		if err == nil && fi.Mode&fs.ModeSymlink != 0 {
+			return // grep -r does not follow symlinks below the operands
+		}
+	}
+	if err != nil {
+		g.errMsg(shown, err)
+		return
+	}
+	if fi.IsDir() {
+		if g.skipDirs && !g.recursive {
+			return
+		}
+		if !g.recursive {
+			g.errMsg(shown, command.ErrIsDir)
+			return
+		}
+		if !cmdline && g.dirExcluded(name) {
+			return
+		}
+		if cmdline && len(g.exDs) > 0 && display != "" && g.dirExcluded(name) {
+			return
+		}
+		ents, err := g.FS.ReadDir(abs)
+		if err != nil {
+			g.errMsg(shown, err)
+			return
+		}
+		if !g.charge(int64(len(ents)) * 10) {
+			return
+		}
+		for _, e := range ents {
+			child := path.Join(name, e.Name)
+			cd := e.Name
+			if display != "" {
+				cd = strings.TrimSuffix(display, "/") + "/" + e.Name
+			}
+			if !e.IsDir() && e.Mode&fs.ModeSymlink == 0 && g.excluded(e.Name, false) {
+				continue
+			}
+			g.walk(child, cd, false)
+		}
+		return
+	}
+	if fi.Mode&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0 && !cmdline {
+		return
+	}
+	if (cmdline && g.excluded(name, true)) || (!cmdline && g.excluded(name, false)) {
+		return
+	}
+	f, err := g.FS.Open(abs)
+	if err != nil {
+		g.errMsg(shown, err)
+		return
+	}
+	defer f.Close()
+	g.search(&meter{g.proc, f}, shown)
+}
+
+func (g *grep) searchStdin() {
+	g.search(&meter{g.proc, g.Stdin}, g.label)
+}
+
+// ctxLine is a held line of leading context.
+type ctxLine struct {
+	text []byte
+	num  int64
+	off  int64
+}
+
+func (g *grep) search(r io.Reader, name string) {
+	br := bufio.NewReaderSize(r, 32*1024)
+	binary := false
+	if !g.text {
+		head, _ := br.Peek(32 * 1024)
+		binary = bytes.IndexByte(head, 0) >= 0 && g.delim != 0
+		if !binary && g.utf && !utf8.Valid(trimPartialRune(head)) {
+			binary = true
+		}
+	}
+	if binary && g.noBinary {
+		return
+	}
+	lr := &lineReader{r: br, delim: g.delim}
+	var (
+		lineNum   int64
+		offset    int64
+		count     int64
+		lastOut   int64 = -1 // line number of the last printed line
+		pendAfter int
+		held      []ctxLine
+		stopAfter bool // max count reached: only trailing context remains
+	)
+	emit := func(text []byte, num, off int64, sepc byte) bool {
+		if g.ctx && g.printedAny && lastOut >= 0 && num != lastOut+1 && !g.noSep {
+			g.writeString(g.sep + "\n")
+		} else if g.ctx && g.printedAny && lastOut < 0 && !g.noSep {
+			g.writeString(g.sep + "\n")
+		}
+		g.printedAny = true
+		lastOut = num
+		return g.writeLine(name, num, off, sepc, text)
+	}
+	for g.maxCount != 0 {
+		raw, err := lr.next()
+		if len(raw) > 0 {
+			lineNum++
+			line := raw
+			if line[len(line)-1] == g.delim {
+				line = line[:len(line)-1]
+			}
+			if !binary && !g.text && g.delim != 0 && bytes.IndexByte(line, 0) >= 0 {
+				binary = true
+				if g.noBinary {
+					return
+				}
+			}
+			if !binary && !g.text && g.utf && !utf8.Valid(line) {
+				binary = true
+				if g.noBinary {
+					return
+				}
+			}
+			selected := g.m.match(line) != g.invert
+			if stopAfter {
+				if selected || pendAfter == 0 {
+					break
+				}
+				if !emit(line, lineNum, offset, '-') {
+					return
+				}
+				pendAfter--
+				offset += int64(len(raw))
+				continue
+			}
+			if selected {
+				count++
+				g.matched = true
+				if g.quiet {
+					g.done = true
+					return
+				}
+				if g.listMatch || g.listNon {
+					break
+				}
+				if !g.count {
+					if binary {
+						g.flush()
+						fmt.Fprintf(g.Stderr, "%s: %s: binary file matches\n", g.name, name)
+						return
+					}
+					for _, h := range held {
+						if !emit(h.text, h.num, h.off, '-') {
+							return
+						}
+					}
+					held = held[:0]
+					if g.only {
+						if !g.invert {
+							for _, s := range g.m.matches(line, -1) {
+								if s[1] == s[0] {
+									continue
+								}
+								if !g.writeLine(name, lineNum, offset+int64(s[0]), ':', line[s[0]:s[1]]) {
+									return
+								}
+							}
+						}
+						lastOut = lineNum
+					} else if !emit(line, lineNum, offset, ':') {
+						return
+					}
+					pendAfter = g.after
+				}
+				if g.maxCount >= 0 && count >= g.maxCount {
+					stopAfter = true
+					if pendAfter == 0 || g.count {
+						break
+					}
+				}
+			} else if !g.count && !g.listMatch && !g.listNon && g.ctx {
+				if pendAfter > 0 {
+					if !emit(line, lineNum, offset, '-') {
+						return
+					}
+					pendAfter--
+				} else if g.before > 0 {
+					held = append(held, ctxLine{append([]byte(nil), line...), lineNum, offset})
+					if len(held) > g.before {
+						held = held[1:]
+					}
+				}
+			}
+			offset += int64(len(raw))
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if err != errStop {
+				g.errMsg(name, err)
+			}
+			return
+		}
+	}
+	switch {
+	case g.count:
+		if g.withName {
+			g.writeName(name, ':')
+		}
+		g.writeString(strconv.FormatInt(count, 10) + "\n")
+	case g.listMatch && count > 0:
+		g.writeName(name, '\n')
+	case g.listNon && count == 0:
+		g.writeName(name, '\n')
+	}
+}
+
+// writeName prints a file name followed by sep, or by NUL with -Z.
+func (g *grep) writeName(name string, sep byte) bool {
+	if g.nullName {
+		sep = 0
+	}
+	return g.writeString(name) && g.write([]byte{sep})
+}
+
+func (g *grep) writeLine(name string, num, off int64, sep byte, text []byte) bool {
+	if g.withName {
+		g.writeName(name, sep)
+	}
+	if g.lineNums {
+		g.writeString(strconv.FormatInt(num, 10))
+		g.write([]byte{sep})
+	}
+	if g.byteOff {
+		g.writeString(strconv.FormatInt(off, 10))
+		g.write([]byte{sep})
+	}
+	g.write(text)
+	return g.write([]byte{g.delim})
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence cut by a buffer end.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		c := b[len(b)-i]
+		if c < 0x80 {
+			return b
+		}
+		if c >= 0xc0 {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			return b
+		}
+	}
+	return b
+}

@@ -1,0 +1,96 @@
+package text
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+)
+
+// Recursive searches walk directories in name order (GNU uses readdir
+// order, which the VFS defines as sorted); the lines are GNU's otherwise.
+var grepTree = map[string]string{
+	"a.txt": "foo\nbar\nfoo bar\n", "sub/b.txt": "nofoo\n", "sub/c.log": "foo\n",
+	".hid/c": "foo\n", "bin.dat": "x\x00foo\n", "empty/": "",
+}
+
+func TestGrepRecursive(t *testing.T) {
+	runTable(t, []tc{
+		{args: sh("grep -r foo"), files: grepTree,
+			out: ".hid/c:foo\na.txt:foo\na.txt:foo bar\nsub/b.txt:nofoo\nsub/c.log:foo\n",
+			err: "grep: bin.dat: binary file matches\n"},
+		{args: sh("grep -r foo ."), files: grepTree,
+			out: "./.hid/c:foo\n./a.txt:foo\n./a.txt:foo bar\n./sub/b.txt:nofoo\n./sub/c.log:foo\n",
+			err: "grep: ./bin.dat: binary file matches\n"},
+		{args: sh("grep -r foo sub"), files: grepTree, out: "sub/b.txt:nofoo\nsub/c.log:foo\n"},
+		{args: sh("grep -r foo sub/"), files: grepTree, out: "sub/b.txt:nofoo\nsub/c.log:foo\n"},
+		{args: sh("grep -rh foo sub"), files: grepTree, out: "nofoo\nfoo\n"},
+		{args: sh("grep -rc foo sub"), files: grepTree, out: "sub/b.txt:1\nsub/c.log:1\n"},
+		{args: sh("grep -rl foo"), files: grepTree, out: ".hid/c\na.txt\nbin.dat\nsub/b.txt\nsub/c.log\n"},
+		{args: []string{"grep", "-r", "--include=*.txt", "foo"}, files: grepTree,
+			out: "a.txt:foo\na.txt:foo bar\nsub/b.txt:nofoo\n"},
+		{args: []string{"grep", "-r", "--exclude=*.txt", "foo", "."}, files: grepTree,
+			out: "./.hid/c:foo\n./sub/c.log:foo\n", err: "grep: ./bin.dat: binary file matches\n"},
+		{args: []string{"grep", "-r", "--exclude-dir=sub", "-I", "foo"}, files: grepTree,
+			out: ".hid/c:foo\na.txt:foo\na.txt:foo bar\n"},
+		{args: []string{"grep", "-rn", "--exclude-dir=.hid", "--exclude=*.dat", "bar", "."}, files: grepTree,
+			out: "./a.txt:2:bar\n./a.txt:3:foo bar\n"},
+		{args: sh("grep -r zzz"), files: grepTree, status: 1},
+		{args: sh("grep foo sub"), files: grepTree, err: "grep: sub: Is a directory\n", status: 2},
+	})
+}
+
+func TestGrepPartial(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		err     string
+		feature string
+	}{
+		{[]string{"grep", `\(a\)\1`}, "grep: backreferences are not supported in shellsim: '\\(a\\)\\1'\n", "grep backreference"},
+		{[]string{"grep", "-E", `(a)\1`}, "grep: backreferences are not supported in shellsim: '(a)\\1'\n", "grep backreference"},
+		{[]string{"grep", "-P", `a(?=1)`}, "grep: Perl regular expression not supported in shellsim: error parsing regexp: invalid or unsupported Perl syntax: `(?=`\n", "grep -P"},
+		{[]string{"grep", "--color=always", "a"}, "grep: --color=always is not supported in shellsim\n", "grep --color=always"},
+	} {
+		e := setup(t, nil)
+		out, errs, st := e.Run(c.args, "aa\n")
+		if out != "" || errs != c.err || st != 2 {
+			t.Errorf("%q: out=%q err=%q status=%d", c.args, out, errs, st)
+		}
+		if len(e.Sys.Partials) != 1 || e.Sys.Partials[0] != c.feature {
+			t.Errorf("%q: partials %q", c.args, e.Sys.Partials)
+		}
+	}
+}
+
+// endless is an infinite stream of "y\n", as from yes.
+type endless struct{}
+
+func (endless) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = "y\n"[i%2]
+	}
+	return len(b) &^ 1, nil
+}
+
+func TestGrepStopsEarly(t *testing.T) {
+	for _, args := range [][]string{sh("grep -m2 y"), sh("grep -q y"), sh("grep -l y")} {
+		e := setup(t, nil)
+		var out, errb strings.Builder
+		st := e.RunIO(args, endless{}, &out, &errb)
+		want := map[string]string{"-m2": "y\ny\n", "-q": "", "-l": "(standard input)\n"}[args[1]]
+		if st != 0 || out.String() != want || errb.Len() != 0 {
+			t.Errorf("%q: status %d out %q err %q", args, st, out.String(), errb.String())
+		}
+	}
+}
+
+func TestGrepUTF8(t *testing.T) {
+	runTable(t, []tc{
+		{args: sh("grep -o é."), stdin: "café!\n", out: "é!\n", env: map[string]string{"LANG": "C.UTF-8"}},
+		{args: sh("grep a"), stdin: "a\xff\n", err: "grep: (standard input): binary file matches\n",
+			env: map[string]string{"LANG": "C.UTF-8"}},
+		{args: sh("grep a"), stdin: "a\xff\n", out: "a\xff\n"},
+	})
+}
+
+var _ = commandtest.New

@@ -1,0 +1,2937 @@
+package text
+
+import "testing"
+
+// Goldens recorded from GNU grep 3.8 (LC_ALL=C) on the build host.
+func TestGrep(t *testing.T) {
+	runTable(t, []tc{
+		{args: []string{"grep", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo bar
+`},
+		{args: []string{"grep", "foo", "d", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:foo
+a.txt:foo bar
+`, err: "grep: d: Is a directory\n", status: 2},
+		{args: []string{"grep", "foo", "nosuch", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:foo
+a.txt:foo bar
+`, err: "grep: nosuch: No such file or directory\n", status: 2},
+		{args: []string{"grep", "-s", "foo", "nosuch", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:foo
+a.txt:foo bar
+`, status: 2},
+		{args: []string{"grep", "-q", "foo", "nosuch", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: nosuch: No such file or directory\n"},
+		{args: []string{"grep", "-q", "zzz", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", status: 1},
+		{args: []string{"grep", "foo", "bin.dat"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: bin.dat: binary file matches\n"},
+		{args: []string{"grep", "-c", "foo", "bin.dat"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "1\n"},
+		{args: []string{"grep", "-a", "foo", "bin.dat"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "x\x00foo\n"},
+		{args: []string{"grep", "-l", "foo", "bin.dat", "a.txt", "ctx", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `bin.dat
+a.txt
+ctx
+`},
+		{args: []string{"grep", "-L", "foo", "bin.dat", "a.txt", "ctx", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "num.txt\n"},
+		{args: []string{"grep", "-n", "-C1", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `1-a
+2:foo
+3-b
+--
+5-d
+6:foo
+7-e
+--
+10-h
+11:foo
+`},
+		{args: []string{"grep", "-A1", "-m2", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+b
+--
+foo
+e
+`},
+		{args: []string{"grep", "-B2", "-n", "foo", "ctx", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `ctx-1-a
+ctx:2:foo
+--
+ctx-4-c
+ctx-5-d
+ctx:6:foo
+--
+ctx-9-g
+ctx-10-h
+ctx:11:foo
+--
+a.txt:1:foo
+a.txt-2-bar
+a.txt:3:foo bar
+`},
+		{args: []string{"grep", "-c", "-v", "foo", "ctx", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `ctx:8
+a.txt:1
+`},
+		{args: []string{"grep", "-nbo", "o", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `1:1:o
+1:2:o
+3:9:o
+3:10:o
+`},
+		{args: []string{"grep", "-2", "e", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `d
+foo
+e
+f
+g
+`},
+		{args: []string{"grep", "-A", "1", "-B", "0", "c", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `c
+d
+`},
+		{args: []string{"grep", "--no-group-separator", "-A0", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo
+foo
+`},
+		{args: []string{"grep", "--group-separator=XX", "-A0", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+XX
+foo
+XX
+foo
+`},
+		{args: []string{"grep", "-m1", "-c", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "1\n"},
+		{args: []string{"grep", "-m", "0", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", status: 1},
+		{args: []string{"grep", "-ow", "fo*", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo
+`},
+		{args: []string{"grep", "-w", "o*", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", status: 1},
+		{args: []string{"grep", "-w", "cat", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `the cat
+cat
+`},
+		{args: []string{"grep", "-wo", "cat", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `cat
+cat
+`},
+		{args: []string{"grep", "-w", "@foo", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "@foo a@foo\n"},
+		{args: []string{"grep", "-w", "foo", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `@foo a@foo
+foo_bar foo
+`},
+		{args: []string{"grep", "-x", "cat", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "cat\n"},
+		{args: []string{"grep", "-x", "-e", "cat", "-e", "concat", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `concat
+cat
+`},
+		{args: []string{"grep", "-e", "foo", "-e", "bar", "-o", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+bar
+foo
+bar
+`},
+		{args: []string{"grep", "", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+bar
+foo bar
+`},
+		{args: []string{"grep", "-E", "a|", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+bar
+foo bar
+`},
+		{args: []string{"grep", "-vn", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "2:bar\n"},
+		{args: []string{"grep", "-x"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: `Usage: grep [OPTION]... PATTERNS [FILE]...
+Try 'grep --help' for more information.
+`, status: 2},
+		{args: []string{"grep"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: `Usage: grep [OPTION]... PATTERNS [FILE]...
+Try 'grep --help' for more information.
+`, status: 2},
+		{args: []string{"grep", "-A", "x", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: x: invalid context length argument\n", status: 2},
+		{args: []string{"grep", "-m", "x", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: invalid max count\n", status: 2},
+		{args: []string{"grep", "-E", "a{1", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", status: 1},
+		{args: []string{"grep", "-l", "foo", "a.txt", "-"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: "foo\n", out: `a.txt
+(standard input)
+`},
+		{args: []string{"grep", "foo", "--label=LBL", "-H"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: `foo
+bar
+`, out: "LBL:foo\n"},
+		{args: []string{"grep", "-c", "foo"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "0\n", status: 1},
+		{args: []string{"grep", "-Z", "-l", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "a.txt\x00"},
+		{args: []string{"grep", "-HZ", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "a.txt\x00foo\na.txt\x00foo bar\n"},
+		{args: []string{"grep", "-o", "o*", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `oo
+oo
+`},
+		{args: []string{"grep", "-ob", "b", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `4:b
+12:b
+`},
+		{args: []string{"grep", "-r", "foo", "nosuch"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: nosuch: No such file or directory\n", status: 2},
+		{args: []string{"grep", "-i", "hello", "up.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `Hello
+HELLO world
+hello
+`},
+		{args: []string{"grep", "-y", "HELLO", "up.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `Hello
+HELLO world
+hello
+`},
+		{args: []string{"grep", "-i", "-w", "HELLO", "up.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `Hello
+HELLO world
+hello
+`},
+		{args: []string{"grep", "-E", "[0-9]{2,}", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `y=22
+z=333
+`},
+		{args: []string{"grep", "[0-9]\\{2,\\}", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `y=22
+z=333
+`},
+		{args: []string{"grep", "-oE", "[a-z]=[0-9]+", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `x=1
+y=22
+z=333
+`},
+		{args: []string{"grep", "-o", "[[:digit:]]\\+", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `1
+22
+333
+`},
+		{args: []string{"grep", "-F", "x=1", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "x=1\n"},
+		{args: []string{"grep", "-F", ".", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", status: 1},
+		{args: []string{"grep", "-Fx", "abc", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "abc\n"},
+		{args: []string{"fgrep", "[", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", status: 1},
+		{args: []string{"egrep", "y|z", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `y=22
+z=333
+`},
+		{args: []string{"grep", "-f", "pats", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `bar
+foo bar
+`},
+		{args: []string{"grep", "-f", "nosuch", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: nosuch: No such file or directory\n", status: 2},
+		{args: []string{"grep", "-E", "(", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: Unmatched ( or \\(\n", status: 2},
+		{args: []string{"grep", "\\(", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: Unmatched ( or \\(\n", status: 2},
+		{args: []string{"grep", "[[:foo:]]", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: Invalid character class name\n", status: 2},
+		{args: []string{"grep", "-P", "\\d+", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `x=1
+y=22
+z=333
+`},
+		{args: []string{"grep", "-oP", "\\w+(?:=)\\d", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `x=1
+y=2
+z=3
+`},
+		{args: []string{"grep", "-h", "foo", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo bar
+foo
+foo
+foo
+`},
+		{args: []string{"grep", "-n", "foo"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: `a
+foo
+`, out: "2:foo\n"},
+		{args: []string{"grep", "-c", "foo", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:2
+ctx:3
+`},
+		{args: []string{"grep", "-z", "b"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: "a\nb\x00c\x00b", out: "a\nb\x00b\x00"},
+		{args: []string{"grep", "--color=never", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo bar
+`},
+		{args: []string{"grep", "--colour=auto", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo bar
+`},
+		{args: []string{"grep", "-E", "^(foo|bar)$", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+bar
+`},
+		{args: []string{"grep", "-v", ""}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: "a\n", out: "", status: 1},
+		{args: []string{"grep", "-vc", "x"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: "a\nb", out: "2\n"},
+		{args: []string{"grep", "b"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: "a\nb", out: "b\n"},
+		{args: []string{"grep", "-n", "-A1", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `1:foo
+2-bar
+3:foo bar
+`},
+		{args: []string{"grep", "-c", "-A1", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "2\n"},
+		{args: []string{"grep", "--binary-files=text", "foo", "bin.dat"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "x\x00foo\n"},
+		{args: []string{"grep", "-I", "foo", "bin.dat", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:foo
+a.txt:foo bar
+`},
+		{args: []string{"grep", "-e"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: `grep: option requires an argument -- 'e'
+Usage: grep [OPTION]... PATTERNS [FILE]...
+Try 'grep --help' for more information.
+`, status: 2},
+		{args: []string{"grep", "--bogus"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: `grep: unrecognized option '--bogus'
+Usage: grep [OPTION]... PATTERNS [FILE]...
+Try 'grep --help' for more information.
+`, status: 2},
+		{args: []string{"grep", "-j", "x"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: `grep: invalid option -- 'j'
+Usage: grep [OPTION]... PATTERNS [FILE]...
+Try 'grep --help' for more information.
+`, status: 2},
+		{args: []string{"grep", "--contex=1", "e", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+e
+f
+`},
+		{args: []string{"grep", "-ov", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: ""},
+		{args: []string{"grep", "-lv", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "a.txt\n"},
+		{args: []string{"grep", "-ho", "o.", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `oo
+oo
+oo
+oo
+oo
+`},
+		{args: []string{"grep", "-wc", "bar", "w.txt", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `w.txt:0
+a.txt:2
+`},
+		{args: []string{"grep", "-in", "h.llo$", "up.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `1:Hello
+3:hello
+`},
+		{args: []string{"grep", "-e", "a", "-f", "pats", "-c", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "2\n"},
+		{args: []string{"grep", "-d", "skip", "foo", "d", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:foo
+a.txt:foo bar
+`},
+		{args: []string{"grep", ".*", "a.txt", "-o", "-b"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `0:foo
+4:bar
+8:foo bar
+`},
+	})
+}
