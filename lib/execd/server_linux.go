@@ -518,11 +518,12 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	if req.Stream {
 		<-stdout.done
 	}
-	grace := time.NewTimer(outputGrace)
+	graceOver := make(chan struct{})
+	grace := time.AfterFunc(outputGrace, func() { close(graceOver) })
 	for _, ch := range []chan struct{}{stdout.done, stderr.done} {
 		select {
 		case <-ch:
-		case <-grace.C:
+		case <-graceOver:
 		}
 	}
 	grace.Stop()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -195,8 +196,12 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 	case spec.GPUs != 0:
 		return &machine.UnsupportedSpec{Backend: Name, Field: "gpus", Reason: "local machines cannot provide GPUs"}
 	}
-	switch spec.Source.(type) {
-	case machine.HostImage, *machine.HostImage, machine.PreparedImage, *machine.PreparedImage:
+	switch src := spec.Source.(type) {
+	case machine.HostImage:
+		return f.checkHostWorkdir(src, spec.Workdir)
+	case *machine.HostImage:
+		return f.checkHostWorkdir(*src, spec.Workdir)
+	case machine.PreparedImage, *machine.PreparedImage:
 	default:
 		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported; use HostImage or PreparedImage", spec.Source.Kind())}
 	}
@@ -238,3 +243,21 @@ func (f *Factory) create(ctx context.Context, spec machine.Spec) (*Machine, erro
 }
 
 var errClosedDuringStart = errors.New("machine start interrupted")
+
+// checkHostWorkdir refuses a workdir inside a read-only directory.
+func (f *Factory) checkHostWorkdir(src machine.HostImage, workdir string) error {
+	if workdir == "" || path.Clean(workdir) == "/" {
+		return nil
+	}
+	ro := append(append(append([]string{}, hostSystemDirs...), f.opts.ReadOnly...), f.opts.BinDirs...)
+	for _, d := range append(append([]string{}, src.ReadOnly...), src.BinDirs...) {
+		if a, err := filepath.Abs(d); err == nil {
+			ro = append(ro, a)
+		}
+	}
+	ro = append(ro, "/proc", "/dev", "/.shellbox")
+	if underAny(path.Clean(workdir), ro) {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "workdir", Reason: fmt.Sprintf("%s is inside a read-only directory", workdir)}
+	}
+	return nil
+}

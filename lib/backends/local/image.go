@@ -206,7 +206,7 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 		}
 	}
 	for _, d := range []string{"tmp"} {
-		if err := mkdirMode(filepath.Join(root, d), 0o1777); err != nil {
+		if err := mkdirMode(filepath.Join(root, d), fs.ModeSticky|0o777); err != nil {
 			return fail(err)
 		}
 	}
@@ -219,7 +219,7 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 	}
 	if st, err := os.Stat(filepath.Join(img.rootfs, "var", "tmp")); err == nil && st.IsDir() {
 		vt := filepath.Join(mdir, "vartmp")
-		if err := mkdirMode(vt, 0o1777); err != nil {
+		if err := mkdirMode(vt, fs.ModeSticky|0o777); err != nil {
 			return fail(err)
 		}
 		mounts = append(mounts, "--bind", vt, "/var/tmp")

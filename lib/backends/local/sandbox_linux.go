@@ -162,10 +162,10 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 		os.RemoveAll(dir)
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
-	if err := mkdirMode(filepath.Join(root, "tmp"), 0o1777); err != nil {
+	if err := mkdirMode(filepath.Join(root, "tmp"), fs.ModeSticky|0o777); err != nil {
 		return fail(err)
 	}
-	if err := mkdirMode(filepath.Join(root, "home", "shellbox"), 0o1777); err != nil {
+	if err := mkdirMode(filepath.Join(root, "home", "shellbox"), fs.ModeSticky|0o777); err != nil {
 		return fail(err)
 	}
 	if err := os.MkdirAll(filepath.Join(root, workdir), 0o755); err != nil {
