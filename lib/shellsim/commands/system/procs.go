@@ -54,11 +54,11 @@ func Free(inv *command.Invocation) int {
 		return strconv.FormatInt(n/unit, 10)
 	}
 	w := bufio.NewWriter(inv.Stdout)
-	fmt.Fprintf(w, "%15s %11s %11s %11s %11s %11s\n", "total", "used", "free", "shared", "buff/cache", "available")
-	fmt.Fprintf(w, "%-7s %11s %11s %11s %11s %11s %11s\n", "Mem:", f(limit), f(0), f(limit), f(0), f(0), f(limit))
-	fmt.Fprintf(w, "%-7s %11s %11s %11s\n", "Swap:", f(0), f(0), f(0))
+	fmt.Fprintf(w, "%20s%12s%12s%12s%12s%12s\n", "total", "used", "free", "shared", "buff/cache", "available")
+	fmt.Fprintf(w, "%-8s%12s%12s%12s%12s%12s%12s\n", "Mem:", f(limit), f(0), f(limit), f(0), f(0), f(limit))
+	fmt.Fprintf(w, "%-8s%12s%12s%12s\n", "Swap:", f(0), f(0), f(0))
 	if total {
-		fmt.Fprintf(w, "%-7s %11s %11s %11s\n", "Total:", f(limit), f(0), f(limit))
+		fmt.Fprintf(w, "%-8s%12s%12s%12s\n", "Total:", f(limit), f(0), f(limit))
 	}
 	if w.Flush() != nil {
 		return 1

@@ -2,6 +2,7 @@ package system
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,8 @@ func Timeout(inv *command.Invocation) int {
 		case "s":
 			n, name, ok := parseSignal(o.val)
 			if !ok {
-				errorf(inv, "%s: invalid signal", o.val)
+				errorf(inv, "%s: invalid signal", q(o.val))
+				tryHelp(inv)
 				return 125
 			}
 			sig, sigName = n, name
@@ -48,16 +50,13 @@ func Timeout(inv *command.Invocation) int {
 		}
 	}
 	if len(operands) < 2 {
-		if len(operands) == 0 {
-			missing(inv, "missing operand")
-		} else {
-			missing(inv, "missing operand after "+q(operands[0]))
-		}
+		tryHelp(inv)
 		return 125
 	}
 	d, err := parseDuration(operands[0])
 	if err != nil {
 		errorf(inv, "invalid time interval %s", q(operands[0]))
+		tryHelp(inv)
 		return 125
 	}
 	req := command.ExecRequest{Args: operands[1:], Stdin: inv.Stdin, Stdout: inv.Stdout, Stderr: inv.Stderr,
@@ -66,6 +65,7 @@ func Timeout(inv *command.Invocation) int {
 		k, err := parseDuration(killAfter)
 		if err != nil {
 			errorf(inv, "invalid time interval %s", q(killAfter))
+			tryHelp(inv)
 			return 125
 		}
 		req.KillAfter = k
@@ -117,3 +117,7 @@ func parseSignal(s string) (int, string, bool) {
 }
 
 func init() { command.Register("timeout", command.Real, Timeout) }
+
+func tryHelp(inv *command.Invocation) {
+	fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
+}
