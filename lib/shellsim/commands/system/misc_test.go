@@ -96,12 +96,12 @@ func TestFreePs(t *testing.T) {
 	runTable(t, []tc{
 		{name: "free", args: "free", out: "" +
 			"               total        used        free      shared  buff/cache   available\n" +
-			"Mem:            65536           0       65536           0           0       65536\n" +
-			"Swap:               0           0           0\n"},
+			"Mem:           65536           0       65536           0           0       65536\n" +
+			"Swap:              0           0           0\n"},
 		{name: "free-h", args: "free -h", out: "" +
 			"               total        used        free      shared  buff/cache   available\n" +
-			"Mem:             64Mi          0B        64Mi          0B          0B        64Mi\n" +
-			"Swap:              0B          0B          0B\n"},
+			"Mem:            64Mi          0B        64Mi          0B          0B        64Mi\n" +
+			"Swap:             0B          0B          0B\n"},
 		{name: "ps-o", args: "ps -o pid,cmd", out: "PID CMD\n  1 bash\n100 cmd\n"},
 		{name: "ps-o-noheader", args: "ps -o pid= -p 1", out: "1\n"},
 		{name: "ps-bad", args: "ps -o bogus", err: "error: unknown user-defined format specifier \"bogus\"\n", status: 1},
