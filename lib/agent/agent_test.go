@@ -233,7 +233,9 @@ func TestRunOnANonInteractiveShellOffersOnlyCommand(t *testing.T) {
 	srv := &scripted{t: t}
 	var seen []map[string]any
 	srv.steps = []func(completionRequest) map[string]any{
-		func(completionRequest) map[string]any { return toolCall("a", "Bash", map[string]any{"signal": "interrupt"}) },
+		func(completionRequest) map[string]any {
+			return toolCall("a", "Bash", map[string]any{"signal": "interrupt"})
+		},
 		func(req completionRequest) map[string]any {
 			seen = append(seen, lastTool(t, req))
 			return final("ok")
