@@ -51,7 +51,7 @@ func Awk(inv *command.Invocation) int {
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(inv.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
 		io.WriteString(inv.Stderr, strings.ReplaceAll(usage, "awk", name))
-		return 2
+		return 1
 	}
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -116,7 +116,7 @@ func Awk(inv *command.Invocation) int {
 	if len(progFiles) == 0 {
 		if i >= len(args) {
 			io.WriteString(inv.Stderr, strings.ReplaceAll(usage, "awk", name))
-			return 2
+			return 1
 		}
 		src = args[i]
 		i++
@@ -154,6 +154,8 @@ func Awk(inv *command.Invocation) int {
 	m := &interp{inv: inv, prog: prog, outputs: map[string]*outStream{}, inputs: map[string]*inStream{},
 		regexCache: map[string]*regexp.Regexp{}}
 	m.globals = make([]cell, prog.nglobals)
+	m.seed = 1 // gawk's initial seed, as srand() reports it
+	m.seedRand(1)
 	m.stdin = bufio.NewReader(inv.Stdin)
 	m.stdout = bufio.NewWriterSize(inv.Stdout, 4096)
 	return m.run(name, fs, fsSet, assigns, args[i:])
@@ -197,7 +199,11 @@ func (m *interp) run(name, fs string, fsSet bool, assigns, operands []string) (s
 				status = 1
 			case *fatalError:
 				m.stdout.Flush()
-				fmt.Fprintf(m.inv.Stderr, "%s: cmd. line:1: fatal: %s\n", name, e.msg)
+				if e.noLoc {
+					fmt.Fprintf(m.inv.Stderr, "%s: fatal: %s\n", name, e.msg)
+				} else {
+					fmt.Fprintf(m.inv.Stderr, "%s: cmd. line:1: fatal: %s\n", name, e.msg)
+				}
 				status = 2
 			default:
 				panic(r)

@@ -294,17 +294,19 @@ func substr(s string, start, length float64) string {
 	if math.IsNaN(start) || math.IsNaN(length) {
 		return ""
 	}
+	// gawk truncates both numbers and moves a start below 1 up to 1
+	// without shortening the length.
 	rs := []rune(s)
 	n := float64(len(rs))
-	st := roundHalfEven(start)
+	st := math.Trunc(start)
+	if st < 1 {
+		st = 1
+	}
 	var end float64
 	if math.IsInf(length, 1) {
 		end = n + 1
 	} else {
-		end = st + roundHalfEven(length)
-	}
-	if st < 1 {
-		st = 1
+		end = st + math.Trunc(length)
 	}
 	if end > n+1 {
 		end = n + 1
@@ -315,15 +317,10 @@ func substr(s string, start, length float64) string {
 	return string(rs[int(st)-1 : int(end)-1])
 }
 
-func roundHalfEven(x float64) float64 {
-	if math.IsInf(x, 0) {
-		return x
-	}
-	return math.RoundToEven(x)
-}
 
-// substitute implements sub and gsub: & is the matched text, \& a
-// literal ampersand and \\ a backslash.
+// substitute implements sub and gsub with gawk's rules: & is the matched
+// text, \& a literal ampersand, \\& a backslash and the match, \\\& a
+// backslash and an ampersand; other backslashes are literal.
 func substitute(re interface {
 	FindAllStringIndex(string, int) [][]int
 }, s, repl string, global bool) (string, int) {
@@ -342,9 +339,16 @@ func substitute(re interface {
 		for i := 0; i < len(repl); i++ {
 			c := repl[i]
 			switch {
-			case c == '\\' && i+1 < len(repl) && (repl[i+1] == '&' || repl[i+1] == '\\'):
+			case strings.HasPrefix(repl[i:], `\\\&`):
+				b.WriteString(`\&`)
+				i += 3
+			case strings.HasPrefix(repl[i:], `\\&`):
+				b.WriteString(`\`)
+				b.WriteString(s[loc[0]:loc[1]])
+				i += 2
+			case strings.HasPrefix(repl[i:], `\&`):
+				b.WriteByte('&')
 				i++
-				b.WriteByte(repl[i])
 			case c == '&':
 				b.WriteString(s[loc[0]:loc[1]])
 			default:

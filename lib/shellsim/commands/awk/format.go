@@ -9,7 +9,10 @@ import (
 )
 
 // fatalError stops the program with gawk's "fatal:" message (exit 2).
-type fatalError struct{ msg string }
+type fatalError struct {
+	msg   string
+	noLoc bool // gawk prints no "cmd. line" for input-file errors
+}
 
 func (e *fatalError) Error() string { return e.msg }
 

@@ -312,7 +312,8 @@ func (m *interp) getField(i int) value {
 	}
 	m.split()
 	if i > m.nf {
-		return value{}
+		// a field past NF is the null string, not an uninitialized value
+		return str("")
 	}
 	return strnum(m.fields[i-1])
 }
@@ -1044,7 +1045,7 @@ func (m *interp) openNextMain() bool {
 		}
 		if err != nil {
 			m.flushStdout()
-			m.fatal("cannot open file `%s' for reading: %s", arg, command.Message(err))
+			panic(&fatalError{msg: fmt.Sprintf("cannot open file `%s' for reading: %s", arg, command.Message(err)), noLoc: true})
 		}
 		m.mainFile = f
 		m.main = newRecordReader(f)
