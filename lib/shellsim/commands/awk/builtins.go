@@ -317,7 +317,6 @@ func substr(s string, start, length float64) string {
 	return string(rs[int(st)-1 : int(end)-1])
 }
 
-
 // substitute implements sub and gsub with gawk's rules: & is the matched
 // text, \& a literal ampersand, \\& a backslash and the match, \\\& a
 // backslash and an ampersand; other backslashes are literal.

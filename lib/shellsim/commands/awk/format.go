@@ -58,7 +58,7 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 	ai := 0
 	next := func(at int) value {
 		if ai >= len(args) {
-			panic(&fatalError{fmt.Sprintf("not enough arguments to satisfy format string\n\t`%s'\n\t%s^ ran out for this one", format, strings.Repeat(" ", at+1))})
+			panic(&fatalError{msg: fmt.Sprintf("not enough arguments to satisfy format string\n\t`%s'\n\t%s^ ran out for this one", format, strings.Repeat(" ", at+1))})
 		}
 		ai++
 		return args[ai-1]

@@ -103,7 +103,7 @@ type interp struct {
 }
 
 func (m *interp) fatal(format string, a ...any) {
-	panic(&fatalError{fmt.Sprintf(format, a...)})
+	panic(&fatalError{msg: fmt.Sprintf(format, a...)})
 }
 
 // tick charges fuel for evaluated nodes in batches.
