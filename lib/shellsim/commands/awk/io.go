@@ -3,6 +3,7 @@ package awk
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 
@@ -70,9 +71,7 @@ func (m *interp) runPipe(o *outStream) int {
 	m.flushStdout()
 	st, err := m.inv.Sys.Exec(command.ExecRequest{Args: []string{"sh", "-c", o.cmd},
 		Stdin: bytes.NewReader(o.buf.Bytes()), Stdout: m.inv.Stdout, Stderr: m.inv.Stderr})
-	if err != nil {
-		panic(stopError{})
-	}
+	m.execErr(err)
 	o.buf.Reset()
 	return st
 }
@@ -81,10 +80,16 @@ func (m *interp) system(cmd string) int {
 	m.flushStdout()
 	st, err := m.inv.Sys.Exec(command.ExecRequest{Args: []string{"sh", "-c", cmd},
 		Stdin: m.stdin, Stdout: m.inv.Stdout, Stderr: m.inv.Stderr})
-	if err != nil {
+	m.execErr(err)
+	return st
+}
+
+// execErr stops when a child's error means this process must stop; a
+// missing command or a timeout just leaves its status.
+func (m *interp) execErr(err error) {
+	if err != nil && errors.Is(err, command.ErrStopped) {
 		panic(stopError{})
 	}
-	return st
 }
 
 // inStream is a getline source: a file or a command's output.
@@ -190,9 +195,7 @@ func (m *interp) getline(e *getlineExpr) value {
 			var out bytes.Buffer
 			_, err := m.inv.Sys.Exec(command.ExecRequest{Args: []string{"sh", "-c", cmd},
 				Stdin: strings.NewReader(""), Stdout: &out, Stderr: m.inv.Stderr})
-			if err != nil {
-				panic(stopError{})
-			}
+			m.execErr(err)
 			m.grow(int64(out.Len()))
 			in = &inStream{rr: &recordReader{r: bufio.NewReader(&out)}}
 			m.inputs[cmd] = in

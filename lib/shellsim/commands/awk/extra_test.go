@@ -1,0 +1,116 @@
+package awk
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+)
+
+// A stand-in shell for the tests: it reports its command and its input.
+func init() {
+	command.Register("sh", command.Real, func(inv *command.Invocation) int {
+		in, _ := io.ReadAll(inv.Stdin)
+		fmt.Fprintf(inv.Stdout, "[%s] %q\n", strings.Join(inv.Args[1:], " "), in)
+		if strings.Contains(inv.Args[len(inv.Args)-1], "fail") {
+			return 3
+		}
+		return 0
+	})
+}
+
+func TestAwkFuel(t *testing.T) {
+	for _, prog := range []string{"BEGIN{while(1);}", "BEGIN{for(;;) x++}", "function f(n) { return f(n) } BEGIN{f(1)}", "BEGIN{while(1) a[i++]=i}"} {
+		e := commandtest.New(t)
+		e.Sys.Fuel = 100000
+		_, _, st := e.Run([]string{"awk", prog}, "")
+		if prog == "function f(n) { return f(n) } BEGIN{f(1)}" {
+			if st != 1 && st != 2 {
+				t.Errorf("%s: status %d", prog, st)
+			}
+			continue
+		}
+		if st != 1 || e.Sys.Fuel != 0 {
+			t.Errorf("%s: status %d fuel %d, want a fuel stop", prog, st, e.Sys.Fuel)
+		}
+	}
+}
+
+func TestAwkDeterministicFuel(t *testing.T) {
+	var used []int64
+	for range 2 {
+		e := commandtest.New(t)
+		e.Run([]string{"awk", `{ s += $1; a[$2] = $0 } END { for (k in a) n++; print s, n }`}, "1 a\n2 b\n3 c\n")
+		used = append(used, e.Sys.Used)
+	}
+	if used[0] != used[1] || used[0] < 150 {
+		t.Errorf("fuel used %v, want equal and >= 150", used)
+	}
+}
+
+func TestAwkPipes(t *testing.T) {
+	tests := []struct {
+		prog, stdout string
+	}{
+		{`BEGIN { print "b" | "sort"; print "a" | "sort"; print "direct" }`,
+			"direct\n[-c sort] \"b\\na\\n\"\n"},
+		{`BEGIN { print "x" | "cat"; r = close("cat"); print "closed", r }`,
+			"[-c cat] \"x\\n\"\nclosed 0\n"},
+		{`BEGIN { "date" | getline d; print "got", d; close("date") }`,
+			"got [-c date] \"\"\n"},
+		{`BEGIN { while (("ls" | getline l) > 0) n++; print n }`,
+			"1\n"},
+		{`BEGIN { print "before"; s = system("fail now"); print "status", s }`,
+			"before\n[-c fail now] \"\"\nstatus 3\n"},
+	}
+	for _, tc := range tests {
+		e := commandtest.New(t)
+		out, errs, st := e.Run([]string{"awk", tc.prog}, "")
+		if out != tc.stdout || errs != "" || st != 0 {
+			t.Errorf("%s:\n got %q %q %d\nwant %q", tc.prog, out, errs, st, tc.stdout)
+		}
+	}
+}
+
+func TestAwkFileOutput(t *testing.T) {
+	e := commandtest.New(t)
+	_, errs, st := e.Run([]string{"awk", `{ print $2 > ($1 ".txt") } END { print "n=" NR >> "log" }`}, "a 1\nb 2\na 3\n")
+	if errs != "" || st != 0 {
+		t.Fatalf("stderr %q status %d", errs, st)
+	}
+	for name, want := range map[string]string{"a.txt": "1\n3\n", "b.txt": "2\n", "log": "n=3\n"} {
+		if got := e.ReadFile(name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	_, errs, st = e.Run([]string{"awk", `BEGIN { print "x" > "/nonexistent/dir/f" }`}, "")
+	if st != 2 || !strings.Contains(errs, "can't redirect to `/nonexistent/dir/f'") {
+		t.Errorf("bad redirect: %q %d", errs, st)
+	}
+}
+
+func TestAwkPartial(t *testing.T) {
+	e := commandtest.New(t)
+	_, errs, st := e.Run([]string{"awk", `BEGIN { n = patsplit("a1b2", p, /[0-9]/) }`}, "")
+	if st != 2 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported") {
+		t.Errorf("patsplit: %q %d %v", errs, st, e.Sys.Partials)
+	}
+	e = commandtest.New(t)
+	_, _, st = e.Run([]string{"awk", "--lint", "1"}, "")
+	if st != 2 || len(e.Sys.Partials) != 1 {
+		t.Errorf("--lint: %d %v", st, e.Sys.Partials)
+	}
+}
+
+func TestAwkAliases(t *testing.T) {
+	for _, name := range []string{"gawk", "mawk", "nawk"} {
+		e := commandtest.New(t)
+		out, _, st := e.Run([]string{name, "{ print $2 }"}, "a b\n")
+		if out != "b\n" || st != 0 {
+			t.Errorf("%s: %q %d", name, out, st)
+		}
+	}
+}
