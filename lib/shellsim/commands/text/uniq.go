@@ -176,7 +176,7 @@ func Uniq(inv *command.Invocation) int {
 		return emitLine(prev)
 	}
 	lr := newLineReader(r, term)
-	repPrinted := false // --all-repeated=separate: a group was printed
+	repPrinted := false     // --all-repeated=separate: a group was printed
 	var pendingFirst []byte // -D: the first line of a group, printed once repeated
 	for {
 		raw, err := lr.next()
