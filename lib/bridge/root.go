@@ -36,6 +36,9 @@ func (b *Bridge) rootCall(ctx context.Context, method string, req []byte) (Reply
 		}
 		return Reply{Header: handleReply{b.Add(&factoryObject{bridge: b, factory: f})}}, nil
 	}
+	if extra, ok := extraRoot[method]; ok {
+		return extra(b, ctx, req)
+	}
 	return Reply{}, unknownMethod("root", method)
 }
 

@@ -1,0 +1,73 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/shellbox/shellbox/lib/agent"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+func init() {
+	extraRoot["run_agent"] = runAgent
+}
+
+// runAgent: {"shell", "base_url", "api_key", "model", "max_turns",
+// "instruction", "system_prompt"} runs BashAgent's loop on a shell handle.
+// The reply carries the run's progress even when it failed, with the
+// failure as "error": {"kind", "message", "status"?}, so the caller can
+// record tokens and messages before raising. Only cancellation is an error
+// of the call itself.
+func runAgent(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Shell        uint64 `json:"shell"`
+		BaseURL      string `json:"base_url"`
+		APIKey       string `json:"api_key"`
+		Model        string `json:"model"`
+		MaxTurns     int    `json:"max_turns"`
+		Instruction  string `json:"instruction"`
+		SystemPrompt string `json:"system_prompt"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	o, ok := b.lookup(r.Shell)
+	if !ok {
+		return Reply{}, fmt.Errorf("handle %d: %w", r.Shell, machine.ErrClosed)
+	}
+	so, ok := o.(*shellObject)
+	if !ok {
+		return Reply{}, &machine.InvalidSpec{Field: "shell", Reason: fmt.Sprintf("handle %d is not a shell session", r.Shell)}
+	}
+	res, err := agent.Run(ctx, agent.Config{
+		BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, MaxTurns: r.MaxTurns, SystemPrompt: r.SystemPrompt,
+	}, r.Instruction, so.session)
+	if err != nil && ctx.Err() != nil {
+		return Reply{}, ctx.Err()
+	}
+	type failure struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		Status  int    `json:"status,omitempty"`
+	}
+	var fail *failure
+	if err != nil {
+		var (
+			turnCap *agent.TurnCapError
+			httpErr *agent.HTTPError
+		)
+		switch {
+		case errors.As(err, &turnCap):
+			fail = &failure{Kind: "TurnCapExhausted", Message: err.Error()}
+		case errors.As(err, &httpErr):
+			fail = &failure{Kind: "HTTPError", Message: err.Error(), Status: httpErr.Status}
+		default:
+			fail = &failure{Kind: machine.ErrorKind(err), Message: err.Error()}
+		}
+	}
+	return Reply{Header: struct {
+		agent.Result
+		Error *failure `json:"error"`
+	}{res, fail}}, nil
+}

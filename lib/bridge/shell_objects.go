@@ -1,0 +1,177 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/shell"
+)
+
+func init() {
+	extraRoot["open_shell"] = openShell
+}
+
+// Shell modes: a terminal the machine provides, plain pipes of a
+// ProcessMachine, or one complete command per call.
+const (
+	shellAuto     = "auto"
+	shellTerminal = "terminal"
+	shellPipe     = "pipe"
+	shellOneShot  = "oneshot"
+)
+
+// openShell: {"machine", "mode", "env", "cwd", "bash"} → {"handle",
+// "interactive", "mode"}. "auto" takes the best the machine offers.
+func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Machine uint64            `json:"machine"`
+		Mode    string            `json:"mode"`
+		Env     map[string]string `json:"env"`
+		Cwd     string            `json:"cwd"`
+		Bash    string            `json:"bash"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	o, ok := b.lookup(r.Machine)
+	if !ok {
+		return Reply{}, fmt.Errorf("handle %d: %w", r.Machine, machine.ErrClosed)
+	}
+	mo, ok := o.(*machineObject)
+	if !ok {
+		return Reply{}, &machine.InvalidSpec{Field: "machine", Reason: fmt.Sprintf("handle %d is not a machine", r.Machine)}
+	}
+	m := mo.machine
+	opts := shell.Options{Env: r.Env, Cwd: r.Cwd, Bash: r.Bash}
+	term, hasTerm := m.(shell.Terminal)
+	pm, hasProc := m.(machine.ProcessMachine)
+	mode := r.Mode
+	if mode == "" || mode == shellAuto {
+		switch {
+		case hasTerm:
+			mode = shellTerminal
+		case hasProc:
+			mode = shellPipe
+		default:
+			mode = shellOneShot
+		}
+	}
+	var s shell.Session
+	switch mode {
+	case shellTerminal:
+		if !hasTerm {
+			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine cannot allocate a terminal"}
+		}
+		s = shell.NewTerminalSession(term, opts)
+	case shellPipe:
+		if !hasProc {
+			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no process sessions"}
+		}
+		s = shell.NewPipeSession(pm, opts)
+	case shellOneShot:
+		one := shell.NewOneShot(m, opts)
+		if r.Bash != "" {
+			one.Shell = []string{r.Bash, "-c"}
+		}
+		s = one
+	default:
+		return Reply{}, &machine.InvalidSpec{Field: "mode", Reason: fmt.Sprintf("unknown shell mode %q", r.Mode)}
+	}
+	h := b.Add(&shellObject{session: s})
+	return Reply{Header: struct {
+		Handle      uint64 `json:"handle"`
+		Interactive bool   `json:"interactive"`
+		Mode        string `json:"mode"`
+	}{h, s.Interactive(), mode}}, nil
+}
+
+type shellObject struct {
+	session shell.Session
+}
+
+func (s *shellObject) Release() {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	_ = s.session.Close(ctx)
+}
+
+type shellWait struct {
+	Command     string   `json:"command"`
+	Wait        *float64 `json:"wait"`
+	OutputLimit *int     `json:"output_limit_bytes"`
+}
+
+func (r shellWait) params(defaultWait float64) (time.Duration, int, error) {
+	wait := defaultWait
+	if r.Wait != nil {
+		wait = *r.Wait
+	}
+	if wait < 0 {
+		return 0, 0, &machine.InvalidSpec{Field: "wait", Reason: "must not be negative"}
+	}
+	limit := machine.DefaultOutputLimit
+	if r.OutputLimit != nil {
+		limit = *r.OutputLimit
+	}
+	if limit < 0 {
+		return 0, 0, &machine.InvalidSpec{Field: "output_limit_bytes", Reason: "must not be negative"}
+	}
+	return time.Duration(wait * float64(time.Second)), limit, nil
+}
+
+type updateHeader struct {
+	Status    shell.Status `json:"status"`
+	ExitCode  *int         `json:"exit_code"`
+	Truncated bool         `json:"truncated"`
+}
+
+func updateReply(u shell.Update, err error) (Reply, error) {
+	if err != nil {
+		return Reply{}, shellError(err)
+	}
+	return Reply{Header: updateHeader{u.Status, u.ExitCode, u.Truncated}, Body: [][]byte{u.Output}}, nil
+}
+
+// shellError makes a caller's mistake a Python RuntimeError with the
+// session's message, and an unsupported call an UnsupportedMachineSpec.
+func shellError(err error) error {
+	if errors.Is(err, shell.ErrUnsupported) {
+		return &machine.UnsupportedSpec{Backend: "this", Field: "shell", Reason: err.Error()}
+	}
+	return err
+}
+
+func (s *shellObject) Call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
+	switch method {
+	case "execute":
+		var r shellWait
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		wait, limit, err := r.params(120)
+		if err != nil {
+			return Reply{}, err
+		}
+		return updateReply(s.session.Execute(ctx, r.Command, wait, limit))
+	case "read":
+		var r shellWait
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		wait, limit, err := r.params(0)
+		if err != nil {
+			return Reply{}, err
+		}
+		return updateReply(s.session.Read(ctx, wait, limit))
+	case "write":
+		return Reply{}, shellError(s.session.Write(ctx, payload))
+	case "interrupt":
+		return Reply{}, shellError(s.session.Interrupt(ctx))
+	case "close":
+		return Reply{}, s.session.Close(ctx)
+	}
+	return Reply{}, unknownMethod("shell", method)
+}
