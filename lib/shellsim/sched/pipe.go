@@ -90,7 +90,11 @@ func (w *PipeWriter) Write(b []byte) (int, error) {
 		t := p.s.cur
 		if p.readers == 0 {
 			if t != nil {
+				// SIGPIPE terminates the writing process.
 				t.SigPipe = true
+				if t.killed == 0 {
+					t.killed = 13
+				}
 			}
 			return written, ErrBrokenPipe
 		}

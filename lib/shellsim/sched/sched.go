@@ -85,6 +85,9 @@ type Task struct {
 	blockSeq uint64
 	// SigPipe records that a write hit a pipe with no reader.
 	SigPipe bool
+	// Interruptible makes blocking calls fail with ErrInterrupted while a
+	// trapped signal is pending (the wait builtin).
+	Interruptible bool
 	// Data is owner-attached state (the process).
 	Data any
 }
@@ -178,7 +181,7 @@ func (t *Task) err() error {
 	case t.deadlock:
 		t.deadlock = false
 		return ErrDeadlock
-	case len(t.pending) > 0:
+	case len(t.pending) > 0 && t.Interruptible:
 		return ErrInterrupted
 	}
 	return nil
@@ -290,6 +293,9 @@ func (t *Task) Signal(sig int, terminate bool) {
 	t.s.Ready(t)
 }
 
+// Pending reports whether trapped signals wait for their handler.
+func (t *Task) Pending() bool { return len(t.pending) > 0 }
+
 // Killed is the terminating signal received, or 0.
 func (t *Task) Killed() int { return t.killed }
 
@@ -317,26 +323,37 @@ func (s *Scheduler) KillAll(sig int) {
 	}
 }
 
-// Drain runs the remaining tasks until all finish (after KillAll).
+// Runnable counts tasks waiting for the baton.
+func (s *Scheduler) Runnable() int { return len(s.runq) }
+
+// Drain kills and runs the remaining tasks until all finish, so that no
+// goroutine outlives a terminated environment.
 func (s *Scheduler) Drain() {
 	if s.live == 0 {
 		return
 	}
 	s.RunRoot(func(t *Task) {
 		for s.live > 1 {
-			if len(s.runq) == 0 && len(s.timers) == 0 && len(s.blocked) == 0 {
-				return
-			}
+			ts := make([]*Task, 0, len(s.blocked))
 			for b := range s.blocked {
-				if b != t {
-					b.killed = max(b.killed, 9)
-					s.Ready(b)
+				ts = append(ts, b)
+			}
+			sortTasks(ts)
+			for _, b := range ts {
+				if b.killed == 0 {
+					b.killed = 9
+				}
+				s.Ready(b)
+			}
+			for _, b := range s.runq {
+				if b.killed == 0 {
+					b.killed = 9
 				}
 			}
-			t.Yield()
 			if len(s.runq) == 0 {
 				return
 			}
+			t.Yield()
 		}
 	})
 }

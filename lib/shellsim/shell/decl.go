@@ -1,0 +1,397 @@
+package shell
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+type declFlags struct {
+	set, unset map[rune]bool
+	print      bool
+	funcs      bool
+	funcNames  bool
+	global     bool
+}
+
+func (sh *Shell) declClause(c *syntax.DeclClause) {
+	variant := c.Variant.Value
+	sh.status = sh.declare(variant, c.Args, nil)
+}
+
+func biDeclLike(sh *Shell, args []string) int {
+	return sh.declare(args[0], nil, args[1:])
+}
+
+// declare implements declare/typeset/local/export/readonly/nameref, either
+// from a parsed DeclClause (assigns) or from plain string arguments.
+func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []string) int {
+	f := declFlags{set: map[rune]bool{}, unset: map[rune]bool{}}
+	switch variant {
+	case "export":
+		f.set['x'] = true
+	case "readonly":
+		f.set['r'] = true
+	case "nameref":
+		f.set['n'] = true
+	}
+	if variant == "local" && len(sh.funcNames) == 0 {
+		sh.bierr("local", "can only be used in a function")
+		return 1
+	}
+	type item struct {
+		name   string
+		value  *string
+		as     *syntax.Assign
+		hasVal bool
+	}
+	var items []item
+	handleWord := func(w string) bool {
+		if (strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+")) && len(w) > 1 && len(items) == 0 {
+			on := w[0] == '-'
+			for _, c := range w[1:] {
+				switch c {
+				case 'p':
+					f.print = true
+				case 'f':
+					f.funcs = true
+				case 'F':
+					f.funcNames = true
+				case 'g':
+					f.global = true
+				case 'a', 'A', 'i', 'l', 'u', 'r', 'x', 'n', 't':
+					if on {
+						f.set[c] = true
+					} else {
+						f.unset[c] = true
+					}
+				default:
+					sh.bierr(variant, "-%c: invalid option", c)
+					return false
+				}
+			}
+			return true
+		}
+		if k, v, ok := strings.Cut(w, "="); ok {
+			vv := v
+			items = append(items, item{name: k, value: &vv, hasVal: true})
+		} else {
+			items = append(items, item{name: w})
+		}
+		return true
+	}
+	for _, as := range assigns {
+		if as.Naked && as.Name == nil {
+			ws, err := sh.fields(as.Value)
+			if err != nil {
+				sh.exprError(err)
+				return 1
+			}
+			for _, w := range ws {
+				if !handleWord(w) {
+					return 2
+				}
+			}
+			continue
+		}
+		if as.Naked {
+			items = append(items, item{name: as.Name.Value})
+			continue
+		}
+		items = append(items, item{name: as.Name.Value, as: as, hasVal: true})
+	}
+	for _, w := range strArgs {
+		if !handleWord(w) {
+			return 2
+		}
+	}
+	if f.funcs || f.funcNames {
+		return sh.printFuncs(items2names(len(items), func(i int) string { return items[i].name }), f.funcNames)
+	}
+	if f.print || (len(items) == 0 && (variant != "local")) {
+		names := items2names(len(items), func(i int) string { return items[i].name })
+		return sh.printDecl(variant, names, f)
+	}
+	local := (variant == "local" || (variant == "declare" || variant == "typeset") && len(sh.funcNames) > 0 && !f.global)
+	st := 0
+	for _, it := range items {
+		name := it.name
+		if i := strings.IndexByte(name, '['); i > 0 && it.as == nil {
+			// declare 'a[1]=x'
+			if it.value != nil {
+				sh.setIndex(name[:i], strings.TrimSuffix(name[i+1:], "]"), *it.value, false)
+			}
+			continue
+		}
+		if !syntax.ValidName(name) {
+			sh.bierr(variant, "`%s': not a valid identifier", name)
+			st = 1
+			continue
+		}
+		var cur *Var
+		if local {
+			if v, ok := sh.scopes[len(sh.scopes)-1][name]; ok {
+				cur = v
+			}
+		} else {
+			cur = sh.lookup(name)
+		}
+		if cur != nil && cur.ReadOnly && (it.hasVal || f.unset['r']) {
+			sh.errf("%s: %s: readonly variable", variant, name)
+			st = 1
+			continue
+		}
+		var nv *Var
+		if cur != nil {
+			nv = cloneVar(cur)
+		} else {
+			nv = &Var{}
+			if local && !sh.opts.allexport {
+				// a new local shadows an outer variable, unset until assigned
+			}
+		}
+		switch {
+		case f.set['A']:
+			if nv.Kind != expand.Associative {
+				nv.Kind, nv.Str, nv.List, nv.Indexes = expand.Associative, "", nil, nil
+				if nv.Map == nil {
+					nv.Map = map[string]string{}
+				}
+			}
+		case f.set['a']:
+			if nv.Kind != expand.Indexed {
+				if nv.Kind == expand.String && nv.Set {
+					nv.List = []string{nv.Str}
+				}
+				nv.Kind, nv.Str = expand.Indexed, ""
+			}
+		case f.set['n']:
+			nv.Kind = expand.NameRef
+		}
+		for c, on := range map[rune]*bool{'i': &nv.Integer, 'l': &nv.Lower, 'u': &nv.Upper, 'x': &nv.Exported} {
+			if f.set[c] {
+				*on = true
+			}
+			if f.unset[c] {
+				*on = false
+			}
+		}
+		if f.set['l'] {
+			nv.Upper = false
+		}
+		if f.set['u'] {
+			nv.Lower = false
+		}
+		// Store attributes first so that the value is transformed by them.
+		var err error
+		if local {
+			err = sh.setLocal(name, nv)
+		} else if f.global {
+			err = sh.storeGlobal(name, nv)
+		} else {
+			err = sh.store(name, nv)
+		}
+		if err != nil {
+			sh.errf("%s: %v", variant, err)
+			st = 1
+			continue
+		}
+		if it.hasVal {
+			if it.as != nil {
+				as := *it.as
+				if as.Array != nil {
+					kind := expand.Unknown
+					if nv.Kind == expand.Associative {
+						kind = expand.Associative
+					}
+					err = sh.assignArray(name, as.Array, as.Append, false, kind)
+				} else {
+					err = sh.assignInPlace(&as)
+				}
+			} else if nv.Kind == expand.NameRef {
+				nv.Str, nv.Set = *it.value, true
+			} else {
+				err = sh.SetVar(name, *it.value)
+			}
+			if err != nil {
+				sh.assignError(err)
+				st = 1
+				continue
+			}
+		}
+		if f.set['r'] {
+			if v := sh.lookup(name); v != nil {
+				v.ReadOnly = true
+			}
+		}
+	}
+	return st
+}
+
+// assignInPlace assigns to the variable currently visible under the name.
+func (sh *Shell) assignInPlace(as *syntax.Assign) error {
+	return sh.assign(as, false)
+}
+
+func (sh *Shell) storeGlobal(name string, v *Var) error {
+	if old, ok := sh.scopes[0][name]; ok && old.ReadOnly {
+		return errReadonly(name)
+	}
+	sh.account(sh.scopes[0][name], v)
+	sh.scopes[0][name] = v
+	return nil
+}
+
+func items2names(n int, get func(int) string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = get(i)
+	}
+	return out
+}
+
+func (sh *Shell) printFuncs(names []string, onlyNames bool) int {
+	if len(names) == 0 {
+		for k := range sh.funcs {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	}
+	var b strings.Builder
+	st := 0
+	for _, n := range names {
+		body, ok := sh.funcs[n]
+		if !ok {
+			st = 1
+			continue
+		}
+		if onlyNames {
+			b.WriteString("declare -f " + n + "\n")
+			continue
+		}
+		s, _ := sh.describe(n, 0, false)
+		_ = body
+		b.WriteString(strings.TrimPrefix(s, n+" is a function\n") + "\n")
+	}
+	sh.write(b.String())
+	return st
+}
+
+func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
+	all := len(names) == 0
+	if all {
+		names = sh.allNames()
+	}
+	var b strings.Builder
+	st := 0
+	for _, n := range names {
+		v := sh.lookup(n)
+		if v == nil {
+			if !all {
+				sh.errf("%s: %s: not found", variant, n)
+				st = 1
+			}
+			continue
+		}
+		if all {
+			if variant == "export" && !v.Exported || variant == "readonly" && !v.ReadOnly {
+				continue
+			}
+			if f.set['x'] && !v.Exported && variant != "export" {
+				continue
+			}
+		}
+		flags := ""
+		switch v.Kind {
+		case expand.Indexed:
+			flags += "a"
+		case expand.Associative:
+			flags += "A"
+		case expand.NameRef:
+			flags += "n"
+		}
+		if v.Integer {
+			flags += "i"
+		}
+		if v.Lower {
+			flags += "l"
+		}
+		if v.Upper {
+			flags += "u"
+		}
+		if v.ReadOnly {
+			flags += "r"
+		}
+		if v.Exported {
+			flags += "x"
+		}
+		if flags == "" {
+			flags = "-"
+		}
+		b.WriteString("declare -" + flags + " " + n)
+		if v.Set {
+			b.WriteString("=" + declValue(v))
+		}
+		b.WriteByte('\n')
+	}
+	sh.write(b.String())
+	return st
+}
+
+// declValue renders a value the way declare -p does.
+func declValue(v *Var) string {
+	switch v.Kind {
+	case expand.Indexed:
+		var b strings.Builder
+		b.WriteByte('(')
+		for i, s := range v.List {
+			idx := i
+			if v.Indexes != nil {
+				idx = v.Indexes[i]
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "[%d]=%s", idx, dquote(s))
+		}
+		b.WriteByte(')')
+		return b.String()
+	case expand.Associative:
+		keys := make([]string, 0, len(v.Map))
+		for k := range v.Map {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteByte('(')
+		for _, k := range keys {
+			key := k
+			if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") {
+				key = dquote(k)
+			}
+			fmt.Fprintf(&b, "[%s]=%s ", key, dquote(v.Map[k]))
+		}
+		b.WriteByte(')')
+		return b.String()
+	}
+	return dquote(v.Str)
+}
+
+func dquote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		if c == '"' || c == '\\' || c == '$' || c == '`' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+var _ = strconv.Itoa

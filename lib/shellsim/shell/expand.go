@@ -1,0 +1,289 @@
+package shell
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"regexp"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
+)
+
+func (sh *Shell) ecfg() *expand.Config {
+	cfg := &expand.Config{
+		Env:        envAdapter{sh},
+		CmdSubst:   sh.cmdSubst,
+		ProcSubst:  sh.procSubst,
+		NoUnset:    sh.opts.nounset,
+		NullGlob:   sh.opts.nullglob,
+		DotGlob:    sh.opts.dotglob,
+		GlobStar:   sh.opts.globstar,
+		ExtGlob:    sh.opts.extglob,
+		NoCaseGlob: sh.opts.nocaseglob,
+	}
+	if !sh.opts.noglob {
+		cfg.ReadDir2 = sh.readDirGlob
+	}
+	return cfg
+}
+
+// fields expands words into arguments.
+func (sh *Shell) fields(words ...*syntax.Word) ([]string, error) {
+	if err := sh.checkBraces(words); err != nil {
+		return nil, err
+	}
+	out, err := expand.Fields(sh.ecfg(), words...)
+	if err != nil {
+		return nil, sh.expandErr(err)
+	}
+	var n int64
+	for _, f := range out {
+		n += int64(len(f)) + 1
+	}
+	if err := sh.charge(n * resources.CostExpandB); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkBraces reserves the memory a large brace expansion would need before
+// the expander builds it, so {1..10000000} dies of memory, not the host.
+func (sh *Shell) checkBraces(words []*syntax.Word) error {
+	var total int64
+	for _, w := range words {
+		for _, p := range w.Parts {
+			lit, ok := p.(*syntax.Lit)
+			if !ok || !strings.Contains(lit.Value, "..") {
+				continue
+			}
+			for _, m := range braceRange.FindAllStringSubmatch(lit.Value, -1) {
+				a, b := atoiSafe(m[1]), atoiSafe(m[2])
+				n := b - a
+				if n < 0 {
+					n = -n
+				}
+				width := int64(max(len(m[1]), len(m[2]))) + 1
+				total += (n + 1) * (width + 16)
+			}
+		}
+	}
+	if total > 1<<20 {
+		if err := sh.rt.Meter.Reserve(total); err != nil {
+			sh.fatal(err)
+			return err
+		}
+		sh.rt.Meter.Release(total)
+		if err := sh.charge(total); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var braceRange = regexp.MustCompile(`\{(-?\d{1,18})\.\.(-?\d{1,18})(?:\.\.-?\d+)?\}`)
+
+func atoiSafe(s string) int64 {
+	var n int64
+	neg := strings.HasPrefix(s, "-")
+	for _, c := range strings.TrimPrefix(s, "-") {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+func (sh *Shell) expandErr(err error) error {
+	if sh.exiting {
+		return sh.rt.Meter.Err()
+	}
+	return err
+}
+
+// literal expands a word to one string without splitting or globbing.
+func (sh *Shell) literal(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	s, err := expand.Literal(sh.ecfg(), w)
+	if err != nil {
+		return "", sh.expandErr(err)
+	}
+	if err := sh.charge(int64(len(s)) * resources.CostExpandB); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// pattern expands a word as a shell pattern (quoted parts escaped).
+func (sh *Shell) pattern(w *syntax.Word) (string, error) {
+	s, err := expand.Pattern(sh.ecfg(), w)
+	if err != nil {
+		return "", sh.expandErr(err)
+	}
+	return s, nil
+}
+
+func (sh *Shell) document(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	s, err := expand.Document(sh.ecfg(), w)
+	if err != nil {
+		return "", sh.expandErr(err)
+	}
+	return s, nil
+}
+
+func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
+	if err := sh.charge(resources.CostNode); err != nil {
+		return 0, err
+	}
+	n, err := expand.Arithm(sh.ecfg(), e)
+	if err != nil {
+		return 0, sh.expandErr(err)
+	}
+	return n, nil
+}
+
+// arithString evaluates s as an arithmetic expression.
+func (sh *Shell) arithString(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	e, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(s))
+	if err != nil {
+		return 0, errors.New(s + ": syntax error in expression")
+	}
+	if e == nil {
+		return 0, nil
+	}
+	return sh.arith(e)
+}
+
+func matchPattern(pat, s string, ext bool) bool {
+	mode := pattern.EntireString
+	if ext {
+		mode |= pattern.ExtendedOperators
+	}
+	expr, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return pat == s
+	}
+	re, err := regexp.Compile("(?s)" + expr)
+	if err != nil {
+		return false
+	}
+	return re.MatchString(s)
+}
+
+func (sh *Shell) readDirGlob(dir string) ([]fs.DirEntry, error) {
+	infos, err := sh.rt.FS.ReadDir(command.Join(sh.dir, dir))
+	if err != nil {
+		return nil, err
+	}
+	sh.charge(int64(len(infos)) * 10)
+	out := make([]fs.DirEntry, len(infos))
+	for i, fi := range infos {
+		out[i] = dirEntry{fi}
+	}
+	return out, nil
+}
+
+type dirEntry struct{ fi command.FileInfo }
+
+func (d dirEntry) Name() string               { return d.fi.Name }
+func (d dirEntry) IsDir() bool                { return d.fi.IsDir() }
+func (d dirEntry) Type() fs.FileMode          { return d.fi.Mode.Type() }
+func (d dirEntry) Info() (fs.FileInfo, error) { return fileInfo{d.fi}, nil }
+
+type fileInfo struct{ fi command.FileInfo }
+
+func (f fileInfo) Name() string       { return f.fi.Name }
+func (f fileInfo) Size() int64        { return f.fi.Size }
+func (f fileInfo) Mode() fs.FileMode  { return f.fi.Mode }
+func (f fileInfo) ModTime() time.Time { return f.fi.ModTime }
+func (f fileInfo) IsDir() bool        { return f.fi.IsDir() }
+func (f fileInfo) Sys() any           { return nil }
+
+// memWriter collects command-substitution output, reserving modeled memory
+// as it grows.
+type memWriter struct {
+	sh       *Shell
+	w        io.Writer
+	reserved int64
+	n        int64
+}
+
+func (m *memWriter) Write(p []byte) (int, error) {
+	m.n += int64(len(p))
+	for m.n > m.reserved {
+		if err := m.sh.rt.Meter.Reserve(4096); err != nil {
+			return 0, err
+		}
+		m.reserved += 4096
+	}
+	return m.w.Write(p)
+}
+
+func (sh *Shell) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
+	// $(< file) reads the file directly.
+	if len(cs.Stmts) == 1 && cs.Stmts[0].Cmd == nil && len(cs.Stmts[0].Redirs) == 1 &&
+		cs.Stmts[0].Redirs[0].Op == syntax.RdrIn {
+		name, err := sh.literal(cs.Stmts[0].Redirs[0].Word)
+		if err != nil {
+			return err
+		}
+		b, err := sh.readFile(name)
+		if err != nil {
+			sh.errf("%s: %s", name, command.Message(err))
+			sh.substSt, sh.substRan = 1, true
+			return nil
+		}
+		sh.substSt, sh.substRan = 0, true
+		_, err = w.Write(b)
+		return err
+	}
+	child := sh.fork()
+	if child == nil {
+		return sh.rt.Meter.Err()
+	}
+	mw := &memWriter{sh: sh, w: w}
+	child.fds[1] = &fdesc{w: mw}
+	child.stmts(cs.Stmts)
+	st := sh.join(child)
+	sh.rt.Meter.Release(mw.reserved)
+	sh.substSt, sh.substRan = st, true
+	sh.status = st
+	if sh.exiting {
+		return sh.rt.Meter.Err()
+	}
+	return nil
+}
+
+func (sh *Shell) procSubst(ps *syntax.ProcSubst) (string, error) {
+	sh.rt.Tel.unsupported("shell:process-substitution")
+	return "", errors.New("process substitution is not supported in shellsim")
+}
+
+func (sh *Shell) readFile(name string) ([]byte, error) {
+	p := command.Join(sh.dir, name)
+	switch sh.rt.FS.StdDevice(p) {
+	case 0:
+		return io.ReadAll(sh.stdin())
+	}
+	b, err := sh.rt.FS.ReadFile(p)
+	if err == nil {
+		err = sh.charge(int64(len(b)))
+	}
+	return b, err
+}

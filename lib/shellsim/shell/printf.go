@@ -1,0 +1,496 @@
+package shell
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+func biPrintf(sh *Shell, args []string) int {
+	a := args[1:]
+	varName := ""
+	if len(a) >= 2 && a[0] == "-v" {
+		varName, a = a[1], a[2:]
+	} else if len(a) >= 1 && strings.HasPrefix(a[0], "-v") && len(a[0]) > 2 {
+		varName, a = a[0][2:], a[1:]
+	}
+	if len(a) > 0 && a[0] == "--" {
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		sh.bierr("printf", "usage: printf [-v var] format [arguments]")
+		return 2
+	}
+	out, st, err := sh.formatPrintf(a[0], a[1:])
+	if err != nil {
+		sh.bierr("printf", "%v", err)
+		return 1
+	}
+	if sh.charge(int64(len(out))) != nil {
+		return 1
+	}
+	if varName != "" {
+		var e error
+		if i := strings.IndexByte(varName, '['); i > 0 && strings.HasSuffix(varName, "]") {
+			e = sh.setIndex(varName[:i], varName[i+1:len(varName)-1], out, false)
+		} else {
+			e = sh.SetVar(varName, out)
+		}
+		if e != nil {
+			sh.assignError(e)
+			return 1
+		}
+		return st
+	}
+	if r := sh.write(out); r != 0 {
+		return r
+	}
+	return st
+}
+
+// formatPrintf implements bash's printf: the format is reused while
+// arguments remain.
+func (sh *Shell) formatPrintf(format string, args []string) (string, int, error) {
+	var b strings.Builder
+	status := 0
+	argi := 0
+	next := func() (string, bool) {
+		if argi < len(args) {
+			argi++
+			return args[argi-1], true
+		}
+		return "", false
+	}
+	for {
+		consumed := argi
+		stop := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c == '\\' {
+				s, n, st := printfEscape(format[i:])
+				b.WriteString(s)
+				i += n - 1
+				if st {
+					return b.String(), status, nil
+				}
+				continue
+			}
+			if c != '%' {
+				b.WriteByte(c)
+				continue
+			}
+			if i+1 < len(format) && format[i+1] == '%' {
+				b.WriteByte('%')
+				i++
+				continue
+			}
+			// parse %[flags][width][.prec]verb
+			j := i + 1
+			flags := ""
+			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+				flags += string(format[j])
+				j++
+			}
+			width := ""
+			if j < len(format) && format[j] == '*' {
+				s, _ := next()
+				n, _ := strconv.Atoi(strings.TrimSpace(s))
+				if n < 0 {
+					flags += "-"
+					n = -n
+				}
+				width = strconv.Itoa(n)
+				j++
+			} else {
+				for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+					width += string(format[j])
+					j++
+				}
+			}
+			prec := ""
+			hasPrec := false
+			if j < len(format) && format[j] == '.' {
+				hasPrec = true
+				j++
+				if j < len(format) && format[j] == '*' {
+					s, _ := next()
+					n, _ := strconv.Atoi(strings.TrimSpace(s))
+					prec = strconv.Itoa(n)
+					j++
+				} else {
+					for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+						prec += string(format[j])
+						j++
+					}
+				}
+				if prec == "" {
+					prec = "0"
+				}
+			}
+			for j < len(format) && strings.IndexByte("hlLqjzt", format[j]) >= 0 && !(format[j] == 'q' && (j+1 >= len(format) || strings.IndexByte("diouxXeEfFgGcsbq", format[j+1]) < 0)) {
+				j++
+			}
+			if j < len(format) && format[j] == '(' {
+				end := strings.Index(format[j:], ")T")
+				if end < 0 {
+					return b.String(), 1, fmt.Errorf("`(': invalid format character")
+				}
+				tf := format[j+1 : j+end]
+				arg, _ := next()
+				t := sh.rt.Now()
+				if arg != "" && arg != "-1" {
+					if n, err := strconv.ParseInt(arg, 10, 64); err == nil && n != -2 {
+						t = time.Unix(n, 0).UTC()
+					}
+				}
+				spec := "%" + flags + width
+				if hasPrec {
+					spec += "." + prec
+				}
+				b.WriteString(fmt.Sprintf(spec+"s", strftime(tf, t)))
+				i = j + end + 1
+				continue
+			}
+			if j >= len(format) {
+				b.WriteString(format[i:])
+				return b.String(), 1, fmt.Errorf("`%s': missing format character", format[i:])
+			}
+			verb := format[j]
+			spec := "%" + flags + width
+			if hasPrec {
+				spec += "." + prec
+			}
+			arg, have := next()
+			switch verb {
+			case 's':
+				b.WriteString(fmt.Sprintf(spec+"s", arg))
+			case 'b':
+				s, st := expandEscapes(arg, false)
+				b.WriteString(fmt.Sprintf(spec+"s", s))
+				if st {
+					return b.String(), status, nil
+				}
+			case 'q':
+				s := bashQuote(arg)
+				if !have {
+					s = "''"
+				}
+				b.WriteString(fmt.Sprintf(spec+"s", s))
+			case 'c':
+				s := ""
+				if arg != "" {
+					_, n := utf8.DecodeRuneInString(arg)
+					s = arg[:n]
+				}
+				b.WriteString(fmt.Sprintf("%"+flags+width+"s", s))
+			case 'd', 'i':
+				n, err := parseInt(arg)
+				if err != nil {
+					sh.bierr("printf", "%s: %v", arg, err)
+					status = 1
+				}
+				b.WriteString(fmt.Sprintf(spec+"d", n))
+			case 'u', 'o', 'x', 'X':
+				n, err := parseInt(arg)
+				if err != nil {
+					sh.bierr("printf", "%s: %v", arg, err)
+					status = 1
+				}
+				v := verb
+				if v == 'u' {
+					v = 'd'
+				}
+				b.WriteString(fmt.Sprintf(spec+string(v), uint64(n)))
+			case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
+				f, err := parseFloat(arg)
+				if err != nil {
+					sh.bierr("printf", "%s: invalid number", arg)
+					status = 1
+				}
+				v := verb
+				if v == 'F' {
+					v = 'f'
+				}
+				if (v == 'g' || v == 'G') && !hasPrec {
+					spec += ".6"
+				}
+				if v == 'a' || v == 'A' {
+					v = v - 'a' + 'x'
+				}
+				s := fmt.Sprintf(spec+string(v), f)
+				if math.IsInf(f, 0) || math.IsNaN(f) {
+					s = strings.ToLower(strings.TrimPrefix(s, "+"))
+					if verb >= 'A' && verb <= 'Z' {
+						s = strings.ToUpper(s)
+					}
+					if f > 0 && strings.Contains(flags, "+") {
+						s = "+" + s
+					}
+				}
+				b.WriteString(s)
+			default:
+				return b.String(), 1, fmt.Errorf("`%c': invalid format character", verb)
+			}
+			i = j
+		}
+		if stop || argi == consumed || argi >= len(args) {
+			break
+		}
+	}
+	return b.String(), status, nil
+}
+
+// printfEscape interprets one backslash escape of a printf format.
+func printfEscape(s string) (string, int, bool) {
+	if len(s) < 2 {
+		return s, len(s), false
+	}
+	switch c := s[1]; c {
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		n, j := 0, 1
+		for j < len(s) && j < 4 && s[j] >= '0' && s[j] <= '7' {
+			n = n*8 + int(s[j]-'0')
+			j++
+		}
+		return string([]byte{byte(n)}), j, false
+	case 'x':
+		n, j := 0, 2
+		for j < len(s) && j < 4 && isHex(s[j]) {
+			n = n*16 + hexVal(s[j])
+			j++
+		}
+		if j == 2 {
+			return `\x`, 2, false
+		}
+		return string([]byte{byte(n)}), j, false
+	case 'u', 'U':
+		l := 4
+		if c == 'U' {
+			l = 8
+		}
+		n, j := 0, 2
+		for j < len(s) && j < 2+l && isHex(s[j]) {
+			n = n*16 + hexVal(s[j])
+			j++
+		}
+		if j == 2 {
+			return s[:2], 2, false
+		}
+		return string(rune(n)), j, false
+	case 'c':
+		return "", 2, true
+	case '"':
+		return `"`, 2, false
+	case '\'':
+		return `'`, 2, false
+	case '?':
+		return `?`, 2, false
+	}
+	r, _ := expandEscapes(s[:2], true)
+	return r, 2, false
+}
+
+func parseInt(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if s[0] == '\'' || s[0] == '"' {
+		if len(s) < 2 {
+			return 0, nil
+		}
+		r, _ := utf8.DecodeRuneInString(s[1:])
+		return int64(r), nil
+	}
+	neg := false
+	t := s
+	if t[0] == '-' || t[0] == '+' {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
+		base, t = 16, t[2:]
+	case len(t) > 1 && t[0] == '0':
+		base, t = 8, t[1:]
+	}
+	// accept the longest valid prefix like strtol, but report junk
+	end := 0
+	for end < len(t) && digitVal(t[end]) < base {
+		end++
+	}
+	u, err := strconv.ParseUint(t[:end], base, 64)
+	if end == 0 {
+		u, err = 0, nil
+	}
+	n := int64(u)
+	if err != nil {
+		n = math.MaxInt64
+	}
+	if neg {
+		n = -n
+	}
+	if end != len(t) || (end == 0 && base == 10) {
+		if end == 0 {
+			return n, fmt.Errorf("invalid number")
+		}
+		return n, fmt.Errorf("invalid number")
+	}
+	return n, nil
+}
+
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return 99
+}
+
+func parseFloat(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if s[0] == '\'' || s[0] == '"' {
+		if len(s) < 2 {
+			return 0, nil
+		}
+		r, _ := utf8.DecodeRuneInString(s[1:])
+		return float64(r), nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if n, ierr := parseInt(s); ierr == nil {
+			return float64(n), nil
+		}
+		return 0, err
+	}
+	return f, nil
+}
+
+// bashQuote quotes like printf %q.
+func bashQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	needDollar := false
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			needDollar = true
+			break
+		}
+	}
+	if needDollar {
+		var b strings.Builder
+		b.WriteString("$'")
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case '\n':
+				b.WriteString(`\n`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\a':
+				b.WriteString(`\a`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\v':
+				b.WriteString(`\v`)
+			case 27:
+				b.WriteString(`\E`)
+			case '\'', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			default:
+				if c < 0x20 || c == 0x7f {
+					fmt.Fprintf(&b, `\%03o`, c)
+				} else {
+					b.WriteByte(c)
+				}
+			}
+		}
+		b.WriteByte('\'')
+		return b.String()
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if strings.ContainsRune(" \t!\"#$&'()*,;<=>?[\\]^`{|}~", r) && !(r == '~' && i > 0) && !(r == '#' && i > 0) && !(r == '=') && !(r == ',') {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// strftime formats t for printf %(fmt)T.
+func strftime(f string, t time.Time) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'Y':
+			fmt.Fprintf(&b, "%04d", t.Year())
+		case 'm':
+			fmt.Fprintf(&b, "%02d", int(t.Month()))
+		case 'd':
+			fmt.Fprintf(&b, "%02d", t.Day())
+		case 'e':
+			fmt.Fprintf(&b, "%2d", t.Day())
+		case 'H':
+			fmt.Fprintf(&b, "%02d", t.Hour())
+		case 'M':
+			fmt.Fprintf(&b, "%02d", t.Minute())
+		case 'S':
+			fmt.Fprintf(&b, "%02d", t.Second())
+		case 's':
+			fmt.Fprintf(&b, "%d", t.Unix())
+		case 'F':
+			b.WriteString(t.Format("2006-01-02"))
+		case 'T':
+			b.WriteString(t.Format("15:04:05"))
+		case 'a':
+			b.WriteString(t.Format("Mon"))
+		case 'A':
+			b.WriteString(t.Format("Monday"))
+		case 'b', 'h':
+			b.WriteString(t.Format("Jan"))
+		case 'B':
+			b.WriteString(t.Format("January"))
+		case 'y':
+			fmt.Fprintf(&b, "%02d", t.Year()%100)
+		case 'j':
+			fmt.Fprintf(&b, "%03d", t.YearDay())
+		case 'z':
+			b.WriteString("+0000")
+		case 'Z':
+			b.WriteString("UTC")
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '%':
+			b.WriteByte('%')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(f[i])
+		}
+	}
+	return b.String()
+}

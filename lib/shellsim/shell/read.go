@@ -1,0 +1,441 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+)
+
+// readByte reads one byte from r, charging for it.
+func (sh *Shell) readByte(r io.Reader, buf []byte) (byte, error) {
+	for {
+		n, err := r.Read(buf[:1])
+		if n == 1 {
+			return buf[0], nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+func biRead(sh *Shell, args []string) int {
+	raw := false
+	delim := byte('\n')
+	nchars := -1
+	exact := false
+	prompt := ""
+	arrayName := ""
+	fd := 0
+	var names []string
+	a := args[1:]
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		opt := a[0]
+		a = a[1:]
+		if opt == "--" {
+			break
+		}
+		for i := 1; i < len(opt); i++ {
+			c := opt[i]
+			needArg := strings.IndexByte("adnNptu", c) >= 0
+			val := ""
+			if needArg {
+				if i+1 < len(opt) {
+					val = opt[i+1:]
+				} else if len(a) > 0 {
+					val, a = a[0], a[1:]
+				} else {
+					sh.bierr("read", "-%c: option requires an argument", c)
+					return 2
+				}
+			}
+			switch c {
+			case 'r':
+				raw = true
+			case 's', 'e':
+			case 'a':
+				arrayName = val
+			case 'd':
+				if val == "" {
+					delim = 0
+				} else {
+					delim = val[0]
+				}
+			case 'n', 'N':
+				n, err := strconv.Atoi(val)
+				if err != nil || n < 0 {
+					sh.bierr("read", "%s: invalid number", val)
+					return 1
+				}
+				nchars, exact = n, c == 'N'
+			case 'p':
+				prompt = val
+			case 't':
+				if _, err := strconv.ParseFloat(val, 64); err != nil {
+					sh.bierr("read", "%s: invalid timeout specification", val)
+					return 1
+				}
+			case 'u':
+				n, err := strconv.Atoi(val)
+				if err != nil || n < 0 || n > 9 || sh.fds[n] == nil || sh.fds[n].r == nil {
+					sh.bierr("read", "%s: invalid file descriptor specification", val)
+					return 1
+				}
+				fd = n
+			default:
+				sh.bierr("read", "-%c: invalid option", c)
+				fmt.Fprintln(sh.stderr(), "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]")
+				return 2
+			}
+			if needArg {
+				break
+			}
+		}
+	}
+	names = a
+	_ = prompt // prompts go to a terminal only; stdin is never one here
+	var r io.Reader = strings.NewReader("")
+	if sh.fds[fd] != nil && sh.fds[fd].r != nil {
+		r = sh.fds[fd].r
+	}
+	var line []byte
+	buf := make([]byte, 1)
+	gotDelim := false
+	var rerr error
+	for nchars < 0 || len(line) < nchars {
+		c, err := sh.readByte(r, buf)
+		if err != nil {
+			if errors.Is(err, command.ErrStopped) {
+				sh.fatal(err)
+				return 1
+			}
+			rerr = err
+			break
+		}
+		if sh.charge(1) != nil {
+			return 1
+		}
+		if c == delim && !exact {
+			gotDelim = true
+			break
+		}
+		if c == '\\' && !raw && !exact {
+			c2, err := sh.readByte(r, buf)
+			if err != nil {
+				break
+			}
+			if c2 == '\n' {
+				continue
+			}
+			line = append(line, '\\', c2)
+			continue
+		}
+		line = append(line, c)
+	}
+	s := string(line)
+	status := 0
+	if !gotDelim && rerr != nil && (nchars < 0 || len(line) < nchars) {
+		status = 1
+	}
+	if exact {
+		if arrayName == "" && len(names) <= 1 {
+			name := "REPLY"
+			if len(names) == 1 {
+				name = names[0]
+			}
+			if err := sh.SetVar(name, s); err != nil {
+				sh.assignError(err)
+				return 1
+			}
+			return status
+		}
+	}
+	cfg := sh.ecfg()
+	if arrayName != "" {
+		fields := expand.ReadFields(cfg, s, -1, raw)
+		nv := &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: fields}}
+		if err := sh.store(arrayName, nv); err != nil {
+			sh.assignError(err)
+			return 1
+		}
+		return status
+	}
+	if len(names) == 0 {
+		if !raw {
+			s = unescapeRead(s)
+		}
+		if err := sh.SetVar("REPLY", s); err != nil {
+			sh.assignError(err)
+			return 1
+		}
+		return status
+	}
+	fields := expand.ReadFields(cfg, s, len(names), raw)
+	for i, n := range names {
+		v := ""
+		if i < len(fields) {
+			v = fields[i]
+		}
+		if err := sh.SetVar(n, v); err != nil {
+			sh.assignError(err)
+			return 1
+		}
+	}
+	return status
+}
+
+func unescapeRead(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func biMapfile(sh *Shell, args []string) int {
+	trim := false
+	delim := byte('\n')
+	count, skip, origin := -1, 0, 0
+	fd := 0
+	a := args[1:]
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		opt := a[0]
+		a = a[1:]
+		c := opt[1]
+		val := opt[2:]
+		if strings.IndexByte("dnsOuCc", c) >= 0 && val == "" {
+			if len(a) == 0 {
+				sh.bierr(args[0], "-%c: option requires an argument", c)
+				return 2
+			}
+			val, a = a[0], a[1:]
+		}
+		var err error
+		switch c {
+		case 't':
+			trim = true
+		case 'd':
+			if val == "" {
+				delim = 0
+			} else {
+				delim = val[0]
+			}
+		case 'n':
+			count, err = strconv.Atoi(val)
+		case 's':
+			skip, err = strconv.Atoi(val)
+		case 'O':
+			origin, err = strconv.Atoi(val)
+		case 'u':
+			fd, err = strconv.Atoi(val)
+			if err == nil && (fd < 0 || fd > 9 || sh.fds[fd] == nil) {
+				err = errors.New("bad fd")
+			}
+		case 'C', 'c':
+			sh.rt.Tel.unsupported("mapfile:callback")
+			sh.bierr(args[0], "callbacks are not supported in shellsim")
+			return 2
+		default:
+			sh.bierr(args[0], "-%c: invalid option", c)
+			return 2
+		}
+		if err != nil {
+			sh.bierr(args[0], "%s: invalid number", val)
+			return 1
+		}
+	}
+	name := "MAPFILE"
+	if len(a) > 0 {
+		name = a[0]
+	}
+	var r io.Reader = strings.NewReader("")
+	if sh.fds[fd] != nil && sh.fds[fd].r != nil {
+		r = sh.fds[fd].r
+	}
+	var lines []string
+	var cur []byte
+	buf := make([]byte, 4096)
+	// Reading whole chunks is fine unless the descriptor is shared with a
+	// later reader; mapfile consumes to EOF anyway (or -n lines).
+	done := false
+	read := 0
+	emit := func(withDelim bool) {
+		read++
+		if read <= skip {
+			cur = cur[:0]
+			return
+		}
+		s := string(cur)
+		if withDelim && !trim {
+			s += string(delim)
+		}
+		lines = append(lines, s)
+		cur = cur[:0]
+		if count > 0 && len(lines) >= count {
+			done = true
+		}
+	}
+	one := make([]byte, 1)
+	for !done {
+		var n int
+		var err error
+		if count > 0 {
+			n, err = r.Read(one)
+			if n == 1 {
+				buf[0] = one[0]
+			}
+		} else {
+			n, err = r.Read(buf)
+		}
+		if n > 0 {
+			if sh.charge(int64(n)) != nil {
+				return 1
+			}
+			for _, c := range buf[:n] {
+				if c == delim {
+					emit(true)
+					if done {
+						break
+					}
+				} else {
+					cur = append(cur, c)
+				}
+			}
+		}
+		if err != nil {
+			if errors.Is(err, command.ErrStopped) {
+				sh.fatal(err)
+				return 1
+			}
+			break
+		}
+	}
+	if len(cur) > 0 && !done {
+		emit(false)
+	}
+	nv := &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed}}
+	if origin > 0 {
+		if old := sh.lookup(name); old != nil && old.Kind == expand.Indexed {
+			nv = cloneVar(old)
+		}
+	}
+	for i, l := range lines {
+		indexSet(nv, origin+i, l)
+	}
+	if err := sh.store(name, nv); err != nil {
+		sh.assignError(err)
+		return 1
+	}
+	return 0
+}
+
+func biGetopts(sh *Shell, args []string) int {
+	if len(args) < 3 {
+		sh.bierr("getopts", "usage: getopts optstring name [arg ...]")
+		return 2
+	}
+	optstr, name := args[1], args[2]
+	params := sh.params
+	if len(args) > 3 {
+		params = args[3:]
+	}
+	silent := strings.HasPrefix(optstr, ":")
+	if silent {
+		optstr = optstr[1:]
+	}
+	oi, _ := sh.getVar("OPTIND")
+	optind, err := strconv.Atoi(oi)
+	if err != nil || optind < 1 {
+		optind = 1
+	}
+	if optind != sh.getoptsLast {
+		sh.optind = 0
+	}
+	idx := optind - 1
+	setInd := func(n int) {
+		sh.SetVar("OPTIND", strconv.Itoa(n))
+		sh.getoptsLast = n
+	}
+	if idx >= len(params) {
+		sh.SetVar(name, "?")
+		setInd(optind)
+		return 1
+	}
+	arg := params[idx]
+	if sh.optind == 0 {
+		if arg == "--" {
+			sh.SetVar(name, "?")
+			setInd(optind + 1)
+			return 1
+		}
+		if len(arg) < 2 || arg[0] != '-' {
+			sh.SetVar(name, "?")
+			setInd(optind)
+			return 1
+		}
+		sh.optind = 1
+	}
+	c := arg[sh.optind]
+	sh.optind++
+	next := func() {
+		if sh.optind >= len(arg) {
+			sh.optind = 0
+			setInd(optind + 1)
+		} else {
+			setInd(optind)
+		}
+	}
+	i := strings.IndexByte(optstr, c)
+	if i < 0 || c == ':' {
+		if silent {
+			sh.SetVar("OPTARG", string(c))
+		} else {
+			fmt.Fprintf(sh.stderr(), "%s: illegal option -- %c\n", sh.arg0, c)
+			sh.unsetVar("OPTARG")
+		}
+		sh.SetVar(name, "?")
+		next()
+		return 0
+	}
+	if i+1 < len(optstr) && optstr[i+1] == ':' {
+		if sh.optind < len(arg) {
+			sh.SetVar("OPTARG", arg[sh.optind:])
+			sh.optind = 0
+			setInd(optind + 1)
+		} else if idx+1 < len(params) {
+			sh.SetVar("OPTARG", params[idx+1])
+			sh.optind = 0
+			setInd(optind + 2)
+		} else {
+			sh.optind = 0
+			setInd(optind + 1)
+			if silent {
+				sh.SetVar(name, ":")
+				sh.SetVar("OPTARG", string(c))
+			} else {
+				fmt.Fprintf(sh.stderr(), "%s: option requires an argument -- %c\n", sh.arg0, c)
+				sh.SetVar(name, "?")
+				sh.unsetVar("OPTARG")
+			}
+			return 0
+		}
+		sh.SetVar(name, string(c))
+		return 0
+	}
+	sh.unsetVar("OPTARG")
+	sh.SetVar(name, string(c))
+	next()
+	return 0
+}

@@ -1,0 +1,217 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+)
+
+// redirect applies redirections in order; cleanup closes opened files.
+func (sh *Shell) redirect(rs []*syntax.Redirect) (cleanup func(), err error) {
+	var opened []command.File
+	cleanup = func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for _, r := range rs {
+		if err := sh.charge(10); err != nil {
+			return cleanup, err
+		}
+		fd := -1
+		if r.N != nil {
+			if strings.HasPrefix(r.N.Value, "{") {
+				sh.unsupported("{var}>", "named file descriptors are not supported")
+				return cleanup, errors.New("unsupported")
+			}
+			fd, _ = strconv.Atoi(r.N.Value)
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			s, err := sh.document(r.Hdoc)
+			if err != nil {
+				sh.exprError(err)
+				return cleanup, err
+			}
+			sh.setFD(def(fd, 0), &fdesc{r: strings.NewReader(s)})
+			continue
+		case syntax.WordHdoc:
+			s, err := sh.literal(r.Word)
+			if err != nil {
+				sh.exprError(err)
+				return cleanup, err
+			}
+			sh.setFD(def(fd, 0), &fdesc{r: strings.NewReader(s + "\n")})
+			continue
+		}
+		target, err := sh.literal(r.Word)
+		if err != nil {
+			sh.exprError(err)
+			return cleanup, err
+		}
+		switch r.Op {
+		case syntax.DplIn, syntax.DplOut:
+			dst := def(fd, 0)
+			if r.Op == syntax.DplOut {
+				dst = def(fd, 1)
+			}
+			if target == "-" {
+				sh.setFD(dst, nil)
+				continue
+			}
+			if strings.HasSuffix(target, "-") {
+				sh.unsupported("n>&m-", "moving descriptors is not supported")
+				return cleanup, errors.New("unsupported")
+			}
+			src, err := strconv.Atoi(target)
+			if err != nil {
+				if r.Op == syntax.DplOut && fd < 0 {
+					// >&file is &>file
+					f, err := sh.openRedir(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+					if err != nil {
+						return cleanup, err
+					}
+					opened = append(opened, f...)
+					continue
+				}
+				sh.errf("%s: ambiguous redirect", target)
+				return cleanup, errors.New("ambiguous")
+			}
+			if src < 0 || src > 9 || sh.fds[src] == nil {
+				sh.errf("%d: Bad file descriptor", src)
+				return cleanup, errors.New("bad fd")
+			}
+			d := *sh.fds[src]
+			sh.setFD(dst, &d)
+			continue
+		}
+		var flag, dst int
+		both := false
+		switch r.Op {
+		case syntax.RdrOut, syntax.RdrClob:
+			flag, dst = os.O_WRONLY|os.O_CREATE|os.O_TRUNC, def(fd, 1)
+		case syntax.AppOut:
+			flag, dst = os.O_WRONLY|os.O_CREATE|os.O_APPEND, def(fd, 1)
+		case syntax.RdrIn:
+			flag, dst = os.O_RDONLY, def(fd, 0)
+		case syntax.RdrInOut:
+			flag, dst = os.O_RDWR|os.O_CREATE, def(fd, 0)
+		case syntax.RdrAll:
+			flag, dst, both = os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 1, true
+		case syntax.AppAll:
+			flag, dst, both = os.O_WRONLY|os.O_CREATE|os.O_APPEND, 1, true
+		default:
+			sh.unsupported(r.Op.String(), "redirection is not supported")
+			return cleanup, errors.New("unsupported")
+		}
+		if r.Op == syntax.RdrOut && sh.opts.noclobber {
+			if fi, err := sh.rt.FS.Stat(command.Join(sh.dir, target)); err == nil && fi.Mode.IsRegular() {
+				sh.errf("%s: cannot overwrite existing file", target)
+				return cleanup, errors.New("clobber")
+			}
+		}
+		if dst > 9 || dst < 0 {
+			sh.errf("%d: Bad file descriptor", dst)
+			return cleanup, errors.New("bad fd")
+		}
+		desc, f, err := sh.openDesc(target, flag)
+		if err != nil {
+			return cleanup, err
+		}
+		if f != nil {
+			opened = append(opened, f)
+		}
+		sh.setFD(dst, desc)
+		if both {
+			sh.setFD(2, desc)
+		}
+	}
+	return cleanup, nil
+}
+
+func def(fd, d int) int {
+	if fd < 0 {
+		return d
+	}
+	return fd
+}
+
+func (sh *Shell) setFD(n int, d *fdesc) {
+	if n >= 0 && n < len(sh.fds) {
+		sh.fds[n] = d
+	}
+}
+
+func (sh *Shell) openRedir(target string, flag int) ([]command.File, error) {
+	desc, f, err := sh.openDesc(target, flag)
+	if err != nil {
+		return nil, err
+	}
+	sh.setFD(1, desc)
+	sh.setFD(2, desc)
+	if f != nil {
+		return []command.File{f}, nil
+	}
+	return nil, nil
+}
+
+// openDesc opens target for a redirection, resolving /dev/std* to the
+// process's own descriptors.
+func (sh *Shell) openDesc(target string, flag int) (*fdesc, command.File, error) {
+	if target == "" {
+		sh.errf(": No such file or directory")
+		return nil, nil, errors.New("empty")
+	}
+	p := command.Join(sh.dir, target)
+	if n := sh.rt.FS.StdDevice(p); n >= 0 {
+		if sh.fds[n] == nil {
+			return nil, nil, nil
+		}
+		d := *sh.fds[n]
+		return &d, nil, nil
+	}
+	if strings.HasPrefix(p, "/proc/self/fd/") || strings.HasPrefix(p, "/dev/fd/") {
+		n, err := strconv.Atoi(p[strings.LastIndexByte(p, '/')+1:])
+		if err == nil && n >= 0 && n < 10 && sh.fds[n] != nil {
+			d := *sh.fds[n]
+			return &d, nil, nil
+		}
+	}
+	f, err := sh.rt.FS.OpenFile(p, flag, 0o666&^fsMode(sh.umask))
+	if err != nil {
+		sh.errf("%s: %s", target, command.Message(err))
+		return nil, nil, err
+	}
+	d := &fdesc{}
+	if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		d.w = &fileWriter{f: f, sh: sh}
+	}
+	if flag&os.O_WRONLY == 0 {
+		d.r = f
+	}
+	return d, f, nil
+}
+
+// fileWriter charges CPU for bytes written to a file.
+type fileWriter struct {
+	f  command.File
+	sh *Shell
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	if err := w.sh.rt.charge(int64(len(p)) / 16); err != nil {
+		return 0, err
+	}
+	return w.f.Write(p)
+}
+
+var _ io.Writer = (*fileWriter)(nil)
+
+func fsModeString(m int) string { return fmt.Sprintf("%04o", m) }

@@ -1,0 +1,940 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/shellsim/sched"
+)
+
+type options struct {
+	errexit, nounset, xtrace, pipefail, noglob, noclobber, allexport, verbose bool
+	nullglob, dotglob, extglob, globstar, nocaseglob, failglob                bool
+}
+
+// fdesc is one open descriptor of a process.
+type fdesc struct {
+	r io.Reader
+	w io.Writer
+}
+
+// Shell is one shell process: variables, functions, options, descriptors and
+// control-flow state. Subshells are deep copies.
+type Shell struct {
+	rt      *Runtime
+	scopes  []map[string]*Var
+	funcs   map[string]*syntax.Stmt
+	aliases map[string]string
+	opts    options
+	dir     string
+	params  []string
+	arg0    string
+	name    string // diagnostic prefix: "bash" or the script path
+	status  int
+	lastBg  int
+	pid     int
+	ppid    int
+	pgid    int
+	fds     [10]*fdesc
+	traps   map[string]string
+	jobs    []*job
+	task    *sched.Task
+	umask   int
+	dirs    []string
+
+	exiting     bool
+	exitCode    int
+	brk, cont   int
+	returning   bool
+	inCond      int
+	loopDepth   int
+	funcNames   []string
+	lineno      int
+	varMem      int64
+	top         bool // the environment's main shell
+	persist     bool // exec with only redirections: keep them
+	substSt     int
+	substRan    bool
+	optind      int // getopts position inside the current argument
+	inTrap      bool
+	aliasDepth  int
+	sourceDepth int
+	getoptsLast int
+}
+
+// New returns the environment's main shell.
+func New(rt *Runtime) *Shell {
+	sh := &Shell{rt: rt, scopes: []map[string]*Var{{}}, funcs: map[string]*syntax.Stmt{},
+		dir: "/work", arg0: "bash", name: "bash", top: true, umask: 0o022}
+	p := rt.Sched.NewProc(0, 0, []string{"bash"}, sh.dir)
+	sh.pid, sh.pgid = p.PID, p.PID
+	rt.shellPID = p.PID
+	for _, kv := range [][2]string{
+		{"HOME", "/root"}, {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"PWD", "/work"}, {"USER", "root"},
+		{"LOGNAME", "root"}, {"SHELL", "/bin/bash"}, {"LANG", "C.UTF-8"}, {"TMPDIR", "/tmp"},
+		{"SHLVL", "1"}, {"HOSTNAME", rt.Hostname}, {"TERM", "dumb"}, {"OLDPWD", ""}} {
+		sh.scopes[0][kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1], Exported: true}}
+	}
+	delete(sh.scopes[0], "OLDPWD")
+	for _, kv := range [][2]string{{"IFS", " \t\n"}, {"OPTIND", "1"}, {"PS4", "+ "},
+		{"BASH_VERSION", "5.2.15(1)-release"}, {"UID", "0"}, {"EUID", "0"}, {"HOSTTYPE", "x86_64"},
+		{"OSTYPE", "linux-gnu"}, {"MACHTYPE", "x86_64-pc-linux-gnu"}, {"BASH", "/bin/bash"}} {
+		sh.scopes[0][kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1]}}
+	}
+	return sh
+}
+
+// Dir is the working directory.
+func (sh *Shell) Dir() string { return sh.dir }
+
+// Terminated reports whether the shell exited.
+func (sh *Shell) Terminated() bool { return sh.exiting }
+
+// ExitCode is the status given to exit (or the last status).
+func (sh *Shell) ExitCode() int { return sh.exitCode }
+
+// SetStreams sets descriptors 0, 1 and 2.
+func (sh *Shell) SetStreams(stdin io.Reader, stdout, stderr io.Writer) {
+	sh.fds[0], sh.fds[1], sh.fds[2] = &fdesc{r: stdin}, &fdesc{w: stdout}, &fdesc{w: stderr}
+}
+
+// SetParams sets $0 and the positional parameters.
+func (sh *Shell) SetParams(arg0 string, params []string) {
+	if arg0 != "" {
+		sh.arg0 = arg0
+	}
+	sh.params = params
+}
+
+func (sh *Shell) stdout() io.Writer { return sh.writer(1) }
+func (sh *Shell) stderr() io.Writer { return sh.writer(2) }
+
+func (sh *Shell) writer(n int) io.Writer {
+	if f := sh.fds[n]; f != nil && f.w != nil {
+		return f.w
+	}
+	return badFD{}
+}
+
+func (sh *Shell) stdin() io.Reader {
+	if f := sh.fds[0]; f != nil && f.r != nil {
+		return f.r
+	}
+	return strings.NewReader("")
+}
+
+type badFD struct{}
+
+func (badFD) Write([]byte) (int, error) { return 0, errors.New("Bad file descriptor") }
+
+// errf prints a bash-style diagnostic: "bash: line N: msg".
+func (sh *Shell) errf(format string, a ...any) {
+	fmt.Fprintf(sh.stderr(), "%s: line %d: %s\n", sh.name, sh.lineno, fmt.Sprintf(format, a...))
+}
+
+func (sh *Shell) charge(n int64) error {
+	if err := sh.rt.charge(n); err != nil {
+		sh.fatal(err)
+		return err
+	}
+	return nil
+}
+
+// fatal stops the shell when the process must stop (exhaustion, kill,
+// cancellation).
+func (sh *Shell) fatal(err error) {
+	if sh.exiting {
+		return
+	}
+	sh.exiting = true
+	var ex *resources.ExhaustedError
+	switch {
+	case errors.As(err, &ex), errors.Is(err, ErrCancelled):
+		sh.exitCode = 137
+	case sh.task != nil && sh.task.Killed() != 0:
+		sh.exitCode = 128 + sh.task.Killed()
+	default:
+		sh.exitCode = 1
+	}
+	sh.status = sh.exitCode
+}
+
+// stopped reports whether execution of the current list must stop.
+func (sh *Shell) stopped() bool {
+	return sh.exiting || sh.returning || sh.brk > 0 || sh.cont > 0
+}
+
+// Parse parses bash source, charging for it.
+func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
+	if err := sh.charge(int64(len(src))*resources.CostParseByte + 50); err != nil {
+		return nil, err
+	}
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+}
+
+// ParseErrorText renders a parse error the way bash reports it.
+func ParseErrorText(prefix string, err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s: line %d: syntax error: %s\n", prefix, pe.Pos.Line(), pe.Text)
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return fmt.Sprintf("%s: line %d: syntax error: %s\n", prefix, le.Pos.Line(), le.Error())
+	}
+	return fmt.Sprintf("%s: %v\n", prefix, err)
+}
+
+// RunSource parses and runs src; a parse error runs nothing and gives 2.
+func (sh *Shell) RunSource(src, name string) int {
+	f, err := sh.Parse(src, name)
+	if err != nil {
+		if sh.exiting {
+			return sh.exitCode
+		}
+		io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
+		sh.status = 2
+		return 2
+	}
+	sh.stmts(f.Stmts)
+	if sh.exiting {
+		return sh.exitCode
+	}
+	return sh.status
+}
+
+// RunFile runs an already parsed file.
+func (sh *Shell) RunFile(f *syntax.File) int {
+	sh.stmts(f.Stmts)
+	if sh.exiting {
+		return sh.exitCode
+	}
+	return sh.status
+}
+
+func (sh *Shell) stmts(list []*syntax.Stmt) {
+	for _, st := range list {
+		if sh.stopped() {
+			return
+		}
+		sh.stmt(st)
+	}
+}
+
+func errexitEligible(c syntax.Command) bool {
+	switch c := c.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
+		*syntax.DeclClause, *syntax.LetClause, *syntax.TimeClause:
+		return true
+	case *syntax.BinaryCmd:
+		return c.Op == syntax.Pipe || c.Op == syntax.PipeAll
+	}
+	return false
+}
+
+func (sh *Shell) stmt(st *syntax.Stmt) {
+	sh.lineno = int(st.Pos().Line())
+	if sh.charge(resources.CostNode) != nil {
+		return
+	}
+	if st.Background {
+		sh.background(st)
+		sh.runTraps()
+		return
+	}
+	if st.Coprocess {
+		sh.unsupported("coproc", "coprocesses are not supported")
+		return
+	}
+	if st.Negated {
+		sh.inCond++
+	}
+	if len(st.Redirs) > 0 {
+		saved := sh.fds
+		sh.persist = false
+		cleanup, err := sh.redirect(st.Redirs)
+		if err != nil {
+			sh.status = 1
+			if sh.exiting {
+				return
+			}
+		} else {
+			if st.Cmd != nil {
+				sh.command(st.Cmd)
+			} else {
+				sh.status = 0
+			}
+			if sh.persist {
+				sh.persist = false
+			} else {
+				sh.fds = saved
+				cleanup()
+			}
+		}
+	} else if st.Cmd != nil {
+		sh.command(st.Cmd)
+	}
+	if st.Negated {
+		sh.inCond--
+		if sh.status == 0 {
+			sh.status = 1
+		} else {
+			sh.status = 0
+		}
+	} else if sh.status != 0 && !sh.stopped() && errexitEligible(st.Cmd) && sh.inCond == 0 {
+		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap {
+			sh.runTrap(t)
+		}
+		if sh.opts.errexit {
+			sh.exit(sh.status)
+		}
+	}
+	sh.runTraps()
+}
+
+// exit ends the shell with status.
+func (sh *Shell) exit(status int) {
+	sh.exiting = true
+	sh.exitCode = status
+	sh.status = status
+}
+
+func (sh *Shell) command(c syntax.Command) {
+	switch c := c.(type) {
+	case *syntax.CallExpr:
+		sh.call(c)
+	case *syntax.Block:
+		sh.stmts(c.Stmts)
+	case *syntax.Subshell:
+		child := sh.fork()
+		if child == nil {
+			return
+		}
+		child.stmts(c.Stmts)
+		sh.status = sh.join(child)
+	case *syntax.IfClause:
+		sh.ifClause(c)
+	case *syntax.WhileClause:
+		sh.whileClause(c)
+	case *syntax.ForClause:
+		sh.forClause(c)
+	case *syntax.CaseClause:
+		sh.caseClause(c)
+	case *syntax.BinaryCmd:
+		sh.binary(c)
+	case *syntax.FuncDecl:
+		sh.funcs[c.Name.Value] = c.Body
+		sh.status = 0
+	case *syntax.ArithmCmd:
+		n, err := sh.arith(c.X)
+		if err != nil {
+			sh.exprError(err)
+			return
+		}
+		sh.status = b2i(n == 0)
+	case *syntax.TestClause:
+		ok, err := sh.testExpr(c.X)
+		if err != nil {
+			sh.errf("%v", err)
+			sh.status = 2
+			return
+		}
+		sh.status = b2i(!ok)
+	case *syntax.DeclClause:
+		sh.declClause(c)
+	case *syntax.LetClause:
+		sh.status = 1
+		for _, e := range c.Exprs {
+			n, err := sh.arith(e)
+			if err != nil {
+				sh.exprError(err)
+				return
+			}
+			sh.status = b2i(n == 0)
+		}
+	case *syntax.TimeClause:
+		start, cpu0 := sh.rt.Sched.Now(), sh.rt.Meter.CPU
+		if c.Stmt != nil {
+			sh.stmt(c.Stmt)
+		}
+		real := sh.rt.Sched.Now() - start
+		user := float64(sh.rt.Meter.CPU-cpu0) / 1e6
+		fmt.Fprintf(sh.stderr(), "\nreal\t%dm%.3fs\nuser\t%dm%.3fs\nsys\t0m0.000s\n",
+			int(real.Minutes()), real.Seconds()-60*float64(int(real.Minutes())), int(user/60), user-60*float64(int(user/60)))
+	case *syntax.CoprocClause:
+		sh.unsupported("coproc", "coprocesses are not supported")
+	case *syntax.TestDecl:
+		sh.unsupported("@test", "test declarations are not supported")
+	default:
+		sh.unsupported(fmt.Sprintf("%T", c), "unsupported shell construct")
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// unsupported reports a construct ShellSim does not implement.
+func (sh *Shell) unsupported(what, msg string) {
+	sh.rt.Tel.unsupported("shell:" + what)
+	sh.errf("%s: %s in shellsim", what, strings.TrimSuffix(msg, " in shellsim"))
+	sh.status = 2
+}
+
+func (sh *Shell) exprError(err error) {
+	var ex *resources.ExhaustedError
+	if errors.As(err, &ex) || errors.Is(err, command.ErrStopped) {
+		sh.fatal(err)
+		return
+	}
+	var ue expand.UnsetParameterError
+	if errors.As(err, &ue) {
+		sh.errf("%s", ue.Error())
+		sh.status = 1
+		if !sh.top || true {
+			sh.exit(1)
+		}
+		return
+	}
+	sh.errf("%s", strings.TrimPrefix(err.Error(), "1:1: "))
+	sh.status = 1
+}
+
+func (sh *Shell) ifClause(c *syntax.IfClause) {
+	for c != nil {
+		if len(c.Cond) == 0 && !c.ThenPos.IsValid() { // else
+			sh.stmts(c.Then)
+			return
+		}
+		sh.inCond++
+		sh.stmts(c.Cond)
+		sh.inCond--
+		if sh.stopped() {
+			return
+		}
+		if sh.status == 0 {
+			sh.stmts(c.Then)
+			return
+		}
+		c = c.Else
+	}
+	sh.status = 0
+}
+
+// loopControl consumes break/continue for one loop level; it reports whether
+// the loop must end.
+func (sh *Shell) loopControl() bool {
+	if sh.brk > 0 {
+		sh.brk--
+		return true
+	}
+	if sh.cont > 0 {
+		sh.cont--
+		return sh.cont > 0 // continue N>1 ends this loop too
+	}
+	return sh.exiting || sh.returning
+}
+
+func (sh *Shell) whileClause(c *syntax.WhileClause) {
+	sh.loopDepth++
+	defer func() { sh.loopDepth-- }()
+	last := 0
+	for {
+		if sh.charge(resources.CostNode) != nil {
+			return
+		}
+		sh.inCond++
+		sh.stmts(c.Cond)
+		sh.inCond--
+		if sh.exiting || sh.returning {
+			return
+		}
+		if sh.brk > 0 || sh.cont > 0 {
+			if sh.loopControl() {
+				break
+			}
+			continue
+		}
+		if (sh.status == 0) == c.Until {
+			break
+		}
+		sh.stmts(c.Do)
+		last = sh.status
+		if sh.stopped() {
+			if sh.loopControl() {
+				break
+			}
+		}
+	}
+	if !sh.exiting {
+		sh.status = last
+	}
+}
+
+func (sh *Shell) forClause(c *syntax.ForClause) {
+	sh.loopDepth++
+	defer func() { sh.loopDepth-- }()
+	if c.Select {
+		sh.unsupported("select", "select loops are not supported")
+		return
+	}
+	last := 0
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		if l.InPos.IsValid() {
+			var err error
+			items, err = sh.fields(l.Items...)
+			if err != nil {
+				sh.exprError(err)
+				return
+			}
+		} else {
+			items = append([]string(nil), sh.params...)
+		}
+		for _, it := range items {
+			if sh.charge(resources.CostNode) != nil {
+				return
+			}
+			if err := sh.SetVar(l.Name.Value, it); err != nil {
+				sh.errf("%v", err)
+				sh.status = 1
+				return
+			}
+			sh.stmts(c.Do)
+			last = sh.status
+			if sh.stopped() && sh.loopControl() {
+				break
+			}
+		}
+	case *syntax.CStyleLoop:
+		if l.Init != nil {
+			if _, err := sh.arith(l.Init); err != nil {
+				sh.exprError(err)
+				return
+			}
+		}
+		for {
+			if sh.charge(resources.CostNode) != nil {
+				return
+			}
+			if l.Cond != nil {
+				n, err := sh.arith(l.Cond)
+				if err != nil {
+					sh.exprError(err)
+					return
+				}
+				if n == 0 {
+					break
+				}
+			}
+			sh.stmts(c.Do)
+			last = sh.status
+			if sh.stopped() && sh.loopControl() {
+				break
+			}
+			if l.Post != nil {
+				if _, err := sh.arith(l.Post); err != nil {
+					sh.exprError(err)
+					return
+				}
+			}
+		}
+	}
+	if !sh.exiting {
+		sh.status = last
+	}
+}
+
+func (sh *Shell) caseClause(c *syntax.CaseClause) {
+	word, err := sh.literal(c.Word)
+	if err != nil {
+		sh.exprError(err)
+		return
+	}
+	sh.status = 0
+	matched := false
+	for i := 0; i < len(c.Items); i++ {
+		it := c.Items[i]
+		if !matched {
+			for _, pw := range it.Patterns {
+				pat, err := sh.pattern(pw)
+				if err != nil {
+					sh.exprError(err)
+					return
+				}
+				if matchPattern(pat, word, sh.opts.extglob) {
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				continue
+			}
+		}
+		sh.stmts(it.Stmts)
+		if sh.stopped() {
+			return
+		}
+		switch it.Op {
+		case syntax.Fallthrough:
+			continue
+		case syntax.Resume, syntax.ResumeKorn:
+			matched = false
+			continue
+		}
+		return
+	}
+}
+
+func (sh *Shell) binary(c *syntax.BinaryCmd) {
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		sh.inCond++
+		sh.stmt(c.X)
+		sh.inCond--
+		if sh.stopped() {
+			return
+		}
+		if (sh.status == 0) == (c.Op == syntax.AndStmt) {
+			sh.stmt(c.Y)
+		}
+	case syntax.Pipe, syntax.PipeAll:
+		var stages []*syntax.Stmt
+		var all []bool
+		flattenPipe(c, &stages, &all)
+		sh.pipeline(stages, all)
+	}
+}
+
+func flattenPipe(c *syntax.BinaryCmd, stages *[]*syntax.Stmt, all *[]bool) {
+	add := func(st *syntax.Stmt, pipeAll bool) {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) &&
+			!st.Negated && !st.Background && len(st.Redirs) == 0 {
+			flattenPipe(b, stages, all)
+			(*all)[len(*all)-1] = pipeAll
+			return
+		}
+		*stages = append(*stages, st)
+		*all = append(*all, pipeAll)
+	}
+	add(c.X, c.Op == syntax.PipeAll)
+	add(c.Y, false)
+}
+
+// fork makes a subshell: a deep copy of the shell state with a new PID.
+func (sh *Shell) fork() *Shell {
+	nvars := 0
+	for _, s := range sh.scopes {
+		nvars += len(s)
+	}
+	if sh.charge(resources.CostFork+int64(nvars)*2) != nil {
+		return nil
+	}
+	if err := sh.rt.Meter.Reserve(sh.varMem + resources.MemProcess); err != nil {
+		sh.fatal(err)
+		return nil
+	}
+	c := *sh
+	c.scopes = make([]map[string]*Var, len(sh.scopes))
+	for i, s := range sh.scopes {
+		m := make(map[string]*Var, len(s))
+		for k, v := range s {
+			m[k] = cloneVar(v)
+		}
+		c.scopes[i] = m
+	}
+	c.funcs = maps.Clone(sh.funcs)
+	c.aliases = maps.Clone(sh.aliases)
+	c.traps = nil
+	for k, v := range sh.traps {
+		if v == "" { // ignored signals stay ignored
+			if c.traps == nil {
+				c.traps = map[string]string{}
+			}
+			c.traps[k] = v
+		}
+	}
+	c.jobs = nil
+	c.top = false
+	c.funcNames = append([]string(nil), sh.funcNames...)
+	c.params = append([]string(nil), sh.params...)
+	c.dirs = append([]string(nil), sh.dirs...)
+	p := sh.rt.Sched.NewProc(sh.pid, sh.pgid, []string{"bash"}, sh.dir)
+	c.pid, c.ppid = p.PID, sh.pid
+	c.exiting, c.returning, c.brk, c.cont = false, false, 0, 0
+	c.loopDepth = 0
+	return &c
+}
+
+// join finishes a synchronous subshell and returns its status.
+func (sh *Shell) join(c *Shell) int {
+	c.finish()
+	st := c.status
+	if c.exiting {
+		st = c.exitCode
+	}
+	if sh.rt.Meter.Stop != resources.None {
+		sh.fatal(sh.rt.Meter.Err())
+	}
+	return st
+}
+
+// finish runs the EXIT trap of a subshell or script and releases its memory.
+func (sh *Shell) finish() {
+	sh.runExitTrap()
+	if p, ok := sh.rt.Sched.Proc(sh.pid); ok && !sh.top {
+		sh.rt.Sched.Reap(p)
+	}
+	if !sh.top {
+		sh.rt.Meter.Release(sh.varMem + resources.MemProcess)
+		sh.varMem = 0
+	}
+}
+
+func (sh *Shell) runExitTrap() {
+	if t, ok := sh.traps["EXIT"]; ok && t != "" {
+		delete(sh.traps, "EXIT")
+		st := sh.status
+		if sh.exiting {
+			st = sh.exitCode
+		}
+		wasExiting := sh.exiting
+		sh.exiting = false
+		sh.runTrap(t)
+		if !sh.exiting || wasExiting {
+			sh.status = st
+			if wasExiting {
+				sh.exiting = true
+			}
+		}
+	}
+}
+
+// RunExitTrap runs a pending EXIT trap (end of action).
+func (sh *Shell) RunExitTrap() { sh.runExitTrap() }
+
+func (sh *Shell) runTrap(src string) {
+	st := sh.status
+	sh.inTrap = true
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "trap")
+	if err == nil {
+		sh.stmts(f.Stmts)
+	}
+	sh.inTrap = false
+	if !sh.exiting {
+		sh.status = st
+	}
+}
+
+// runTraps runs handlers of trapped signals that arrived.
+func (sh *Shell) runTraps() {
+	if sh.task == nil || !sh.task.Pending() || sh.inTrap {
+		return
+	}
+	for _, sig := range sh.task.TakeSignals() {
+		if t, ok := sh.traps[signalName(sig)]; ok && t != "" {
+			sh.runTrap(t)
+		}
+	}
+}
+
+// pipeline runs stages concurrently, connected by bounded pipes.
+func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
+	n := len(stages)
+	tasks := make([]*sched.Task, 0, n)
+	statuses := make([]int, n)
+	var prevR *sched.PipeReader
+	var mem int64
+	for i, st := range stages {
+		child := sh.fork()
+		if child == nil {
+			break
+		}
+		var w *sched.PipeWriter
+		var r *sched.PipeReader
+		if prevR != nil {
+			child.fds[0] = &fdesc{r: prevR}
+		}
+		if i < n-1 {
+			if err := sh.rt.Meter.Reserve(resources.MemPipe); err != nil {
+				sh.fatal(err)
+				child.finish()
+				break
+			}
+			mem += resources.MemPipe
+			r, w = sh.rt.Sched.NewPipe(resources.MemPipe)
+			child.fds[1] = &fdesc{w: w}
+			if all[i] {
+				child.fds[2] = &fdesc{w: w}
+			}
+		}
+		inR, i, st := prevR, i, st
+		tasks = append(tasks, sh.rt.Sched.Spawn(func(t *sched.Task) {
+			child.task = t
+			t.Data = child
+			child.stmt(st)
+			child.finish()
+			s := child.status
+			if child.exiting {
+				s = child.exitCode
+			}
+			if k := t.Killed(); k != 0 {
+				s = 128 + k
+			}
+			statuses[i] = s
+			if w != nil {
+				w.Close()
+			}
+			if inR != nil {
+				inR.Close()
+			}
+		}))
+		prevR = r
+	}
+	if prevR != nil && len(tasks) < n {
+		prevR.Close()
+	}
+	for _, t := range tasks {
+		for !t.Done() {
+			if err := sh.task.Wait(t); err != nil {
+				if errors.Is(err, sched.ErrKilled) || errors.Is(err, sched.ErrDeadlock) {
+					sh.fatal(err)
+					break
+				}
+			}
+		}
+	}
+	sh.rt.Meter.Release(mem)
+	if sh.exiting {
+		return
+	}
+	if sh.rt.Meter.Stop != resources.None {
+		sh.fatal(sh.rt.Meter.Err())
+		return
+	}
+	st := statuses[n-1]
+	if sh.opts.pipefail {
+		for _, s := range statuses {
+			if s != 0 {
+				st = s
+			}
+		}
+	}
+	ps := make([]string, n)
+	for i, s := range statuses {
+		ps[i] = strconv.Itoa(s)
+	}
+	sh.store("PIPESTATUS", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: ps}})
+	sh.status = st
+}
+
+// job is a background job.
+type job struct {
+	id     int
+	pid    int
+	task   *sched.Task
+	cmd    string
+	status int
+	done   bool
+}
+
+func (sh *Shell) background(st *syntax.Stmt) {
+	child := sh.fork()
+	if child == nil {
+		return
+	}
+	if child.fds[0] == nil || child.fds[0].r == sh.stdin() {
+		child.fds[0] = &fdesc{r: strings.NewReader("")}
+	}
+	child.pgid = child.pid
+	if p, ok := sh.rt.Sched.Proc(child.pid); ok {
+		p.PGID = child.pid
+		p.Args = []string{"bash"}
+	}
+	fg := *st
+	fg.Background = false
+	j := &job{id: len(sh.jobs) + 1, pid: child.pid, cmd: printCmd(&fg)}
+	for _, o := range sh.jobs {
+		if o.id >= j.id {
+			j.id = o.id + 1
+		}
+	}
+	j.task = sh.rt.Sched.Spawn(func(t *sched.Task) {
+		child.task = t
+		t.Data = child
+		child.stmt(&fg)
+		s := child.status
+		if child.exiting {
+			s = child.exitCode
+		}
+		child.runExitTrap()
+		if k := t.Killed(); k != 0 {
+			s = 128 + k
+		}
+		j.status, j.done = s, true
+		if p, ok := sh.rt.Sched.Proc(child.pid); ok {
+			sh.rt.Sched.Exit(p, s)
+		}
+		sh.rt.Meter.Release(child.varMem + resources.MemProcess)
+	})
+	if p, ok := sh.rt.Sched.Proc(child.pid); ok {
+		p.Task = j.task
+	}
+	sh.jobs = append(sh.jobs, j)
+	sh.lastBg = child.pid
+	sh.status = 0
+}
+
+func printCmd(st *syntax.Stmt) string {
+	var b bytes.Buffer
+	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st)
+	return strings.TrimSpace(b.String())
+}
+
+// Attach binds the shell to the task running it (one action's root).
+func (sh *Shell) Attach(t *sched.Task) {
+	sh.task = t
+	t.Data = sh
+	if p, ok := sh.rt.Sched.Proc(sh.pid); ok {
+		p.Task = t
+	}
+}
+
+// ClearExit forgets a stop caused by cancellation so the session goes on.
+func (sh *Shell) ClearExit() {
+	sh.exiting, sh.returning, sh.brk, sh.cont = false, false, 0, 0
+	sh.status = 137
+}
+
+// Complete reports whether src parses as complete input (no open heredoc,
+// quote or compound command), for line-by-line consoles.
+func Complete(src string) bool {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	complete := true
+	err := p.Interactive(strings.NewReader(src), func([]*syntax.Stmt) bool {
+		complete = !p.Incomplete()
+		return true
+	})
+	if err != nil {
+		var pe syntax.ParseError
+		if errors.As(err, &pe) && pe.Incomplete {
+			return false
+		}
+		return true
+	}
+	return complete
+}

@@ -1,0 +1,416 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+)
+
+// testExpr evaluates a [[ ]] expression.
+func (sh *Shell) testExpr(x syntax.TestExpr) (bool, error) {
+	if err := sh.charge(5); err != nil {
+		return false, err
+	}
+	switch x := x.(type) {
+	case *syntax.Word:
+		s, err := sh.literal(x)
+		return s != "", err
+	case *syntax.ParenTest:
+		return sh.testExpr(x.X)
+	case *syntax.UnaryTest:
+		if x.Op == syntax.TsNot {
+			ok, err := sh.testExpr(x.X)
+			return !ok, err
+		}
+		w, _ := x.X.(*syntax.Word)
+		s, err := sh.literal(w)
+		if err != nil {
+			return false, err
+		}
+		return sh.unaryTest(x.Op.String(), s)
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.AndTest:
+			ok, err := sh.testExpr(x.X)
+			if err != nil || !ok {
+				return false, err
+			}
+			return sh.testExpr(x.Y)
+		case syntax.OrTest:
+			ok, err := sh.testExpr(x.X)
+			if err != nil || ok {
+				return ok, err
+			}
+			return sh.testExpr(x.Y)
+		}
+		lw, _ := x.X.(*syntax.Word)
+		rw, _ := x.Y.(*syntax.Word)
+		l, err := sh.literal(lw)
+		if err != nil {
+			return false, err
+		}
+		switch x.Op {
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
+			pat, err := sh.pattern(rw)
+			if err != nil {
+				return false, err
+			}
+			m := matchPattern(pat, l, true)
+			return m == (x.Op != syntax.TsNoMatch), nil
+		case syntax.TsReMatch:
+			return sh.regexMatch(l, rw)
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
+			a, err := sh.arithString(l)
+			if err != nil {
+				return false, err
+			}
+			r, err := sh.literal(rw)
+			if err != nil {
+				return false, err
+			}
+			b, err := sh.arithString(r)
+			if err != nil {
+				return false, err
+			}
+			return intCompare(x.Op.String(), a, b), nil
+		}
+		r, err := sh.literal(rw)
+		if err != nil {
+			return false, err
+		}
+		return sh.binaryTest(x.Op.String(), l, r)
+	}
+	return false, fmt.Errorf("unsupported test expression")
+}
+
+func intCompare(op string, a, b int) bool {
+	switch op {
+	case "-eq":
+		return a == b
+	case "-ne":
+		return a != b
+	case "-lt":
+		return a < b
+	case "-le":
+		return a <= b
+	case "-gt":
+		return a > b
+	case "-ge":
+		return a >= b
+	}
+	return false
+}
+
+// regexMatch implements =~: quoted parts of the pattern match literally.
+func (sh *Shell) regexMatch(s string, w *syntax.Word) (bool, error) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(regexp.QuoteMeta(p.Value))
+		default:
+			v, err := sh.literal(&syntax.Word{Parts: []syntax.WordPart{p}})
+			if err != nil {
+				return false, err
+			}
+			if _, ok := p.(*syntax.DblQuoted); ok {
+				v = regexp.QuoteMeta(v)
+			}
+			b.WriteString(v)
+		}
+	}
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		// bash: invalid regex gives status 2
+		return false, fmt.Errorf("invalid regular expression `%s'", b.String())
+	}
+	re.Longest()
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		sh.store("BASH_REMATCH", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed}})
+		return false, nil
+	}
+	sh.store("BASH_REMATCH", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: m}})
+	return true, nil
+}
+
+func (sh *Shell) unaryTest(op, s string) (bool, error) {
+	switch op {
+	case "-z":
+		return s == "", nil
+	case "-n":
+		return s != "", nil
+	case "-v":
+		name := s
+		if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+			name = s[:i]
+			v := sh.lookup(sh.resolveRef(name))
+			if v == nil {
+				return false, nil
+			}
+			key := s[i+1 : len(s)-1]
+			if v.Kind == expand.Associative {
+				_, ok := v.Map[key]
+				return ok, nil
+			}
+			n, err := sh.arithString(key)
+			if err != nil {
+				return false, err
+			}
+			_, ok := indexGet(v, n)
+			return ok, nil
+		}
+		return sh.envGet(name).IsSet(), nil
+	case "-o":
+		p := sh.optPtr(s)
+		return p != nil && *p, nil
+	case "-R":
+		v := sh.lookup(s)
+		return v != nil && v.Kind == expand.NameRef, nil
+	case "-t":
+		return false, nil
+	}
+	if s == "" {
+		return false, nil
+	}
+	p := command.Join(sh.dir, s)
+	fs := sh.rt.FS
+	if op == "-L" || op == "-h" {
+		fi, err := fs.Lstat(p)
+		return err == nil && fi.Mode&iofs.ModeSymlink != 0, nil
+	}
+	fi, err := fs.Stat(p)
+	if err != nil {
+		return false, nil
+	}
+	m := fi.Mode
+	switch op {
+	case "-e", "-a":
+		return true, nil
+	case "-f":
+		return m.IsRegular(), nil
+	case "-d":
+		return m.IsDir(), nil
+	case "-s":
+		return fi.Size > 0 && !m.IsDir() || m.IsDir(), nil
+	case "-r", "-w":
+		return true, nil
+	case "-x":
+		return m&0o111 != 0, nil
+	case "-c":
+		return m&iofs.ModeCharDevice != 0, nil
+	case "-b", "-S":
+		return false, nil
+	case "-p":
+		return m&iofs.ModeNamedPipe != 0, nil
+	case "-k":
+		return m&iofs.ModeSticky != 0, nil
+	case "-u":
+		return m&iofs.ModeSetuid != 0, nil
+	case "-g":
+		return m&iofs.ModeSetgid != 0, nil
+	case "-O", "-G":
+		return fi.UID == sh.rt.Users.UID(), nil
+	case "-N":
+		return true, nil
+	}
+	return false, fmt.Errorf("%s: unary operator expected", op)
+}
+
+func (sh *Shell) binaryTest(op, a, b string) (bool, error) {
+	switch op {
+	case "=", "==":
+		return a == b, nil
+	case "!=":
+		return a != b, nil
+	case "<":
+		return a < b, nil
+	case ">":
+		return a > b, nil
+	case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+		x, err := testInt(a)
+		if err != nil {
+			return false, err
+		}
+		y, err := testInt(b)
+		if err != nil {
+			return false, err
+		}
+		return intCompare(op, x, y), nil
+	case "-nt", "-ot":
+		fa, ea := sh.rt.FS.Stat(command.Join(sh.dir, a))
+		fb, eb := sh.rt.FS.Stat(command.Join(sh.dir, b))
+		if op == "-nt" {
+			return ea == nil && (eb != nil || fa.ModTime.After(fb.ModTime)), nil
+		}
+		return eb == nil && (ea != nil || fa.ModTime.Before(fb.ModTime)), nil
+	case "-ef":
+		fa, ea := sh.rt.FS.Stat(command.Join(sh.dir, a))
+		fb, eb := sh.rt.FS.Stat(command.Join(sh.dir, b))
+		return ea == nil && eb == nil && fa.Ino == fb.Ino, nil
+	}
+	return false, fmt.Errorf("%s: binary operator expected", op)
+}
+
+func testInt(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%s: integer expression expected", s)
+	}
+	return n, nil
+}
+
+var unaryOps = map[string]bool{"-e": true, "-a": true, "-f": true, "-d": true, "-s": true, "-r": true, "-w": true,
+	"-x": true, "-L": true, "-h": true, "-z": true, "-n": true, "-c": true, "-b": true, "-p": true, "-S": true,
+	"-k": true, "-u": true, "-g": true, "-O": true, "-G": true, "-N": true, "-t": true, "-v": true, "-o": true, "-R": true}
+
+var binaryOps = map[string]bool{"=": true, "==": true, "!=": true, "<": true, ">": true, "-eq": true, "-ne": true,
+	"-lt": true, "-le": true, "-gt": true, "-ge": true, "-nt": true, "-ot": true, "-ef": true}
+
+func biTest(sh *Shell, args []string) int {
+	name := args[0]
+	a := args[1:]
+	if name == "[" {
+		if len(a) == 0 || a[len(a)-1] != "]" {
+			sh.bierr("[", "missing `]'")
+			return 2
+		}
+		a = a[:len(a)-1]
+	}
+	t := &testParser{sh: sh, args: a}
+	ok, err := t.eval()
+	if err != nil {
+		if errors.Is(err, command.ErrStopped) {
+			return 1
+		}
+		sh.bierr(name, "%v", err)
+		return 2
+	}
+	return b2i(!ok)
+}
+
+type testParser struct {
+	sh   *Shell
+	args []string
+	pos  int
+}
+
+func (t *testParser) eval() (bool, error) {
+	switch len(t.args) {
+	case 0:
+		return false, nil
+	case 1:
+		return t.args[0] != "", nil
+	case 2:
+		if t.args[0] == "!" {
+			return t.args[1] == "", nil
+		}
+		if unaryOps[t.args[0]] {
+			return t.sh.unaryTest(t.args[0], t.args[1])
+		}
+		return false, fmt.Errorf("%s: unary operator expected", t.args[0])
+	case 3:
+		if binaryOps[t.args[1]] {
+			return t.sh.binaryTest(t.args[1], t.args[0], t.args[2])
+		}
+		if t.args[1] == "-a" || t.args[1] == "-o" {
+			break
+		}
+		if t.args[0] == "!" {
+			r, err := (&testParser{sh: t.sh, args: t.args[1:]}).eval()
+			return !r, err
+		}
+		if t.args[0] == "(" && t.args[2] == ")" {
+			return t.args[1] != "", nil
+		}
+		return false, fmt.Errorf("%s: binary operator expected", t.args[1])
+	case 4:
+		if t.args[0] == "!" {
+			r, err := (&testParser{sh: t.sh, args: t.args[1:]}).eval()
+			return !r, err
+		}
+	}
+	r, err := t.or()
+	if err == nil && t.pos < len(t.args) {
+		return false, errors.New("too many arguments")
+	}
+	return r, err
+}
+
+func (t *testParser) peek() string {
+	if t.pos < len(t.args) {
+		return t.args[t.pos]
+	}
+	return ""
+}
+
+func (t *testParser) or() (bool, error) {
+	l, err := t.and()
+	for err == nil && t.peek() == "-o" {
+		t.pos++
+		var r bool
+		r, err = t.and()
+		l = l || r
+	}
+	return l, err
+}
+
+func (t *testParser) and() (bool, error) {
+	l, err := t.not()
+	for err == nil && t.peek() == "-a" {
+		t.pos++
+		var r bool
+		r, err = t.not()
+		l = l && r
+	}
+	return l, err
+}
+
+func (t *testParser) not() (bool, error) {
+	if t.peek() == "!" && t.pos+1 < len(t.args) {
+		t.pos++
+		r, err := t.not()
+		return !r, err
+	}
+	return t.primary()
+}
+
+func (t *testParser) primary() (bool, error) {
+	if t.pos >= len(t.args) {
+		return false, errors.New("argument expected")
+	}
+	a := t.args[t.pos]
+	if a == "(" {
+		t.pos++
+		r, err := t.or()
+		if err != nil {
+			return false, err
+		}
+		if t.peek() != ")" {
+			return false, errors.New("`)' expected")
+		}
+		t.pos++
+		return r, nil
+	}
+	if t.pos+2 < len(t.args) && binaryOps[t.args[t.pos+1]] {
+		op, b := t.args[t.pos+1], t.args[t.pos+2]
+		t.pos += 3
+		return t.sh.binaryTest(op, a, b)
+	}
+	if unaryOps[a] && t.pos+1 < len(t.args) {
+		t.pos += 2
+		return t.sh.unaryTest(a, t.args[t.pos-1])
+	}
+	t.pos++
+	return a != "", nil
+}
