@@ -433,6 +433,15 @@ func (p *Process) Wait(ctx context.Context) (Exit, []byte, error) {
 	}
 }
 
+// Abort releases the process without stopping it (its sandbox is going
+// away): readers and writers get errors.
+func (p *Process) Abort() {
+	p.closeOnce.Do(func() {
+		p.out.CloseWithError(io.ErrClosedPipe)
+		p.cn.c.Close()
+	})
+}
+
 // Close kills the command if it still runs, waits for the helper to
 // confirm and releases the connection.
 func (p *Process) Close(ctx context.Context) error {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apex/log"
 	ispec "github.com/opencontainers/image-spec/specs-go/v1"
 	rspec "github.com/opencontainers/runtime-spec/specs-go"
 	"github.com/opencontainers/umoci/oci/cas/dir"
@@ -34,6 +35,9 @@ var imageSystemDirs = map[string]bool{"usr": true, "bin": true, "sbin": true, "l
 
 // skipImageDirs are replaced by the sandbox's own mounts.
 var skipImageDirs = map[string]bool{"proc": true, "sys": true, "dev": true, ".shellbox": true}
+
+// quietUmoci turns off umoci's per-layer progress logging.
+var quietUmoci sync.Once
 
 // unpackedImage is a cached root filesystem and its image config.
 type unpackedImage struct {
@@ -117,6 +121,7 @@ func (f *Factory) unpack(ctx context.Context, src machine.PreparedImage) (*unpac
 			UIDMappings: []rspec.LinuxIDMapping{{HostID: uint32(f.uid), ContainerID: 0, Size: 1}},
 			GIDMappings: []rspec.LinuxIDMapping{{HostID: uint32(f.gid), ContainerID: 0, Size: 1}}}
 	}
+	quietUmoci.Do(func() { log.SetLevel(log.WarnLevel) })
 	opts := &layer.UnpackOptions{OnDiskFormat: layer.DirRootfs{MapOptions: mapOpts}}
 	if err := layer.UnpackRootfs(ctx, engine, filepath.Join(tmp, "rootfs"), manifest, opts); err != nil {
 		return nil, &machine.StartupError{Backend: Name, Err: fmt.Errorf("unpacking %s: %w", src.ManifestDigest, err)}

@@ -30,6 +30,7 @@ type Machine struct {
 	spec   machine.Spec
 
 	mu        sync.Mutex
+	procs     map[*process]struct{}
 	closed    bool
 	closeDone chan struct{}
 	closeErr  error
@@ -212,7 +213,19 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 	if err != nil {
 		return nil, m.opError(ctx, err)
 	}
-	return &process{m: m, p: p}, nil
+	proc := &process{m: m, p: p}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		p.Abort()
+		return nil, machine.ErrClosed
+	}
+	if m.procs == nil {
+		m.procs = map[*process]struct{}{}
+	}
+	m.procs[proc] = struct{}{}
+	m.mu.Unlock()
+	return proc, nil
 }
 
 type process struct {
@@ -236,6 +249,9 @@ func (p *process) Wait(ctx context.Context) (machine.ProcessExit, error) {
 }
 
 func (p *process) Close(ctx context.Context) error {
+	p.m.mu.Lock()
+	delete(p.m.procs, p)
+	p.m.mu.Unlock()
 	if err := p.p.Close(ctx); err != nil {
 		return p.m.opError(ctx, err)
 	}
@@ -257,7 +273,12 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.closeDone = make(chan struct{})
+	procs := m.procs
+	m.procs = nil
 	m.mu.Unlock()
+	for p := range procs {
+		p.p.Abort()
+	}
 	defer close(m.closeDone)
 	sctx, cancel := context.WithTimeout(ctx, closeTimeout)
 	m.client.Shutdown(sctx)
