@@ -1,0 +1,227 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
+)
+
+// nl - number lines of files
+//
+//	nl [-b STYLE] [-h STYLE] [-f STYLE] [-n FORMAT] [-w N] [-s SEP]
+//	   [-v N] [-i N] [-l N] [-d CC] [-p] [FILE]...
+//
+// STYLE is a (all), t (non-empty), n (none) or pBRE; FORMAT is ln, rn or
+// rz. Logical pages are split by the section delimiters \:\:\: (header),
+// \:\: (body) and \: (footer), which print as empty lines.
+func init() { command.Register("nl", command.Real, Nl) }
+
+var nlSpec = optSpec{short: "b:d:f:h:i:l:n:ps:v:w:", long: []longOpt{
+	{"body-numbering", reqArg, "b"}, {"section-delimiter", reqArg, "d"},
+	{"footer-numbering", reqArg, "f"}, {"header-numbering", reqArg, "h"},
+	{"line-increment", reqArg, "i"}, {"join-blank-lines", reqArg, "l"},
+	{"number-format", reqArg, "n"}, {"no-renumber", noArg, "p"},
+	{"number-separator", reqArg, "s"}, {"starting-line-number", reqArg, "v"},
+	{"number-width", reqArg, "w"},
+}}
+
+type nlStyle struct {
+	kind byte // a t n p
+	re   *regexp.Regexp
+}
+
+// Nl runs nl.
+func Nl(inv *command.Invocation) int {
+	p := newProc(inv, 1)
+	opts, files, ok := p.parse(nlSpec)
+	if !ok {
+		return 1
+	}
+	styles := [3]nlStyle{{kind: 'n'}, {kind: 't'}, {kind: 'n'}} // header body footer
+	format, width, sep := "rn", 6, "\t"
+	start, incr, join := int64(1), int64(1), int64(1)
+	delim := `\:`
+	renumber := true
+	parseStyle := func(s, which string) (nlStyle, bool) {
+		switch {
+		case s == "a" || s == "t" || s == "n":
+			return nlStyle{kind: s[0]}, true
+		case strings.HasPrefix(s, "p"):
+			re, err := posixre.Compile(s[1:], false, false)
+			if err != nil {
+				p.warn("%s", err)
+				return nlStyle{}, false
+			}
+			return nlStyle{kind: 'p', re: re}, true
+		}
+		p.warn("invalid %s numbering style: %s", which, quote(s))
+		return nlStyle{}, false
+	}
+	numErr := false
+	num := func(s, what string, min int64) (int64, bool) {
+		v, err := strconv.ParseInt(s, 10, 64)
+		numErr = true
+		switch {
+		case err != nil && err.(*strconv.NumError).Err == strconv.ErrRange:
+			p.warn("invalid %s: %s: Value too large for defined data type", what, quote(s))
+			return 0, false
+		case err != nil:
+			p.warn("invalid %s: %s", what, quote(s))
+			return 0, false
+		case v < min:
+			p.warn("invalid %s: %s: Numerical result out of range", what, quote(s))
+			return 0, false
+		}
+		return v, true
+	}
+	for _, o := range opts {
+		var ok bool = true
+		switch o.key {
+		case "b":
+			styles[1], ok = parseStyle(o.arg, "body")
+		case "h":
+			styles[0], ok = parseStyle(o.arg, "header")
+		case "f":
+			styles[2], ok = parseStyle(o.arg, "footer")
+		case "n":
+			switch o.arg {
+			case "ln", "rn", "rz":
+				format = o.arg
+			default:
+				p.warn("invalid line numbering format: %s", quote(o.arg))
+				ok = false
+			}
+		case "w":
+			var w int64
+			w, ok = num(o.arg, "line number field width", 1)
+			width = int(w)
+		case "s":
+			sep = o.arg
+		case "v":
+			start, ok = num(o.arg, "starting line number", -1<<62)
+		case "i":
+			incr, ok = num(o.arg, "line number increment", -1<<62)
+		case "l":
+			join, ok = num(o.arg, "line number of blank lines", 1)
+		case "d":
+			delim = o.arg
+			if len(delim) == 1 {
+				delim += ":"
+			}
+		case "p":
+			renumber = false
+		}
+		if !ok {
+			if numErr {
+				return p.exit(1)
+			}
+			return p.usageErr("")
+		}
+	}
+	line := start
+	section := 1
+	blanks := int64(0)
+	pad := strings.Repeat(" ", width+len(sep))
+	status := 0
+	for _, f := range defaultStdin(files) {
+		r, err := p.open(f)
+		if err != nil {
+			p.fileErr(f, err)
+			status = 1
+			continue
+		}
+		lr := newLineReader(r, '\n')
+		for {
+			raw, err := lr.next()
+			if len(raw) > 0 {
+				text := strings.TrimSuffix(string(raw), "\n")
+				sec := -1
+				if delim != "" {
+					switch text {
+					case strings.Repeat(delim, 3):
+						sec = 0
+					case strings.Repeat(delim, 2):
+						sec = 1
+					case delim:
+						sec = 2
+					}
+				}
+				var out string
+				if sec >= 0 {
+					section = sec
+					if renumber {
+						line = start
+					}
+					out = "\n"
+					blanks = 0
+				} else {
+					st := styles[section]
+					number := false
+					switch st.kind {
+					case 'a':
+						if text == "" {
+							blanks++
+							if blanks >= join {
+								number = true
+								blanks = 0
+							}
+						} else {
+							number = true
+							blanks = 0
+						}
+					case 't':
+						number = text != ""
+					case 'p':
+						number = st.re.MatchString(text)
+					}
+					if number {
+						var n string
+						switch format {
+						case "ln":
+							n = fmt.Sprintf("%-*d", width, line)
+						case "rz":
+							if line < 0 {
+								n = fmt.Sprintf("-%0*d", width-1, -line)
+							} else {
+								n = fmt.Sprintf("%0*d", width, line)
+							}
+						default:
+							n = fmt.Sprintf("%*d", width, line)
+						}
+						out = n + sep + text
+						line += incr
+					} else {
+						out = pad + text
+						if text == "" {
+							out = pad
+						}
+					}
+					out += "\n" // GNU nl terminates the last line too
+				}
+				if !p.writeString(out) {
+					r.Close()
+					return p.exit(1)
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				r.Close()
+				if err == errStop {
+					return p.exit(1)
+				}
+				p.fileErr(f, err)
+				status = 1
+				break
+			}
+		}
+		r.Close()
+	}
+	return p.exit(status)
+}
