@@ -1,0 +1,4 @@
+a=(x "y z")
+declare -p a
+declare -A m=([k]=v)
+declare -p m

@@ -1,0 +1,3 @@
+parts=(usr local bin)
+joined=$(IFS=/; echo "${parts[*]}")
+echo "/$joined"

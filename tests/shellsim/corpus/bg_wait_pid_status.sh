@@ -1,0 +1,4 @@
+(exit 5) &
+pid=$!
+wait $pid
+echo "job exit: $?"

@@ -1,0 +1,4 @@
+echo -n "no newline"; echo
+echo -e "a\tb"
+echo "plain \t not escaped"
+echo -- "-- dash"

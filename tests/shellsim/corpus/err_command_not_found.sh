@@ -1,0 +1,2 @@
+nonexistent_command_xyz 2>/dev/null
+echo "status=$?"

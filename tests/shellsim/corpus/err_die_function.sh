@@ -1,0 +1,3 @@
+die() { echo "fatal: $*" >&2; exit 2; }
+[ -f config.cfg ] || die "config missing"
+echo "unreachable"

@@ -1,0 +1,6 @@
+( exit 3 )
+echo "subshell: $?"
+false
+echo "false: $?"
+true
+echo "true: $?"

@@ -1,0 +1,2 @@
+echo "some output"
+grep -q never_there /dev/null

@@ -1,0 +1,5 @@
+mkdir -p work && echo "created"
+[ -d missing ] || echo "missing dir"
+[ -d work ] && [ ! -f work/x ] && echo "empty work"
+false && echo "not printed"
+echo "end"

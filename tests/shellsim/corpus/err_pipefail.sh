@@ -1,0 +1,5 @@
+false | true
+echo "no pipefail: $?"
+set -o pipefail
+false | true
+echo "pipefail: $?"

@@ -1,0 +1,4 @@
+set -x
+v=1
+set +x
+echo "v=$v"

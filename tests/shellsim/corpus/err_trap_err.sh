@@ -1,0 +1,3 @@
+trap 'echo "error on line $LINENO"' ERR
+false
+echo "continues"

@@ -1,0 +1,3 @@
+trap 'echo "cleanup on exit"' EXIT
+echo "working"
+exit 0

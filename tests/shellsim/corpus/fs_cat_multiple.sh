@@ -1,0 +1,3 @@
+echo A > a; echo B > b
+cat a b
+cat a - b <<< "STDIN"

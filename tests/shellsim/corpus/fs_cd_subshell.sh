@@ -1,0 +1,4 @@
+mkdir sub
+(cd sub && touch made_here)
+ls sub
+[ -f made_here ] || echo "not in top"

@@ -1,0 +1,3 @@
+echo "discard" > /dev/null
+cat /dev/null | wc -l
+[ -e /dev/null ] && echo "dev null exists"

@@ -1,0 +1,2 @@
+echo *.nomatch
+ls *.nomatch 2>/dev/null || echo "no files"

@@ -1,0 +1,3 @@
+mkdir -p r/a r/b
+touch r/a/1 r/b/2 r/top
+ls -R r

@@ -1,0 +1,2 @@
+touch alpha beta gamma
+ls -r

@@ -1,0 +1,3 @@
+printf '12345' > five.bin
+stat -c %s five.bin
+wc -c < five.bin

@@ -1,0 +1,3 @@
+show() { echo "argc=$#"; echo "all=$*"; echo "first=${1:-none}"; }
+show a b c
+show

@@ -1,0 +1,5 @@
+greet() {
+  echo "Hello, $1!"
+}
+greet World
+greet "Shell User"

@@ -1,0 +1,5 @@
+function say {
+  echo "say: $*"
+}
+function twice() { "$@"; "$@"; }
+twice say hi

@@ -1,0 +1,4 @@
+x=global
+f() { local x=local; echo "in f: $x"; }
+f
+echo "after: $x"

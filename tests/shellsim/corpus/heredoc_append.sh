@@ -1,0 +1,6 @@
+echo "first" > out.txt
+cat >> out.txt <<EOF
+second
+third
+EOF
+cat out.txt

@@ -1,0 +1,4 @@
+cat <<EOF
+Line one
+Line two
+EOF

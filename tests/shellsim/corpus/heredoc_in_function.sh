@@ -1,0 +1,7 @@
+usage() {
+  cat <<USAGE
+Usage: tool [options]
+  -h  help
+USAGE
+}
+usage

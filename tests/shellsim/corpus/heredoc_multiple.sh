@@ -1,0 +1,5 @@
+cat <<A; cat <<B
+from A
+A
+from B
+B

@@ -1,0 +1,5 @@
+name=World
+cat <<'EOF'
+Hello, $name!
+Literal $(date)
+EOF

@@ -1,0 +1,4 @@
+sed 's/^/> /' <<EOF
+quoted
+reply
+EOF

@@ -1,0 +1,4 @@
+count=$(printf 'a\nb\n' | wc -l)
+cat <<EOF
+There are $count lines
+EOF

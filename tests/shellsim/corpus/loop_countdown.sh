@@ -1,0 +1,2 @@
+for ((i = 3; i > 0; i--)); do echo "$i..."; done
+echo "liftoff"

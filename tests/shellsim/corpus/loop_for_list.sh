@@ -1,0 +1,3 @@
+for fruit in apple banana cherry; do
+  echo "fruit: $fruit"
+done

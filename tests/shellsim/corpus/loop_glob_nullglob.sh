@@ -1,0 +1,3 @@
+shopt -s nullglob
+files=(*.none)
+echo "count=${#files[@]}"

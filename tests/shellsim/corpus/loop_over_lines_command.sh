@@ -1,0 +1,1 @@
+for word in $(echo "one two  three"); do echo "[$word]"; done

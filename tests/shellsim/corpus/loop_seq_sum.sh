@@ -1,0 +1,3 @@
+total=0
+for n in $(seq 1 100); do total=$((total + n)); done
+echo "$total"

@@ -1,0 +1,4 @@
+a=set
+echo "${a:+alternate}"
+unset b
+echo "[${b:+alternate}]"

@@ -1,0 +1,4 @@
+files=(a.txt b.txt c.log)
+echo "${files[@]%.txt}"
+echo "${files[@]/#/pre_}"
+echo "${files[@]^^}"

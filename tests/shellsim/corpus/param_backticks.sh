@@ -1,0 +1,3 @@
+x=`echo legacy`
+echo "$x"
+echo "files: `printf 'a\nb\n' | wc -l`"

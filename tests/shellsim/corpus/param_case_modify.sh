@@ -1,0 +1,6 @@
+s="hello World"
+echo "${s^}"
+echo "${s^^}"
+echo "${s,,}"
+S="ABC"
+echo "${S,}"

@@ -1,0 +1,3 @@
+s="mississippi"
+t="${s//[^s]/}"
+echo "s count: ${#t}"

@@ -1,0 +1,3 @@
+PORT=${PORT:-8080}
+HOST=${HOST_OVERRIDE:-localhost}
+echo "$HOST:$PORT"

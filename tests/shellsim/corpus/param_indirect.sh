@@ -1,0 +1,3 @@
+target="value here"
+name=target
+echo "${!name}"

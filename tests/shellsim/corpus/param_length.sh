@@ -1,0 +1,4 @@
+s="hello world"
+echo "${#s}"
+empty=""
+echo "${#empty}"

@@ -1,0 +1,6 @@
+path="/usr/local/lib/file.tar.gz"
+echo "${path#*/}"
+echo "${path##*/}"
+echo "${path%/*}"
+echo "${path%%.*}"
+echo "${path%.*}"

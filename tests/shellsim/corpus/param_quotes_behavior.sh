@@ -1,0 +1,5 @@
+x="a   b"
+echo $x
+echo "$x"
+echo '$x'
+echo "\$x is $x"

@@ -1,0 +1,3 @@
+printf -v line '%*s' 10 ''
+echo "${line// /-}"
+printf '=%.0s' {1..5}; echo

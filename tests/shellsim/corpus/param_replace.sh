@@ -1,0 +1,6 @@
+s="one two one two"
+echo "${s/one/1}"
+echo "${s//one/1}"
+echo "${s/#one/START}"
+echo "${s/%two/END}"
+echo "${s// /_}"

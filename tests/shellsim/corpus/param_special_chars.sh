@@ -1,0 +1,4 @@
+s='He said "hi" & left'
+echo "$s"
+printf '%s\n' "$s"
+echo "${#s}"

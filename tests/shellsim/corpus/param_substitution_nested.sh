@@ -1,0 +1,5 @@
+dir="/tmp/project"
+file="$dir/src/main.c"
+rel="${file#$dir/}"
+echo "$rel"
+echo "${rel%%/*}"

@@ -1,0 +1,5 @@
+s="abcdefgh"
+echo "${s:2}"
+echo "${s:2:3}"
+echo "${s: -3}"
+echo "${s: -3:2}"

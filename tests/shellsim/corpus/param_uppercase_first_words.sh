@@ -1,0 +1,1 @@
+for w in hello big world; do printf '%s ' "${w^}"; done; echo

@@ -1,0 +1,3 @@
+lines=$(printf 'x\ny\nz\n')
+echo "$lines" | wc -l
+echo $lines

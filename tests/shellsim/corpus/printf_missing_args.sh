@@ -1,0 +1,2 @@
+printf '%s and %s\n' only
+printf '%d\n'

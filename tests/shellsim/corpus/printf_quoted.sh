@@ -1,0 +1,2 @@
+printf '%q\n' 'a b'
+printf '%q\n' "it's"

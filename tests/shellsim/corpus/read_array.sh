@@ -1,0 +1,2 @@
+read -ra words <<< "one two three"
+echo "${#words[@]} ${words[2]}"

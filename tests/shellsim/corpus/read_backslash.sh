@@ -1,0 +1,3 @@
+printf 'a\\tb\n' > bs.txt
+read -r raw < bs.txt; echo "$raw"
+read cooked < bs.txt; echo "$cooked"

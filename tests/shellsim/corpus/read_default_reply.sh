@@ -1,0 +1,1 @@
+echo "value" | { read; echo "REPLY=$REPLY"; }

@@ -1,0 +1,2 @@
+sleep abc 2>/dev/null
+echo "status: $?"

@@ -1,0 +1,3 @@
+sleep 0.01s
+sleep 0.001m
+echo "suffixes ok"

@@ -1,0 +1,1 @@
+printf 'start\na\nb\nend\nc\n' | awk '/start/,/end/'

@@ -1,0 +1,1 @@
+printf 'c\na\nc\nb\na\n' | awk '!seen[$0]++'

@@ -1,0 +1,1 @@
+printf 'a\tb\n' | expand -t 4 | cat -A

@@ -1,0 +1,1 @@
+echo "abcdefghijklmnopqrstuvwxyz" | fold -w 10

@@ -1,0 +1,3 @@
+printf 'Apple\nbanana\nAPPLE pie\ncherry\n' > fruits.txt
+grep -i apple fruits.txt
+echo "count: $(grep -ic apple fruits.txt)"

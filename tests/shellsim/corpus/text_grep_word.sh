@@ -1,0 +1,3 @@
+printf 'cat\ncatalog\nthe cat sat\nconcat\n' > words.txt
+grep -w cat words.txt
+grep -x cat words.txt

@@ -1,0 +1,1 @@
+yes line | head -3

@@ -1,0 +1,1 @@
+printf 'x\ny\nz\n' | cat -n

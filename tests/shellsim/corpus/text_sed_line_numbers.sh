@@ -1,0 +1,2 @@
+printf 'a\nb\nc\n' | sed -n '='
+printf 'a\nb\nc\n' | sed = | sed 'N;s/\n/ /'

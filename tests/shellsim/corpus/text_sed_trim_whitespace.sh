@@ -1,0 +1,1 @@
+printf '  lead\ntrail   \n  both  \n' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | cat -A

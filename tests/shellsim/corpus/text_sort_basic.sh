@@ -1,0 +1,2 @@
+printf 'pear\napple\nfig\nbanana\n' | sort
+printf 'pear\napple\nfig\nbanana\n' | sort -r

@@ -1,0 +1,3 @@
+printf '10\n9\n100\n1\n' | sort
+printf '10\n9\n100\n1\n' | sort -n
+printf '10\n9\n100\n1\n' | sort -rn

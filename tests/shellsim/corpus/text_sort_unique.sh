@@ -1,0 +1,1 @@
+printf 'b\na\nb\nc\na\n' | sort -u

@@ -1,0 +1,2 @@
+printf 'one\ntwo\n' | tee copy.txt | wc -l
+cat copy.txt

@@ -1,0 +1,1 @@
+echo "Hello, World" | tr 'A-Za-z' 'N-ZA-Mn-za-m'

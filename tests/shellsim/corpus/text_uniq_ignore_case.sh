@@ -1,0 +1,1 @@
+printf 'A\na\nB\nb\nb\n' | uniq -i
