@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -71,7 +69,8 @@ type machine struct {
 	aheadOK   bool
 	aheadFile bool // ahead starts a new file (separate mode)
 	lineNo    int
-	lastNL    bool // the current line ended with a delimiter
+	psNL      bool // the pattern space ends its line (GNU's "chomped")
+	hsNL      bool // the same for the hold space
 	segOpened bool // separate mode: the current file has been opened
 
 	ps, hs   string
@@ -79,7 +78,7 @@ type machine struct {
 	stdout   *output
 	appendQ  []appendItem
 	tflag    bool
-	lastRe   *regexp.Regexp
+	lastRe   matcher
 	quit     bool
 	exitCode int
 
@@ -94,6 +93,14 @@ type appendItem struct {
 	text string
 	file string // r: whole file; R: one line
 	line bool
+}
+
+// chargeOrPanic is the fuel hook of the backtracking matcher, which
+// cannot return an error from deep recursion.
+func (m *machine) chargeOrPanic(n int) {
+	if err := m.charge(n); err != nil {
+		panic(err)
+	}
 }
 
 func (m *machine) charge(n int) error {
@@ -210,7 +217,7 @@ func (m *machine) nextLine() (bool, error) {
 	if !m.aheadOK {
 		return false, nil
 	}
-	m.ps, m.lastNL = m.ahead, m.aheadNL
+	m.ps, m.psNL = m.ahead, m.aheadNL
 	m.lineNo++
 	if err := m.fill(); err != nil {
 		return false, err
@@ -221,7 +228,7 @@ func (m *machine) nextLine() (bool, error) {
 func (m *machine) isLast() bool { return !m.aheadOK }
 
 func (m *machine) emit(s string) error {
-	if err := m.out.write(s, m.lastNL || !m.isLast(), m.delim); err != nil {
+	if err := m.out.write(s, m.psNL, m.delim); err != nil {
 		return errStop{1}
 	}
 	return nil
@@ -405,7 +412,7 @@ func (m *machine) startRange(c *cmd) (bool, error) {
 			c.active = false
 		}
 	case addrMult:
-		if c.a2.n <= 0 || m.lineNo%c.a2.n == 0 {
+		if c.a2.n <= 0 {
 			c.active = false
 		} else {
 			c.endLine = (m.lineNo/c.a2.n + 1) * c.a2.n
@@ -606,15 +613,16 @@ restart:
 			pc = 0
 			continue
 		case 'g':
-			m.ps = m.hs
+			m.ps, m.psNL = m.hs, m.hsNL
 		case 'G':
-			m.ps += "\n" + m.hs
+			m.ps, m.psNL = m.ps+"\n"+m.hs, m.hsNL
 		case 'h':
-			m.hs = m.ps
+			m.hs, m.hsNL = m.ps, m.psNL
 		case 'H':
-			m.hs += "\n" + m.ps
+			m.hs, m.hsNL = m.hs+"\n"+m.ps, m.psNL
 		case 'x':
 			m.ps, m.hs = m.hs, m.ps
+			m.psNL, m.hsNL = m.hsNL, m.psNL
 		case 'z':
 			m.ps = ""
 		case 'F':
@@ -668,8 +676,8 @@ restart:
 				return err
 			}
 		case 'P':
-			first, _, _ := strings.Cut(m.ps, "\n")
-			if err := m.out.write(first, true, m.delim); err != nil {
+			first, _, found := strings.Cut(m.ps, "\n")
+			if err := m.out.write(first, found || m.psNL, m.delim); err != nil {
 				return errStop{1}
 			}
 		case 'q':
@@ -834,7 +842,6 @@ func unambiguous(s string, width int) string {
 		col += len(t)
 	}
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
 		c := s[i]
 		switch {
 		case c == '\\':
@@ -853,10 +860,6 @@ func unambiguous(s string, width int) string {
 			emit(`\t`)
 		case c == '\v':
 			emit(`\v`)
-		case r != utf8.RuneError && size > 1 && unicode.IsPrint(r):
-			emit(s[i : i+size])
-			i += size
-			continue
 		case c < 32 || c >= 127:
 			emit(fmt.Sprintf("\\%03o", c))
 		default:

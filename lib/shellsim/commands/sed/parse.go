@@ -2,7 +2,6 @@ package sed
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -23,7 +22,7 @@ type address struct {
 	kind  addrKind
 	n     int // line, first, N
 	step  int
-	re    *regexp.Regexp
+	re    matcher
 	empty bool // the empty regex: reuse the last one
 }
 
@@ -49,7 +48,7 @@ type cmd struct {
 	num    int    // exit code for q Q; width for l (-1 default)
 
 	// s
-	re     *regexp.Regexp
+	re     matcher
 	reNil  bool // empty regex
 	repl   []replPart
 	global bool
@@ -73,6 +72,8 @@ type parser struct {
 	prog   []*cmd
 	blocks []int
 	quiet  bool // set by #n
+	// haveRegex: a regex was compiled, so an empty one has a referent
+	haveRegex bool
 }
 
 // chunk is one -e expression or -f file inside the joined script.
@@ -160,6 +161,7 @@ func (p *parser) parse() error {
 					return err
 				}
 				if c.a2 == nil {
+					p.pos++
 					return p.errf("unexpected `,'")
 				}
 			}
@@ -225,6 +227,9 @@ func (p *parser) address() (*address, error) {
 		}
 		a := &address{kind: addrRegex}
 		if pat == "" {
+			if !p.haveRegex {
+				return nil, p.noPrevious()
+			}
 			a.empty = true
 			return a, nil
 		}
@@ -263,15 +268,18 @@ func (p *parser) address2() (*address, error) {
 	return a, err
 }
 
-func (p *parser) compile(pat string, icase, multi bool) (*regexp.Regexp, error) {
+func (p *parser) compile(pat string, icase, multi bool) (matcher, error) {
 	re, err := compile(pat, p.ere, icase, multi)
-	if err == errBackref {
-		return nil, &unsupportedError{"sed back-reference in regex"}
-	}
+	p.haveRegex = true
 	if err != nil {
 		return nil, p.errf("%s", err.Error())
 	}
 	return re, nil
+}
+
+func (p *parser) noPrevious() error {
+	p.pos = p.chunks[0].start
+	return p.errf("no previous regular expression")
 }
 
 // unsupportedError is a valid script using a feature ShellSim lacks.
@@ -415,7 +423,13 @@ func (p *parser) command(c *cmd) error {
 		c.text = text
 	case 'b', 't', 'T':
 		p.skipSpace()
-		c.text = strings.TrimRight(p.toEOL(true), " \t")
+		start := p.pos
+		for !p.eof() && strings.IndexByte("; \t\n}", p.peek()) < 0 {
+			p.pos++
+		}
+		c.text = p.src[start:p.pos]
+		p.prog = append(p.prog, c)
+		return p.endCommand()
 	case 'r', 'R', 'w', 'W':
 		p.skipSpace()
 		c.text = p.toEOL(false)
@@ -572,6 +586,9 @@ flags:
 		}
 	}
 	if pat == "" {
+		if !p.haveRegex {
+			return p.noPrevious()
+		}
 		c.reNil = true
 	} else {
 		re, err := p.compile(pat, icase, multi)

@@ -1,21 +1,21 @@
 package sed
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
 // Go's regexp package has no POSIX BRE front end, so the script's BRE/ERE
-// text is rewritten into Go (RE2) syntax here. Go cannot express
-// back-references inside a pattern; those are reported as unsupported.
-
-// errBackref marks a pattern that needs a back-reference (\1 in the regex).
-var errBackref = fmt.Errorf("back-references in regular expressions are not supported")
+// text is rewritten into Go (RE2) syntax here. Back-references, which RE2
+// cannot express, become placeholder runes for the backtracking matcher.
 
 // translate rewrites a POSIX regex (BRE unless ere) with GNU extensions into Go
 // syntax. Escapes \n and \t are already literal characters in pat.
-func translate(pat string, ere bool) (string, error) {
+func translate(pat string, ere bool) (string, bool, error) {
+	backref := false
 	var b strings.Builder
 	// atomStart is the output offset of the last atom, for wrapping a
 	// repeated repetition ("a**") that RE2 rejects.
@@ -55,7 +55,7 @@ func translate(pat string, ere bool) (string, error) {
 				atomStart, lastQuant, atBegin = -1, false, true
 			case !ere && d == ')':
 				if len(groupStarts) == 0 {
-					return "", fmt.Errorf("Unmatched ) or \\)")
+					return "", false, fmt.Errorf("Unmatched ) or \\)")
 				}
 				st := groupStarts[len(groupStarts)-1]
 				groupStarts = groupStarts[:len(groupStarts)-1]
@@ -71,18 +71,49 @@ func translate(pat string, ere bool) (string, error) {
 					quant(string(d))
 				}
 			case !ere && d == '{':
+				if atBegin || atomStart < 0 {
+					return "", false, fmt.Errorf("Invalid preceding regular expression")
+				}
 				end := strings.Index(pat[i:], "\\}")
 				if end < 0 {
-					return "", fmt.Errorf("Unmatched \\{")
+					return "", false, fmt.Errorf("Unmatched \\{")
 				}
 				body := pat[i+1 : i+end]
 				if !validInterval(body) {
-					return "", fmt.Errorf("Invalid content of \\{\\}")
+					return "", false, fmt.Errorf("Invalid content of \\{\\}")
 				}
 				quant("{" + body + "}")
 				i += end + 1
 			case d >= '1' && d <= '9':
-				return "", errBackref
+				backref = true
+				atom(string(rune(backrefBase + rune(d-'0'))))
+			case d == 'x' || d == 'o' || d == 'd':
+				// GNU numeric escapes: \xHH, \oNNN, \dNNN
+				base, width := 16, 2
+				if d == 'o' {
+					base, width = 8, 3
+				} else if d == 'd' {
+					base, width = 10, 3
+				}
+				j := i + 1
+				v := 0
+				for j < n && j <= i+width {
+					dv := digitVal(pat[j])
+					if dv < 0 || dv >= base {
+						break
+					}
+					v = v*base + dv
+					j++
+				}
+				if j == i+1 {
+					atom(regexp.QuoteMeta(string(d)))
+					break
+				}
+				atom(regexp.QuoteMeta(string([]byte{byte(v)})))
+				i = j - 1
+			case d == 'c' && i+1 < n:
+				i++
+				atom(regexp.QuoteMeta(string([]byte{pat[i]&^0x20 ^ 0x40})))
 			case d == 'w' || d == 'W' || d == 's' || d == 'S':
 				atom("\\" + string(d))
 			case d == 'b' || d == 'B':
@@ -105,7 +136,7 @@ func translate(pat string, ere bool) (string, error) {
 		case c == '[':
 			cls, next, err := bracket(pat, i)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 			atom(cls)
 			i = next - 1
@@ -137,7 +168,7 @@ func translate(pat string, ere bool) (string, error) {
 			atomStart, lastQuant, atBegin = -1, false, true
 		case ere && c == ')':
 			if len(groupStarts) == 0 {
-				return "", fmt.Errorf("Unmatched ) or \\)")
+				return "", false, fmt.Errorf("Unmatched ) or \\)")
 			}
 			st := groupStarts[len(groupStarts)-1]
 			groupStarts = groupStarts[:len(groupStarts)-1]
@@ -165,9 +196,9 @@ func translate(pat string, ere bool) (string, error) {
 		}
 	}
 	if len(groupStarts) > 0 {
-		return "", fmt.Errorf("Unmatched ( or \\(")
+		return "", false, fmt.Errorf("Unmatched ( or \\(")
 	}
-	return b.String(), nil
+	return b.String(), backref, nil
 }
 
 func validInterval(s string) bool {
@@ -254,9 +285,46 @@ func bracket(pat string, i int) (string, int, error) {
 	return "", 0, fmt.Errorf("unterminated address regex")
 }
 
-// compile builds the Go regexp for a sed regex with its I and M flags.
-func compile(pat string, ere, icase, multi bool) (*regexp.Regexp, error) {
-	g, err := translate(pat, ere)
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c|0x20 >= 'a' && c|0x20 <= 'f':
+		return int(c|0x20-'a') + 10
+	}
+	return -1
+}
+
+// goErrors maps RE2 parse errors to glibc's wording.
+var goErrors = []struct {
+	code syntax.ErrorCode
+	msg  string
+}{
+	{syntax.ErrInvalidCharRange, "Invalid range end"},
+	{syntax.ErrMissingBracket, "Unmatched [, [^, [:, [., or [="},
+	{syntax.ErrMissingParen, "Unmatched ( or \\("},
+	{syntax.ErrUnexpectedParen, "Unmatched ) or \\)"},
+	{syntax.ErrInvalidRepeatSize, "Invalid content of \\{\\}"},
+	{syntax.ErrMissingRepeatArgument, "Invalid preceding regular expression"},
+	{syntax.ErrInvalidRepeatOp, "Invalid preceding regular expression"},
+	{syntax.ErrInvalidCharClass, "Invalid character class name"},
+}
+
+func regexError(err error) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		for _, g := range goErrors {
+			if se.Code == g.code {
+				return fmt.Errorf("%s", g.msg)
+			}
+		}
+	}
+	return fmt.Errorf("Invalid regular expression")
+}
+
+// compile builds the matcher for a sed regex with its I and M flags.
+func compile(pat string, ere, icase, multi bool) (matcher, error) {
+	g, backref, err := translate(pat, ere)
 	if err != nil {
 		return nil, err
 	}
@@ -270,9 +338,16 @@ func compile(pat string, ere, icase, multi bool) (*regexp.Regexp, error) {
 			flags += "i"
 		}
 	}
+	if backref {
+		bt, err := newBacktracker("(?" + flags + ")" + g)
+		if err != nil {
+			return nil, regexError(err)
+		}
+		return bt, nil
+	}
 	re, err := regexp.Compile("(?" + flags + ")" + g)
 	if err != nil {
-		return nil, err
+		return nil, regexError(err)
 	}
 	re.Longest()
 	return re, nil

@@ -269,7 +269,15 @@ func Sed(inv *command.Invocation) int {
 			}
 		}
 	}
-	err := m.run()
+	m.hsNL = true
+	for _, c := range p.prog {
+		for _, re := range []matcher{c.re, addrRe(c.a1), addrRe(c.a2)} {
+			if bt, ok := re.(*backtracker); ok {
+				bt.charge = m.chargeOrPanic
+			}
+		}
+	}
+	err := m.runSafe()
 	for _, rel := range m.release {
 		rel()
 	}
@@ -287,4 +295,26 @@ func Sed(inv *command.Invocation) int {
 		return m.exitCode
 	}
 	return m.status
+}
+
+func addrRe(a *address) matcher {
+	if a == nil {
+		return nil
+	}
+	return a.re
+}
+
+// runSafe runs the machine, turning a fuel stop inside the backtracking
+// matcher back into an error.
+func (m *machine) runSafe() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(errStop)
+			if !ok {
+				panic(r)
+			}
+			err = stop
+		}
+	}()
+	return m.run()
 }

@@ -1,0 +1,67 @@
+package sed
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+)
+
+func TestSedFuel(t *testing.T) {
+	for _, script := range []string{":a;ba", ":a;s/^/x/;ta", `s/\(a*\)*\1b/x/`} {
+		e := commandtest.New(t)
+		e.Sys.Fuel = 20000
+		_, _, st := e.Run([]string{"sed", script}, strings.Repeat("a", 40)+"\n")
+		if st != 1 || e.Sys.Fuel != 0 {
+			t.Errorf("%s: status %d fuel %d, want a fuel stop", script, st, e.Sys.Fuel)
+		}
+	}
+}
+
+func TestSedDeterministicFuel(t *testing.T) {
+	var used []int64
+	for range 2 {
+		e := commandtest.New(t)
+		e.Run([]string{"sed", "-n", "s/o/0/gp;$="}, "foo\nbar\nboo\n")
+		used = append(used, e.Sys.Used)
+	}
+	if used[0] != used[1] || used[0] < 50 {
+		t.Errorf("fuel used %v, want equal and >= 50", used)
+	}
+}
+
+func TestSedMemoryReleased(t *testing.T) {
+	e := commandtest.New(t)
+	out, _, st := e.Run([]string{"sed", ":a;N;$!ba;s/\\n/+/g"}, strings.Repeat("line\n", 5000))
+	if st != 0 || len(out) != 5*5000 {
+		t.Fatalf("status %d, %d bytes", st, len(out))
+	}
+	if e.Sys.Mem != 0 || e.Sys.MemPeak < 5*5000 {
+		t.Errorf("memory now %d peak %d", e.Sys.Mem, e.Sys.MemPeak)
+	}
+}
+
+func TestSedPartial(t *testing.T) {
+	for _, args := range [][]string{{"sed", "e date"}, {"sed", "s/a/date/e"}, {"sed", "--posix", "p"}, {"sed", "L"}} {
+		e := commandtest.New(t)
+		_, errs, st := e.Run(args, "a\n")
+		if st != 1 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported in shellsim") {
+			t.Errorf("%q: status %d stderr %q partials %v", args, st, errs, e.Sys.Partials)
+		}
+	}
+}
+
+func TestSedInPlaceKeepsMode(t *testing.T) {
+	e := commandtest.New(t)
+	e.WriteFile("run.sh", "echo a\n")
+	if err := e.FS.Chmod("/work/run.sh", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, st := e.Run([]string{"sed", "-i", "s/a/b/", "run.sh"}, ""); st != 0 {
+		t.Fatalf("status %d: %s", st, errs)
+	}
+	fi, err := e.FS.Stat("/work/run.sh")
+	if err != nil || fi.Mode.Perm() != 0o755 || e.ReadFile("run.sh") != "echo b\n" {
+		t.Errorf("mode %v err %v content %q", fi.Mode, err, e.ReadFile("run.sh"))
+	}
+}
