@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -91,19 +93,40 @@ func Serve(listenFD, readyFD int) error {
 // gain any: no new privileges, an empty bounding set, no ambient or
 // inheritable capabilities.
 func lockDown() error {
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+	// Capabilities are per thread: change every thread of the process
+	// (AllThreadsSyscall needs a helper built without cgo).
+	all := func(trap, a1, a2, a3 uintptr) error {
+		_, _, errno := syscall.AllThreadsSyscall(trap, a1, a2, a3)
+		if errno != 0 {
+			return errno
+		}
+		return nil
+	}
+	if err := all(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
-		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
-	}
-	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err == nil {
-		data[0].Inheritable, data[1].Inheritable = 0, 0
-		_ = unix.Capset(&hdr, &data[0])
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capget: %w", err)
 	}
+	if data[0].Permitted == 0 && data[1].Permitted == 0 {
+		return nil // nothing to give away (a user namespace without capabilities)
+	}
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := all(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(c), 0); err != nil && err != syscall.EINVAL {
+			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+		}
+	}
+	if err := all(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0); err != nil && err != syscall.EINVAL {
+		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	}
+	data[0].Inheritable, data[1].Inheritable = 0, 0
+	if err := all(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	runtime.KeepAlive(&hdr)
+	runtime.KeepAlive(&data)
 	return nil
 }
 

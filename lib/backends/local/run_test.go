@@ -250,10 +250,13 @@ func TestReadOnlySystemAndIsolation(t *testing.T) {
 			t.Errorf("%s writable", p)
 		}
 	}
-	r := run(t, m, sh("grep -E '^(CapEff|CapPrm|CapBnd|NoNewPrivs)' /proc/self/status"))
-	for _, want := range []string{"CapEff:\t0000000000000000", "CapPrm:\t0000000000000000", "NoNewPrivs:\t1"} {
-		if !bytes.Contains(r.Stdout, []byte(want)) {
-			t.Errorf("status lacks %q: %s", want, r.Stdout)
+	// Capabilities are per thread in the helper: check many commands.
+	for range 20 {
+		r := run(t, m, sh("grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs)' /proc/self/status"))
+		for _, want := range []string{"CapEff:\t0000000000000000", "CapPrm:\t0000000000000000", "CapBnd:\t0000000000000000", "NoNewPrivs:\t1"} {
+			if !bytes.Contains(r.Stdout, []byte(want)) {
+				t.Fatalf("status lacks %q: %s", want, r.Stdout)
+			}
 		}
 	}
 	// Host paths outside the system directories are not reachable.
