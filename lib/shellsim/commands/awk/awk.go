@@ -169,11 +169,15 @@ func reportSyntax(inv *command.Invocation, name, src string, se *syntaxError, fr
 		where = files[0]
 	}
 	if se.pos < 0 {
-		fmt.Fprintf(inv.Stderr, "%s: %s: fatal: %s\n", name, where, se.msg)
+		fmt.Fprintf(inv.Stderr, "%s: %s:1: fatal: %s\n", name, where, se.msg)
 		return
 	}
 	pos := min(se.pos, len(src))
 	lineNo := strings.Count(src[:pos], "\n") + 1
+	if se.plain {
+		fmt.Fprintf(inv.Stderr, "%s: %s:%d: error: %s\n", name, where, lineNo, se.msg)
+		return
+	}
 	lineStart := strings.LastIndexByte(src[:pos], '\n') + 1
 	lineEnd := strings.IndexByte(src[pos:], '\n')
 	if lineEnd < 0 {

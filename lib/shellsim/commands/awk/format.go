@@ -178,6 +178,7 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 				}
 			} else {
 				t := toStr(v)
+				s = "\x00" // gawk prints NUL for an empty string
 				if t != "" {
 					_, size := utf8.DecodeRuneInString(t)
 					s = t[:size]

@@ -114,8 +114,9 @@ type lexer struct {
 }
 
 type syntaxError struct {
-	pos int
-	msg string
+	pos   int
+	msg   string
+	plain bool // reported as "error: msg" without the source line
 }
 
 func (e *syntaxError) Error() string { return e.msg }
@@ -289,7 +290,7 @@ func (l *lexer) next() (token, error) {
 	case '=':
 		return tk(tAssign, 1)
 	}
-	return token{}, &syntaxError{start, fmt.Sprintf("invalid char '%c' in expression", c)}
+	return token{}, &syntaxError{pos: start, msg: fmt.Sprintf("invalid char '%c' in expression", c)}
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -357,7 +358,7 @@ func (l *lexer) str() (token, error) {
 	var b strings.Builder
 	for {
 		if l.pos >= len(l.src) || l.src[l.pos] == '\n' {
-			return token{}, &syntaxError{start, "unterminated string"}
+			return token{}, &syntaxError{pos: start, msg: "unterminated string"}
 		}
 		c := l.src[l.pos]
 		if c == '"' {
@@ -438,7 +439,7 @@ func (l *lexer) regex() (token, error) {
 	inBracket := false
 	for {
 		if l.pos >= len(l.src) || l.src[l.pos] == '\n' {
-			return token{}, &syntaxError{start, "unterminated regexp"}
+			return token{}, &syntaxError{pos: start + 1, msg: "unterminated regexp"}
 		}
 		c := l.src[l.pos]
 		switch {

@@ -32,10 +32,10 @@ func parse(src string) (*program, error) {
 	for _, c := range p.calls {
 		f, ok := p.prog.funcs[c.name]
 		if !ok || !f.defined {
-			return nil, &syntaxError{-1, fmt.Sprintf("function `%s' called but never defined", c.name)}
+			return nil, &syntaxError{pos: -1, msg: fmt.Sprintf("function `%s' not defined", c.name)}
 		}
 		if len(c.args) > len(f.params) {
-			return nil, &syntaxError{-1, fmt.Sprintf("function `%s' called with more arguments than declared", c.name)}
+			return nil, &syntaxError{pos: -1, msg: fmt.Sprintf("function `%s' called with more arguments than declared", c.name)}
 		}
 		c.fn = f
 	}
@@ -79,11 +79,11 @@ func (p *parser) fail() {
 	if t.kind == tEOF {
 		msg = "unexpected newline or end of string"
 	}
-	panic(&syntaxError{t.pos, msg})
+	panic(&syntaxError{pos: t.pos, msg: msg})
 }
 
 func (p *parser) failf(format string, a ...any) {
-	panic(&syntaxError{p.tok().pos, fmt.Sprintf(format, a...)})
+	panic(&syntaxError{pos: p.tok().pos, msg: fmt.Sprintf(format, a...)})
 }
 
 func (p *parser) expect(k tok) token {
@@ -392,7 +392,7 @@ func (p *parser) simple() stmt {
 		return s
 	case tReturn:
 		if !p.inFunc {
-			p.failf("`return' used outside function context")
+			panic(&syntaxError{pos: p.tok().pos, msg: "`return' used outside function context", plain: true})
 		}
 		p.advance()
 		s := &returnStmt{}
@@ -402,13 +402,13 @@ func (p *parser) simple() stmt {
 		return s
 	case tBreak:
 		if p.inLoop == 0 {
-			p.failf("`break' is not allowed outside a loop or switch")
+			panic(&syntaxError{pos: p.tok().pos, msg: "`break' is not allowed outside a loop or switch", plain: true})
 		}
 		p.advance()
 		return &breakStmt{}
 	case tContinue:
 		if p.inLoop == 0 {
-			p.failf("`continue' is not allowed outside a loop")
+			panic(&syntaxError{pos: p.tok().pos, msg: "`continue' is not allowed outside a loop", plain: true})
 		}
 		p.advance()
 		return &continueStmt{}
@@ -759,7 +759,7 @@ func (p *parser) primary() expr {
 		p.advance()
 		re, err := compileERE(t.text)
 		if err != nil {
-			panic(&syntaxError{t.pos, err.Error()})
+			panic(&syntaxError{pos: t.pos, msg: err.Error()})
 		}
 		return &regexLit{src: t.text, re: re}
 	case tDollar:
@@ -860,7 +860,7 @@ var builtinArity = map[string][2]int{
 func (p *parser) checkBuiltin(b *builtinExpr, t token) {
 	ar := builtinArity[b.name]
 	if len(b.args) < ar[0] || len(b.args) > ar[1] {
-		panic(&syntaxError{t.pos, fmt.Sprintf("%d is invalid as number of arguments for %s", len(b.args), b.name)})
+		panic(&syntaxError{pos: t.pos, msg: fmt.Sprintf("%d is invalid as number of arguments for %s", len(b.args), b.name)})
 	}
 	switch b.name {
 	case "split", "asort", "asorti", "patsplit":
@@ -869,16 +869,16 @@ func (p *parser) checkBuiltin(b *builtinExpr, t token) {
 			idx = 0
 		}
 		if _, ok := b.args[idx].(*varRef); !ok {
-			panic(&syntaxError{t.pos, fmt.Sprintf("%s: second argument is not an array", b.name)})
+			panic(&syntaxError{pos: t.pos, msg: fmt.Sprintf("%s: second argument is not an array", b.name)})
 		}
 	case "sub", "gsub":
 		if len(b.args) == 3 && !isLvalue(b.args[2]) {
-			panic(&syntaxError{t.pos, fmt.Sprintf("%s third parameter is not a changeable object", b.name)})
+			panic(&syntaxError{pos: t.pos, msg: fmt.Sprintf("%s third parameter is not a changeable object", b.name)})
 		}
 	case "match":
 		if len(b.args) == 3 {
 			if _, ok := b.args[2].(*varRef); !ok {
-				panic(&syntaxError{t.pos, "match: third argument is not an array"})
+				panic(&syntaxError{pos: t.pos, msg: "match: third argument is not an array"})
 			}
 		}
 	}
