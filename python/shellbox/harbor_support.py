@@ -1,0 +1,267 @@
+"""What our Harbor environments share: Go-backed shell sessions on a
+machine, and a BaseEnvironment that runs a task on one shellbox machine per
+trial. Importing this module imports Harbor (Python >= 3.12)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+from harbor.environments.base import BaseEnvironment, ExecResult
+from harbor.environments.capabilities import EnvironmentCapabilities
+
+from shellbox import _go, _native
+from shellbox.machine import (
+    DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES,
+    HARBOR_EXEC_OUTPUT_LIMIT_BYTES,
+    Command,
+    ExitReason,
+    MachineClosed,
+    MachineSpec,
+    NetworkPolicy,
+    ShellStatus,
+    ShellUpdate,
+)
+
+__all__ = ["GoShellSession", "MachineEnvironment", "open_shell", "machine_handle"]
+
+_LOG_DIRS = ("/logs/agent", "/logs/verifier", "/logs/artifacts")
+_TIMING = logging.getLogger("shellbox.harbor.timing")
+
+
+def machine_handle(machine: Any) -> int:
+    """The Go handle of a Go-backed machine (shellbox._go.GoMachine)."""
+    handle = getattr(machine, "_handle", None)
+    if handle is None or not isinstance(getattr(handle, "id", None), int):
+        raise TypeError(f"{type(machine).__name__} is not a Go-backed machine")
+    if getattr(machine, "_closed", False):
+        raise MachineClosed("machine is closed")
+    return handle.id
+
+
+class GoShellSession:
+    """A ShellSession (see shellbox.machine) whose shell lives in Go, on a
+    machine; its ``handle`` is what BashAgent hands to the Go agent loop."""
+
+    def __init__(self, handle: int, interactive: bool, mode: str):
+        self._handle = _go._Handle(handle)
+        self._interactive = interactive
+        self.mode = mode
+        self._closed = False
+
+    @property
+    def handle(self) -> int:
+        if self._closed:
+            raise MachineClosed("shell session is closed")
+        return self._handle.id
+
+    @property
+    def interactive(self) -> bool:
+        return self._interactive
+
+    @staticmethod
+    def _update(reply: _native.Reply) -> ShellUpdate:
+        head = reply.header
+        return ShellUpdate(reply.segments[0], ShellStatus(head["status"]), head["exit_code"], head["truncated"])
+
+    async def execute(
+        self, command: str, *, wait: float = 120, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    ) -> ShellUpdate:
+        reply = await _go.call(
+            self.handle, "execute", {"command": command, "wait": wait, "output_limit_bytes": output_limit_bytes}
+        )
+        return self._update(reply)
+
+    async def read(
+        self, *, wait: float = 0, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    ) -> ShellUpdate:
+        reply = await _go.call(self.handle, "read", {"wait": wait, "output_limit_bytes": output_limit_bytes})
+        return self._update(reply)
+
+    async def write(self, data: bytes) -> None:
+        await _go.call(self.handle, "write", None, bytes(data))
+
+    async def interrupt(self) -> None:
+        await _go.call(self.handle, "interrupt")
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await _go.call(self._handle.id, "close")
+        finally:
+            self._handle.detach()
+            await _go.call(self._handle.id, "release")
+
+
+async def open_shell(
+    machine: Any,
+    *,
+    mode: str = "auto",
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    bash: str | None = None,
+) -> GoShellSession:
+    """Open a persistent shell on a Go-backed machine. ``mode`` "auto" takes
+    a terminal when the backend provides one, else plain pipes, else one
+    complete command per call ("terminal", "pipe", "oneshot" force one)."""
+    reply = await _go.call(
+        0,
+        "open_shell",
+        {"machine": machine_handle(machine), "mode": mode, "env": dict(env or {}), "cwd": cwd or "", "bash": bash or ""},
+    )
+    head = reply.header
+    return GoShellSession(head["handle"], head["interactive"], head["mode"])
+
+
+class MachineEnvironment(BaseEnvironment):
+    """A Harbor environment on one shellbox machine per trial. Subclasses
+    give ``type()``, ``_factory()`` and ``_machine_spec()``; the rest maps
+    Harbor's operations to the machine's."""
+
+    shell_mode: str = "auto"
+
+    def __init__(self, *args: Any, shell_mode: str = "auto", **kwargs: Any):
+        self.shell_mode = shell_mode
+        self._machine: Any = None
+        self._sessions: list[GoShellSession] = []
+        self.timings: dict[str, float] = {}
+        super().__init__(*args, **kwargs)
+
+    # ---- what subclasses provide -------------------------------------------
+
+    def _factory(self) -> Any:
+        raise NotImplementedError
+
+    def _machine_spec(self) -> MachineSpec:
+        raise NotImplementedError
+
+    # ---- Harbor's contract ---------------------------------------------------
+
+    @property
+    def capabilities(self) -> EnvironmentCapabilities:
+        return EnvironmentCapabilities(disable_internet=True)
+
+    def _validate_definition(self) -> None:
+        if not self.environment_dir.is_dir():
+            raise FileNotFoundError(f"task environment directory not found: {self.environment_dir}")
+        for name in ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml"):
+            if (self.environment_dir / name).exists():
+                raise ValueError(f"{type(self).__name__} runs a single machine; {name} is not supported")
+
+    @property
+    def workdir(self) -> str:
+        return self.task_env_config.workdir or "/workspace"
+
+    def _network(self) -> NetworkPolicy:
+        return NetworkPolicy.DENY if getattr(self, "_network_disabled", False) else NetworkPolicy.ALLOW
+
+    def _running(self) -> Any:
+        if self._machine is None:
+            raise RuntimeError(f"{type(self).__name__} is not running")
+        return self._machine
+
+    async def start(self, force_build: bool) -> None:
+        began = time.perf_counter()
+        self._machine = await self._factory().create(self._machine_spec())
+        try:
+            await self._copy_environment_files()
+            targets = sorted(set(_LOG_DIRS) | set(self._mount_targets(writable_only=True)))
+            quoted = " ".join(shlex.quote(t) for t in targets)
+            result = await self._machine.run(
+                Command(argv=("sh", "-c", f"mkdir -p {quoted} && chmod 777 {quoted}"), cwd="/", output_limit_bytes=4096)
+            )
+            if result.exit_code != 0:
+                raise RuntimeError(f"creating the log directories failed: {result.stderr.decode(errors='replace')}")
+        except BaseException:
+            await self.stop(delete=True)
+            raise
+        self.timings["start"] = time.perf_counter() - began
+        _TIMING.info("%s start %.1f ms", self.session_id, self.timings["start"] * 1000)
+
+    async def _copy_environment_files(self) -> None:
+        """The task's environment/ files (not its Dockerfile) into the workdir."""
+        root = self.environment_dir
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                rel = path.relative_to(root)
+                if rel.as_posix() in ("Dockerfile", ".dockerignore") or not path.is_file() or path.is_symlink():
+                    continue
+                await self._machine.upload(path, f"{self.workdir.rstrip('/')}/{rel.as_posix()}")
+
+    async def stop(self, delete: bool) -> None:
+        began = time.perf_counter()
+        machine, self._machine = self._machine, None
+        sessions, self._sessions = self._sessions, []
+        try:
+            for session in sessions:
+                try:
+                    await session.close()
+                except MachineClosed:
+                    pass
+        finally:
+            if machine is not None:
+                await machine.close()
+        self.timings["stop"] = time.perf_counter() - began
+        _TIMING.info("%s stop %.1f ms", self.session_id, self.timings["stop"] * 1000)
+
+    async def exec(
+        self,
+        command: str,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout_sec: int | None = None,
+        user: str | int | None = None,
+    ) -> ExecResult:
+        machine = self._running()
+        resolved = self._resolve_user(user)
+        result = await machine.run(
+            Command(
+                argv=("bash", "-c", command),
+                cwd=cwd or self.workdir,
+                env=self._merge_env(env) or {},
+                timeout=float(timeout_sec) if timeout_sec else None,
+                output_limit_bytes=HARBOR_EXEC_OUTPUT_LIMIT_BYTES,
+                user=None if resolved is None else str(resolved),
+            )
+        )
+        if result.reason == ExitReason.TIMED_OUT:
+            # Not TimeoutError: the trial reads that as its own phase timeout.
+            raise RuntimeError(f"Command timed out after {timeout_sec} seconds")
+        return ExecResult(
+            stdout=result.stdout.decode(errors="replace"),
+            stderr=result.stderr.decode(errors="replace"),
+            return_code=result.exit_code if result.exit_code is not None else -1,
+        )
+
+    async def upload_file(self, source_path: Path | str, target_path: str) -> None:
+        await self._running().upload(Path(source_path), target_path)
+
+    async def upload_dir(self, source_dir: Path | str, target_dir: str) -> None:
+        await self._running().upload(Path(source_dir), target_dir)
+
+    async def download_file(self, source_path: str, target_path: Path | str) -> None:
+        Path(target_path).parent.mkdir(parents=True, exist_ok=True)
+        await self._running().download(source_path, Path(target_path))
+
+    async def download_dir(self, source_dir: str, target_dir: Path | str) -> None:
+        Path(target_dir).mkdir(parents=True, exist_ok=True)
+        await self._running().download(source_dir, Path(target_dir))
+
+    # ---- BashSessionProvider -------------------------------------------------
+
+    async def open_bash_session(self) -> GoShellSession:
+        """A persistent Bash for an agent, in the workdir with the task's env."""
+        session = await open_shell(
+            self._running(), mode=self.shell_mode, env=self._merge_env(None) or {}, cwd=self.workdir, bash="bash"
+        )
+        self._sessions.append(session)
+        return session
+
