@@ -1,0 +1,259 @@
+package docker
+
+import (
+	"archive/tar"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/pkg/jsonmessage"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// resolveImage makes the source's image available in the daemon and
+// returns its id.
+func (f *Factory) resolveImage(ctx context.Context, src machine.Source) (string, error) {
+	switch s := src.(type) {
+	case *machine.RegistryImage:
+		return f.registryImage(ctx, s.Reference)
+	case machine.RegistryImage:
+		return f.registryImage(ctx, s.Reference)
+	case *machine.DockerImage:
+		return f.localImage(ctx, s.Reference)
+	case machine.DockerImage:
+		return f.localImage(ctx, s.Reference)
+	case *machine.DockerfileSource:
+		return f.buildImage(ctx, *s)
+	case machine.DockerfileSource:
+		return f.buildImage(ctx, s)
+	}
+	return "", f.unsupported("source", fmt.Sprintf("%s sources are not container images", src.Kind()))
+}
+
+// localImage needs ref to exist in the daemon already.
+func (f *Factory) localImage(ctx context.Context, ref string) (string, error) {
+	insp, err := f.cli.ImageInspect(ctx, ref)
+	if err != nil {
+		if isNotFound(err) {
+			return "", &machine.StartupError{Backend: f.backend, Err: fmt.Errorf("docker image %q is not in the local image store of the daemon at %s (a DockerImage is never pulled: build or pull it first, or use RegistryImage)", ref, f.host)}
+		}
+		return "", f.startupErr("inspecting image "+ref, err)
+	}
+	return insp.ID, nil
+}
+
+// registryImage pulls ref unless the daemon already has it.
+func (f *Factory) registryImage(ctx context.Context, ref string) (string, error) {
+	if insp, err := f.cli.ImageInspect(ctx, ref); err == nil {
+		return insp.ID, nil
+	} else if !isNotFound(err) {
+		return "", f.startupErr("inspecting image "+ref, err)
+	}
+	auth, err := registryAuth(ref)
+	if err != nil {
+		return "", &machine.StartupError{Backend: f.backend, Err: fmt.Errorf("reading registry credentials for %s: %w", ref, err)}
+	}
+	rc, err := f.cli.ImagePull(ctx, ref, image.PullOptions{RegistryAuth: auth})
+	if err != nil {
+		return "", f.startupErr("pulling "+ref, err)
+	}
+	defer rc.Close()
+	if _, err := readJSONStream(rc); err != nil {
+		return "", f.startupErr("pulling "+ref, err)
+	}
+	insp, err := f.cli.ImageInspect(ctx, ref)
+	if err != nil {
+		return "", f.startupErr("inspecting pulled image "+ref, err)
+	}
+	return insp.ID, nil
+}
+
+// buildImage builds a Dockerfile with the daemon's layer cache, sending the
+// context directory as a tar stream.
+func (f *Factory) buildImage(ctx context.Context, src machine.DockerfileSource) (string, error) {
+	contextDir, err := filepath.Abs(src.Context)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(contextDir)
+	if err != nil || !st.IsDir() {
+		return "", &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf("build context %s is not a directory", src.Context)}
+	}
+	dockerfile := src.Dockerfile
+	if dockerfile == "" {
+		dockerfile = filepath.Join(contextDir, "Dockerfile")
+	} else if !filepath.IsAbs(dockerfile) {
+		// A relative Dockerfile is taken relative to the context, as the
+		// docker CLI does with -f inside the context.
+		if _, err := os.Stat(dockerfile); err != nil {
+			dockerfile = filepath.Join(contextDir, dockerfile)
+		}
+	}
+	dockerfile, err = filepath.Abs(dockerfile)
+	if err != nil {
+		return "", err
+	}
+	dfData, err := os.ReadFile(dockerfile)
+	if err != nil {
+		return "", &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf("reading Dockerfile: %v", err)}
+	}
+	// A Dockerfile outside the context travels inside the tar under a
+	// name of its own.
+	dfName := ""
+	if rel, err := filepath.Rel(contextDir, dockerfile); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		dfName = filepath.ToSlash(rel)
+	}
+	extra := ""
+	if dfName == "" {
+		extra = ".shellbox-dockerfile-" + newID()
+		dfName = extra
+	}
+
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(writeBuildContext(ctx, pw, contextDir, extra, dfData))
+	}()
+	defer pr.Close()
+	resp, err := f.cli.ImageBuild(ctx, pr, build.ImageBuildOptions{
+		Dockerfile:  dfName,
+		Remove:      true,
+		ForceRemove: true,
+		Labels:      map[string]string{LabelBackend: f.backend},
+		Version:     build.BuilderV1,
+	})
+	if err != nil {
+		return "", f.startupErr("building "+dockerfile, err)
+	}
+	defer resp.Body.Close()
+	id, err := readJSONStream(resp.Body)
+	if err != nil {
+		return "", &machine.StartupError{Backend: f.backend, Err: fmt.Errorf("building %s: %w", dockerfile, err)}
+	}
+	if id == "" {
+		return "", &machine.StartupError{Backend: f.backend, Err: fmt.Errorf("building %s: the daemon reported no image id", dockerfile)}
+	}
+	return id, nil
+}
+
+// writeBuildContext tars dir (symbolic links as links, never followed) and,
+// when extraName is set, adds the Dockerfile under that name.
+func writeBuildContext(ctx context.Context, w io.Writer, dir, extraName string, dockerfile []byte) error {
+	tw := tar.NewWriter(w)
+	buf := make([]byte, 32<<10)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		link := ""
+		if info.Mode()&fs.ModeSymlink != 0 {
+			if link, err = os.Readlink(p); err != nil {
+				return err
+			}
+		}
+		if !info.Mode().IsRegular() && !info.IsDir() && link == "" {
+			return nil // devices, sockets and fifos have no place in a context
+		}
+		hdr, err := tar.FileInfoHeader(info, link)
+		if err != nil {
+			return err
+		}
+		hdr.Name = filepath.ToSlash(rel)
+		if info.IsDir() {
+			hdr.Name += "/"
+		}
+		hdr.Uid, hdr.Gid, hdr.Uname, hdr.Gname = 0, 0, "", ""
+		if err := tw.WriteHeader(hdr); err != nil {
+			return err
+		}
+		if info.Mode().IsRegular() {
+			fh, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			_, err = io.CopyBuffer(tw, io.LimitReader(fh, info.Size()), buf)
+			fh.Close()
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if extraName != "" {
+		if err := tw.WriteHeader(&tar.Header{Name: extraName, Mode: 0o644, Size: int64(len(dockerfile)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		if _, err := tw.Write(dockerfile); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+var builtRE = regexp.MustCompile(`Successfully built ([0-9a-f]{12,64})`)
+
+// readJSONStream drains a pull or build progress stream, returning the
+// image id it announces and the first error it reports (with the last
+// build output for context).
+func readJSONStream(r io.Reader) (string, error) {
+	dec := json.NewDecoder(r)
+	var id string
+	var tail []string
+	for {
+		var msg jsonmessage.JSONMessage
+		if err := dec.Decode(&msg); err != nil {
+			if errors.Is(err, io.EOF) {
+				return id, nil
+			}
+			return id, err
+		}
+		if msg.Error != nil || msg.ErrorMessage != "" {
+			text := msg.ErrorMessage
+			if msg.Error != nil {
+				text = msg.Error.Message
+			}
+			if len(tail) > 0 {
+				text += "\n" + strings.Join(tail, "")
+			}
+			return id, errors.New(text)
+		}
+		if msg.Aux != nil {
+			var aux struct {
+				ID string `json:"ID"`
+			}
+			if json.Unmarshal(*msg.Aux, &aux) == nil && aux.ID != "" {
+				id = aux.ID
+			}
+		}
+		if msg.Stream != "" {
+			if m := builtRE.FindStringSubmatch(msg.Stream); m != nil && id == "" {
+				id = m[1]
+			}
+			tail = append(tail, msg.Stream)
+			if len(tail) > 20 {
+				tail = tail[1:]
+			}
+		}
+	}
+}

@@ -1,0 +1,331 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/client"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// removeTimeout bounds removing a machine's container.
+const removeTimeout = 60 * time.Second
+
+// Machine is one container. It is safe for concurrent use.
+type Machine struct {
+	f    *Factory
+	cli  *client.Client
+	id   string // container id
+	name string
+	spec machine.Spec
+
+	mu      sync.Mutex
+	closed  bool
+	removed bool
+	// removeMu serializes removal attempts.
+	removeMu sync.Mutex
+}
+
+var (
+	_ machine.Machine        = (*Machine)(nil)
+	_ machine.ProcessMachine = (*Machine)(nil)
+)
+
+func newMachine(f *Factory, id, name string, spec machine.Spec) *Machine {
+	return &Machine{f: f, cli: f.cli, id: id, name: name, spec: spec}
+}
+
+// ContainerID is the id of the machine's container.
+func (m *Machine) ContainerID() string { return m.id }
+
+// ContainerName is the name of the machine's container.
+func (m *Machine) ContainerName() string { return m.name }
+
+func (m *Machine) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
+func (m *Machine) check() error {
+	if m.isClosed() {
+		return machine.ErrClosed
+	}
+	return nil
+}
+
+// Close removes the container and everything created for it (anonymous
+// volumes included). It is idempotent; a removal the daemon refuses or
+// cannot confirm gives a *machine.InfrastructureError, and a later Close
+// tries again.
+func (m *Machine) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	done := m.removed
+	m.mu.Unlock()
+	if done {
+		return nil
+	}
+	m.removeMu.Lock()
+	defer m.removeMu.Unlock()
+	m.mu.Lock()
+	done = m.removed
+	m.mu.Unlock()
+	if done {
+		return nil
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	defer cancel()
+	err := m.cli.ContainerRemove(rctx, m.id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	if err != nil && !isNotFound(err) {
+		return &machine.InfrastructureError{Op: "removing container " + m.name, Err: err}
+	}
+	m.mu.Lock()
+	m.removed = true
+	m.mu.Unlock()
+	return nil
+}
+
+// closeAfter closes the machine after a failure it cannot recover from and
+// returns the error that failure should surface as.
+func (m *Machine) closeAfter(ctx context.Context, op string, cause error) error {
+	cerr := m.Close(ctx)
+	err := cause
+	if cerr != nil {
+		err = fmt.Errorf("%w (and the container could not be removed: %v)", cause, cerr)
+	}
+	return &machine.InfrastructureError{Op: op, Err: err}
+}
+
+// opErr classifies an Engine API error met while using the machine: a
+// closed machine gives machine.ErrClosed, a container or daemon that went
+// away a *machine.TerminatedError.
+func (m *Machine) opErr(ctx context.Context, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return ctxErr
+	}
+	if m.isClosed() {
+		return machine.ErrClosed
+	}
+	if term := m.terminated(err); term != nil {
+		return term
+	}
+	return fmt.Errorf("docker: %s: %w", what, err)
+}
+
+// terminated says whether err means the container is gone or stopped, in
+// which case it returns the *machine.TerminatedError to surface.
+func (m *Machine) terminated(err error) error {
+	switch {
+	case client.IsErrConnectionFailed(err):
+		return &machine.TerminatedError{Reason: fmt.Sprintf("the Docker daemon at %s is unreachable: %v", m.f.host, err)}
+	case cerrdefs.IsConflict(err) || isNotFound(err):
+		if reason := m.deadReason(); reason != "" {
+			return &machine.TerminatedError{Reason: reason}
+		}
+	}
+	return nil
+}
+
+// deadReason inspects the container and says why it is not running, or ""
+// when it is running.
+func (m *Machine) deadReason() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	insp, err := m.cli.ContainerInspect(ctx, m.id)
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("container %s was removed", m.name)
+	case client.IsErrConnectionFailed(err):
+		return fmt.Sprintf("the Docker daemon at %s is unreachable: %v", m.f.host, err)
+	case err != nil:
+		return ""
+	case insp.State == nil || insp.State.Running:
+		return ""
+	}
+	return fmt.Sprintf("container %s is %s (exit code %d%s)", m.name, insp.State.Status, insp.State.ExitCode, oomNote(insp.State.OOMKilled))
+}
+
+func oomNote(oom bool) string {
+	if oom {
+		return ", out of memory"
+	}
+	return ""
+}
+
+// rawExec is an exec whose streams are demultiplexed in the background.
+type rawExec struct {
+	id     string
+	hj     types.HijackedResponse
+	done   chan struct{}
+	err    error // the demultiplexer's error, valid after done
+	stderr limitedBuffer
+	system limitedBuffer
+	// errParser strips the end marker from stderr (nil without marker).
+	errParser *stdoutParser
+	once      sync.Once
+}
+
+// startExec creates and attaches an exec; stdout receives its stdout.
+// With a nonce, the exec prints it as an end marker on both stdout (the
+// caller's parser strips it) and stderr, and reading stops once both
+// markers arrived. The caller feeds stdin (when opts.AttachStdin) and must
+// call closeConn.
+func (m *Machine) startExec(ctx context.Context, opts container.ExecOptions, nonce string, stdout io.Writer, stderrLimit int) (*rawExec, error) {
+	created, err := m.cli.ContainerExecCreate(ctx, m.id, opts)
+	if err != nil {
+		return nil, m.opErr(ctx, "creating exec", err)
+	}
+	hj, err := m.cli.ContainerExecAttach(ctx, created.ID, container.ExecAttachOptions{})
+	if err != nil {
+		return nil, m.opErr(ctx, "starting exec", err)
+	}
+	ex := &rawExec{id: created.ID, hj: hj, done: make(chan struct{})}
+	ex.stderr.limit = stderrLimit
+	ex.system.limit = 4096
+	var stderr io.Writer = &ex.stderr
+	if nonce != "" {
+		ex.errParser = newStdoutParser(nonce, &ex.stderr, nil)
+		ex.errParser.framed = true
+		stderr = ex.errParser
+	}
+	go func() {
+		ex.err = demux(hj.Reader, stdout, stderr, &ex.system, nonce != "")
+		if ex.errParser != nil && !ex.errParser.done {
+			_ = ex.errParser.flush()
+		}
+		close(ex.done)
+	}()
+	return ex, nil
+}
+
+func (ex *rawExec) closeConn() {
+	ex.once.Do(func() { ex.hj.Close() })
+}
+
+// closeConnAndWait closes the connection and waits for the demultiplexer.
+func (ex *rawExec) closeConnAndWait() {
+	ex.closeConn()
+	<-ex.done
+}
+
+// errStillRunning: the daemon still reports the exec as running.
+var errStillRunning = errors.New("exec still running")
+
+// waitExit polls the exec until the daemon reports it finished, for at
+// most limit.
+func (m *Machine) waitExit(ctx context.Context, execID string, limit time.Duration) (container.ExecInspect, error) {
+	deadline := time.Now().Add(limit)
+	delay := 500 * time.Microsecond
+	for {
+		insp, err := m.cli.ContainerExecInspect(ctx, execID)
+		if err != nil {
+			return insp, err
+		}
+		if !insp.Running {
+			return insp, nil
+		}
+		if time.Now().After(deadline) {
+			return insp, errStillRunning
+		}
+		select {
+		case <-ctx.Done():
+			return insp, ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 50*time.Millisecond)
+	}
+}
+
+// rootWrapper runs a root helper script and then prints the nonce (its
+// first argument) and the script's status, so the host need not wait for
+// the daemon to report the exec's exit (see conclude).
+const rootWrapper = `n=$1; s=$2; shift 2
+/bin/sh -c "$s" shellbox "$@"
+r=$?
+printf '%s:%s\n' "$n" "$r"
+printf '%s:%s\n' "$n" "$r" >&2
+exit $r`
+
+// rootExec runs a shell script as root in the container, feeding stdin
+// (when not nil) and sending stdout to stdout (when not nil), and returns
+// its exit code and the start of its stderr.
+func (m *Machine) rootExec(ctx context.Context, script string, args []string, stdin io.Reader, stdout io.Writer) (int, []byte, error) {
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	nonce := newNonce()
+	parser := newStdoutParser(nonce, stdout, nil)
+	parser.framed = true
+	opts := container.ExecOptions{
+		User:         "0",
+		WorkingDir:   "/",
+		AttachStdin:  stdin != nil,
+		AttachStdout: true,
+		AttachStderr: true,
+		Cmd:          append([]string{"/bin/sh", "-c", rootWrapper, "shellbox-root", nonce, script}, args...),
+	}
+	ex, err := m.startExec(ctx, opts, nonce, parser, 16<<10)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer ex.closeConn()
+	var stdinErr chan error
+	if stdin != nil {
+		stdinErr = make(chan error, 1)
+		go func() {
+			_, err := io.Copy(ex.hj.Conn, stdin)
+			if err == nil {
+				err = ex.hj.CloseWrite()
+			}
+			stdinErr <- err
+		}()
+	}
+	select {
+	case <-ex.done:
+	case <-ctx.Done():
+		ex.closeConnAndWait()
+		return 0, nil, ctx.Err()
+	}
+	ex.closeConnAndWait()
+	if ex.err != nil {
+		return 0, nil, m.opErr(ctx, "reading exec output", ex.err)
+	}
+	code, ok := parser.markerStatus()
+	if !parser.done || !ok {
+		insp, err := m.waitExit(ctx, ex.id, 30*time.Second)
+		if err != nil {
+			return 0, nil, m.opErr(ctx, "inspecting exec", err)
+		}
+		if reason := m.deadReason(); reason != "" {
+			return 0, nil, &machine.TerminatedError{Reason: reason}
+		}
+		_ = parser.flush()
+		code = insp.ExitCode
+		if code == 0 {
+			code = 125 // the wrapper ended without reporting
+		}
+	}
+	if stdinErr != nil {
+		select {
+		case err := <-stdinErr:
+			if err != nil && code == 0 {
+				return 0, nil, fmt.Errorf("docker: writing exec input: %w", err)
+			}
+		default:
+		}
+	}
+	stderr := append(ex.stderr.bytes(), ex.system.bytes()...)
+	return code, stderr, nil
+}

@@ -1,0 +1,316 @@
+package docker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// runScript wraps every command. It reads the per-run nonce from the first
+// line of stdin, starts the command under setsid (a new session, so a new
+// process group whose id is the command's pid) with the rest of stdin,
+// and waits for it. The command's shell prints the group frame before it
+// execs the command, so the frame is always the first line of stdout;
+// after the command exited the wrapper prints the nonce and the status on
+// stdout and on stderr, which tells the host that both streams are
+// complete even when background processes still hold them open. The command runs in the background so that
+// setsid never needs to fork (a backgrounded child is not a group leader);
+// the wrapper's own diagnostics (job notices) go to /dev/null.
+const runScript = `IFS= read -r n || exit 125
+exec 3<&0 4>&2 2>/dev/null
+setsid /bin/sh -c 'printf "` + pgidPrefix + `%s\n" "$$" && exec "$@"' sh "$@" <&3 2>&4 3<&- 4>&- &
+exec 3<&- 0</dev/null
+wait $!
+s=$?
+printf '%s:%s\n' "$n" "$s"
+printf '%s:%s\n' "$n" "$s" >&4
+exit $s`
+
+// stopScript kills a process group as root and polls /proc until no live
+// member is left (zombies do not count), re-sending the kill each round.
+// Exit 0 means confirmed, 3 means members survived every round.
+const stopScript = `pg=$1; i=0
+while :; do
+  kill -KILL "-$pg" 2>/dev/null || kill -s KILL -- "-$pg" 2>/dev/null
+  live=
+  for f in /proc/[0-9]*/stat; do
+    IFS= read -r l < "$f" 2>/dev/null || continue
+    set -- ${l##*) }
+    if [ "$3" = "$pg" ] && [ "$1" != Z ] && [ "$1" != X ]; then live=1; break; fi
+  done
+  [ -z "$live" ] && exit 0
+  i=$((i+1))
+  [ "$i" -ge 200 ] && exit 3
+  sleep 0.05 2>/dev/null || sleep 1
+done`
+
+// frameGrace is how long a timeout waits for a command's process-group
+// frame that has not arrived yet.
+const frameGrace = 5 * time.Second
+
+// drainGrace is how long output is still read after a command's group was
+// killed.
+const drainGrace = 2 * time.Second
+
+func newNonce() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// execution is one wrapped command in flight.
+type execution struct {
+	raw    *rawExec
+	nonce  string
+	stdout limitedBuffer
+	parser *stdoutParser
+	framed chan struct{}
+	pgid   atomic.Int64
+	// raw text the daemon wrote in place of the frame (exec start errors)
+	startOut limitedBuffer
+}
+
+// wrappedExec starts cmd under runScript, feeding stdin after the nonce.
+// stdout, when not nil, receives the command's stdout instead of the
+// bounded buffer.
+func (m *Machine) wrappedExec(ctx context.Context, cmd machine.Command, stdout io.Writer, stderrLimit int) (*execution, error) {
+	e := &execution{nonce: newNonce(), framed: make(chan struct{})}
+	e.stdout.limit = cmd.OutputLimit
+	e.startOut.limit = 4096
+	var out io.Writer = &e.stdout
+	if stdout != nil {
+		out = stdout
+	}
+	var once sync.Once
+	e.parser = newStdoutParser(e.nonce, out, func(pgid int) {
+		e.pgid.Store(int64(pgid))
+		once.Do(func() { close(e.framed) })
+	})
+	e.parser.raw = &e.startOut
+	opts := container.ExecOptions{
+		User:         cmd.User,
+		WorkingDir:   cmd.Cwd,
+		Env:          envList(cmd.Env, nil),
+		AttachStdin:  true,
+		AttachStdout: true,
+		AttachStderr: true,
+		Cmd:          append([]string{"/bin/sh", "-c", runScript, "shellbox-run"}, cmd.Argv...),
+	}
+	raw, err := m.startExec(ctx, opts, e.nonce, e.parser, stderrLimit)
+	if err != nil {
+		return nil, err
+	}
+	e.raw = raw
+	return e, nil
+}
+
+// feed writes the nonce line and then stdin, closing the write side at
+// the end (EOF for the command).
+func (e *execution) feed(stdin io.Reader) {
+	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce+"\n"); err != nil {
+		return
+	}
+	if stdin != nil {
+		if _, err := io.Copy(e.raw.hj.Conn, stdin); err != nil {
+			return
+		}
+	}
+	_ = e.raw.hj.CloseWrite()
+}
+
+// Run executes cmd in its own process group and waits for it; see
+// machine.Machine.
+func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
+	if err := cmd.Validate(); err != nil {
+		return machine.Result{}, err
+	}
+	if err := m.check(); err != nil {
+		return machine.Result{}, err
+	}
+	e, err := m.wrappedExec(ctx, cmd, nil, cmd.OutputLimit)
+	if err != nil {
+		return machine.Result{}, err
+	}
+	go e.feed(strings.NewReader(string(cmd.Stdin)))
+	var timeout <-chan time.Time
+	if cmd.Timeout > 0 {
+		t := time.NewTimer(cmd.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-e.raw.done:
+		return m.finish(ctx, cmd, e)
+	case <-timeout:
+		return m.interrupt(ctx, cmd, e, nil)
+	case <-ctx.Done():
+		return m.interrupt(ctx, cmd, e, ctx.Err())
+	}
+}
+
+// finish builds the result of a command whose stream ended.
+func (m *Machine) finish(ctx context.Context, cmd machine.Command, e *execution) (machine.Result, error) {
+	code, extra, err := m.conclude(ctx, cmd, e)
+	if err != nil {
+		return machine.Result{}, err
+	}
+	res := e.result(code)
+	if len(extra) > 0 {
+		res.Stderr = append(res.Stderr, extra...)
+	}
+	return res, nil
+}
+
+// conclude closes a finished execution's stream and works out its exit
+// code; extra is a daemon message for stderr when the exec never started.
+func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *execution) (int, []byte, error) {
+	e.raw.closeConnAndWait()
+	p := e.parser
+	if !p.done {
+		_ = p.flush()
+	}
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	switch {
+	case p.done && !p.noFrame:
+		// The marker carries the status: asking the daemon instead would
+		// wait behind its per-container event queue, which holds every exec
+		// exit for up to 2 s while an earlier exec's background processes
+		// keep that exec's stdout open.
+		if code, ok := p.markerStatus(); ok {
+			return code, nil, nil
+		}
+		insp, err := m.waitExit(ictx, e.raw.id, 5*time.Second)
+		if err != nil {
+			return 0, nil, m.opErr(ctx, "inspecting exec", err)
+		}
+		return insp.ExitCode, nil, nil
+	case p.done && p.noFrame:
+		// The wrapper ran but could not start the command's shell.
+		return 0, nil, m.f.unsupported("source", "the image needs /bin/sh and setsid to run commands: "+strings.TrimSpace(string(e.raw.stderr.bytes())))
+	}
+	// The stream ended without the wrapper's end marker: the exec never
+	// started, the wrapper was killed, or the container went away.
+	if m.isClosed() {
+		return 0, nil, machine.ErrClosed
+	}
+	insp, err := m.waitExit(ictx, e.raw.id, 5*time.Second)
+	if err != nil {
+		if term := m.terminated(err); term != nil {
+			return 0, nil, term
+		}
+		if reason := m.deadReason(); reason != "" {
+			return 0, nil, &machine.TerminatedError{Reason: reason}
+		}
+		return 0, nil, m.opErr(ctx, "inspecting exec", err)
+	}
+	if reason := m.deadReason(); reason != "" {
+		return 0, nil, &machine.TerminatedError{Reason: reason}
+	}
+	if !p.framed || p.noFrame {
+		msg := strings.TrimSpace(string(e.startOut.bytes()) + string(e.raw.system.bytes()))
+		if i := strings.LastIndex(msg, " in sandbox: "); i >= 0 && strings.HasPrefix(msg, "OCI runtime exec failed") {
+			msg = "OCI runtime exec failed: " + msg[i+len(" in sandbox: "):] // runsc quotes the whole wrapper
+		}
+		if strings.Contains(msg, "unable to find user") || strings.Contains(msg, "no matching entries in passwd") {
+			return 0, nil, m.f.unsupported("user", fmt.Sprintf("user %q: %s", cmd.User, msg))
+		}
+		// The daemon could not start the exec (e.g. a missing cwd): report
+		// it as the docker CLI does, with its message on stderr.
+		if msg != "" {
+			return insp.ExitCode, []byte(msg + "\n"), nil
+		}
+	}
+	return insp.ExitCode, nil, nil
+}
+
+func (e *execution) result(code int) machine.Result {
+	return machine.ExitedWith(code, e.stdout.bytes(), e.raw.stderr.bytes(), e.stdout.truncated, e.raw.stderr.truncated)
+}
+
+// interrupt stops a command on timeout (cause nil) or cancellation.
+func (m *Machine) interrupt(ctx context.Context, cmd machine.Command, e *execution, cause error) (machine.Result, error) {
+	select {
+	case <-e.raw.done:
+		if cause == nil {
+			return m.finish(ctx, cmd, e) // it completed as the deadline came
+		}
+	default:
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.f.stopTimeout+frameGrace)
+	defer cancel()
+	if err := m.stopExecution(sctx, e); err != nil {
+		e.raw.closeConn()
+		return machine.Result{}, err
+	}
+	if cause != nil {
+		return machine.Result{}, cause
+	}
+	return machine.Result{ExitCode: nil, Stdout: e.stdout.bytes(), Stderr: e.raw.stderr.bytes(),
+		StdoutTruncated: e.stdout.truncated, StderrTruncated: e.raw.stderr.truncated, Reason: machine.TimedOut}, nil
+}
+
+// stopExecution kills the execution's process group, confirms that no
+// member is alive and collects the output that was still in flight. A stop
+// that cannot be confirmed closes the machine.
+func (m *Machine) stopExecution(ctx context.Context, e *execution) error {
+	select {
+	case <-e.framed:
+	case <-e.raw.done:
+	case <-time.After(frameGrace):
+	}
+	pgid := int(e.pgid.Load())
+	if pgid == 0 {
+		select {
+		case <-e.raw.done:
+			if !e.parser.framed || e.parser.noFrame {
+				e.raw.closeConnAndWait()
+				return nil // it never started
+			}
+		default:
+		}
+		e.raw.closeConn()
+		return m.closeAfter(ctx, "stopping the command", errors.New("the command never reported its process group"))
+	}
+	if err := m.stopGroup(ctx, pgid); err != nil {
+		e.raw.closeConn()
+		if reason := m.deadReason(); reason != "" {
+			_ = m.Close(ctx)
+			return &machine.TerminatedError{Reason: reason}
+		}
+		return m.closeAfter(ctx, fmt.Sprintf("stopping process group %d", pgid), err)
+	}
+	// The group is gone, so the wrapper prints its marker and exits.
+	select {
+	case <-e.raw.done:
+	case <-time.After(drainGrace):
+	}
+	e.raw.closeConnAndWait()
+	return nil
+}
+
+// stopGroup kills a process group as root and confirms it is gone.
+func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
+	code, stderr, err := m.rootExec(ctx, stopScript, []string{strconv.Itoa(pgid)}, nil, nil)
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return fmt.Errorf("process group %d still has live members (probe exit %d): %s", pgid, code, strings.TrimSpace(string(stderr)))
+	}
+	return nil
+}
