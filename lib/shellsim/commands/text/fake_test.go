@@ -1,6 +1,7 @@
 package text
 
 import (
+	"sort"
 	"strings"
 	"testing"
 
@@ -64,3 +65,35 @@ func runTable(t *testing.T, cases []tc) {
 
 // sh splits a command line on single spaces, for readable tables.
 func sh(s string) []string { return strings.Split(s, " ") }
+
+// wantFiles checks that /work holds exactly the inputs plus the created
+// files, with the given contents.
+func wantFiles(inputs, created map[string]string) func(t *testing.T, e *commandtest.Env) {
+	return func(t *testing.T, e *commandtest.Env) {
+		t.Helper()
+		ents, err := e.FS.ReadDir("/work")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ent := range ents {
+			if _, in := inputs[ent.Name]; !in {
+				got = append(got, ent.Name)
+			}
+		}
+		var want []string
+		for n := range created {
+			want = append(want, n)
+		}
+		sort.Strings(want)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("created files %q, want %q", got, want)
+			return
+		}
+		for n, c := range created {
+			if g := e.ReadFile(n); g != c {
+				t.Errorf("%s = %q, want %q", n, g, c)
+			}
+		}
+	}
+}
