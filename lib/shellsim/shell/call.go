@@ -88,7 +88,8 @@ func (sh *Shell) assignError(err error) {
 	var ro errReadonly
 	if errors.As(err, &ro) {
 		sh.errf("%v", err)
-		sh.status = 1
+		// bash: assigning a readonly variable aborts a non-interactive shell
+		sh.exit(1)
 		return
 	}
 	sh.exprError(err)
@@ -436,10 +437,11 @@ func (sh *Shell) resolve(name string) resolved {
 	if isShellName(name) {
 		return resolved{kind: resShell, path: "/bin/" + name}
 	}
-	if e, ok := command.Lookup(name); ok {
-		return resolved{kind: resCommand, entry: e, path: "/usr/bin/" + name}
+	pathVar, ok := sh.getVar("PATH")
+	if !ok {
+		pathVar = ""
 	}
-	pathVar, _ := sh.getVar("PATH")
+	e, registered := command.Lookup(name)
 	for _, d := range strings.Split(pathVar, ":") {
 		if d == "" {
 			d = "."
@@ -449,6 +451,12 @@ func (sh *Shell) resolve(name string) resolved {
 		if err == nil && fi.Mode.IsRegular() && fi.Mode&0o111 != 0 {
 			return resolved{kind: resScript, path: p}
 		}
+		if registered && err != nil && binDirs[command.Join("/", d)] {
+			return resolved{kind: resCommand, entry: e, path: "/usr/bin/" + name}
+		}
+	}
+	if !ok {
+		return resolved{err: "No such file or directory", code: 127}
 	}
 	return resolved{err: "command not found", code: 127}
 }
@@ -895,7 +903,15 @@ func (s *sysImpl) Exec(req command.ExecRequest) (int, error) {
 		}
 		r := c.resolve(name)
 		if r.kind == resNone {
-			fmt.Fprintf(fds[2].w, "%s: %s: %s\n", s.proc.Args[0], name, strings.Replace(r.err, "command not found", "No such file or directory", 1))
+			msg := strings.Replace(r.err, "command not found", "No such file or directory", 1)
+			switch caller := s.proc.Args[0]; caller {
+			case "env":
+				fmt.Fprintf(fds[2].w, "env: '%s': %s\n", name, msg)
+			case "timeout":
+				fmt.Fprintf(fds[2].w, "timeout: failed to run command '%s': %s\n", name, msg)
+			default:
+				fmt.Fprintf(fds[2].w, "%s: %s: %s\n", caller, name, msg)
+			}
 			sh.rt.Tel.unsupported("command:" + name)
 			return r.code
 		}

@@ -40,6 +40,9 @@ func (sh *Shell) redirect(rs []*syntax.Redirect) (cleanup func(), err error) {
 				sh.exprError(err)
 				return cleanup, err
 			}
+			if r.Op == syntax.DashHdoc {
+				s = stripTabs(s)
+			}
 			sh.setFD(def(fd, 0), &fdesc{r: strings.NewReader(s)})
 			continue
 		case syntax.WordHdoc:
@@ -215,3 +218,12 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 var _ io.Writer = (*fileWriter)(nil)
 
 func fsModeString(m int) string { return fmt.Sprintf("%04o", m) }
+
+// stripTabs removes leading tabs from every line (<<-).
+func stripTabs(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "")
+}

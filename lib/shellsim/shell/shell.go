@@ -403,10 +403,8 @@ func (sh *Shell) exprError(err error) {
 	var ue expand.UnsetParameterError
 	if errors.As(err, &ue) {
 		sh.errf("%s", ue.Error())
-		sh.status = 1
-		if !sh.top || true {
-			sh.exit(1)
-		}
+		// A non-interactive shell exits on ${x:?} and set -u errors.
+		sh.exit(127)
 		return
 	}
 	sh.errf("%s", strings.TrimPrefix(err.Error(), "1:1: "))

@@ -45,7 +45,15 @@ func cloneVar(v *Var) *Var {
 
 // lookup finds the innermost variable called name.
 func (sh *Shell) lookup(name string) *Var {
-	for i := len(sh.scopes) - 1; i >= 0; i-- {
+	for i := len(sh.scopes) - 1; i > 0; i-- {
+		if len(sh.scopes[i]) == 0 {
+			continue
+		}
+		if v, ok := sh.scopes[i][name]; ok {
+			return v
+		}
+	}
+	for i := 0; i >= 0; i-- {
 		if v, ok := sh.scopes[i][name]; ok {
 			return v
 		}
