@@ -129,11 +129,23 @@ const (
 	canonMissing           // -m
 )
 
-// canonicalize resolves every symlink in p (absolute) under the given mode.
+// rawAbs joins p to the working directory without cleaning it: ".."
+// after a symlink must be resolved physically, not lexically.
+func rawAbs(inv *command.Invocation, p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return inv.Dir + "/" + p
+}
+
+// canonicalize resolves every symlink in p (absolute, not necessarily
+// clean) under the given mode; ".." applies to the resolved prefix.
 func canonicalize(inv *command.Invocation, p string, mode int) (string, error) {
-	parts := strings.Split(strings.TrimPrefix(path.Clean(p), "/"), "/")
-	if len(parts) == 1 && parts[0] == "" {
-		parts = nil
+	var parts []string
+	for _, c := range strings.Split(p, "/") {
+		if c != "" && c != "." {
+			parts = append(parts, c)
+		}
 	}
 	resolved := "/"
 	links := 0
@@ -233,7 +245,7 @@ func Realpath(inv *command.Invocation) int {
 	}
 	relDir := ""
 	if rel != "" {
-		r, err := canonicalize(inv, inv.Abs(rel), mode)
+		r, err := canonicalize(inv, rawAbs(inv, rel), mode)
 		if err != nil {
 			errorf(inv, "%s: %s", rel, command.Message(err))
 			return 1
@@ -251,7 +263,7 @@ func Realpath(inv *command.Invocation) int {
 				_, err = inv.FS.Lstat(r)
 			}
 		} else {
-			r, err = canonicalize(inv, inv.Abs(op), mode)
+			r, err = canonicalize(inv, rawAbs(inv, op), mode)
 		}
 		if err != nil {
 			if !quiet {
@@ -347,7 +359,7 @@ func Readlink(inv *command.Invocation) int {
 		if mode < 0 {
 			r, err = inv.FS.Readlink(inv.Abs(op))
 		} else {
-			r, err = canonicalize(inv, inv.Abs(op), mode)
+			r, err = canonicalize(inv, rawAbs(inv, op), mode)
 		}
 		if err != nil {
 			if verbose {

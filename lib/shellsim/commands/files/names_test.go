@@ -26,6 +26,7 @@ func TestNames(t *testing.T) {
 		{name: "readlink", files: f, args: "readlink sx", out: "x\n"},
 		{name: "readlink-not-link", files: f, args: "readlink m1", status: 1},
 		{name: "readlink-f", files: f, args: "readlink -f sx/../m1", out: "/work/m1\n"},
+		{name: "readlink-physical-dotdot", files: []string{"top/inner/", "via->top/inner"}, args: "readlink -f via/../inner", out: "/work/top/inner\n"},
 		{name: "readlink-m", args: "readlink -m /a/../b/c", out: "/b/c\n"},
 		{name: "readlink-e", args: "readlink -e nosuch", status: 1},
 	})

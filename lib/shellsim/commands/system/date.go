@@ -404,6 +404,14 @@ func ParseDate(s string, now time.Time) (time.Time, error) {
 				}
 				i++
 			}
+			// As in GNU, a signed number right after a time of day is a
+			// zone offset ("10:00 +1 day" is 10:00 at UTC+1, plus a day).
+			if i+1 < len(toks) {
+				if off, ok := zoneOffset(toks[i+1]); ok {
+					t = t.Add(-off)
+					i++
+				}
+			}
 			continue
 		}
 		if m, ok := monthNames[prefix3(tok)]; ok {
@@ -489,6 +497,29 @@ func ParseDate(s string, now time.Time) (time.Time, error) {
 		return t, nil
 	}
 	return t, nil
+}
+
+// zoneOffset reads a numeric zone: +h, +hh, +hhmm or +hh:mm (or -).
+func zoneOffset(s string) (time.Duration, bool) {
+	if len(s) < 2 || s[0] != '+' && s[0] != '-' {
+		return 0, false
+	}
+	body := strings.ReplaceAll(s[1:], ":", "")
+	if !isDigits(body) || len(body) > 4 {
+		return 0, false
+	}
+	var h, m int
+	if len(body) <= 2 {
+		h, _ = strconv.Atoi(body)
+	} else {
+		h, _ = strconv.Atoi(body[:len(body)-2])
+		m, _ = strconv.Atoi(body[len(body)-2:])
+	}
+	d := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute
+	if s[0] == '-' {
+		d = -d
+	}
+	return d, true
 }
 
 func isMonthWord(s string) bool {

@@ -25,6 +25,10 @@ func TestDate(t *testing.T) {
 		{name: "month", argv: []string{"date", "-d", "2025-01-01 1 month", "+%F"}, out: "2025-02-01\n"},
 		{name: "width", argv: []string{"date", "+%10A"}, out: " Wednesday\n"},
 		{name: "case", argv: []string{"date", "+%^a %#b"}, out: "WED JAN\n"},
+		{name: "zone-quirk", argv: []string{"date", "-d", "1999-12-31 23:59:59 +1 second", "+%F %T"}, out: "1999-12-31 23:00:00\n"},
+		{name: "zone-day", argv: []string{"date", "-d", "2024-01-01 10:00 +1 day", "+%F %T"}, out: "2024-01-02 09:00:00\n"},
+		{name: "zone-hhmm", argv: []string{"date", "-d", "2024-01-01 10:00:00 -0530", "+%F %T"}, out: "2024-01-01 15:30:00\n"},
+		{name: "date-plus-day", argv: []string{"date", "-d", "2024-01-01 +1 day", "+%F %T"}, out: "2024-01-02 00:00:00\n"},
 		{name: "invalid", argv: []string{"date", "-d", "zz"}, err: "date: invalid date 'zz'\n", status: 1},
 		{name: "set", argv: []string{"date", "010100002030"}, err: "date: cannot set date: Operation not permitted\n", status: 1},
 	})

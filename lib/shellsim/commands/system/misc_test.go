@@ -46,6 +46,7 @@ func TestTimeout(t *testing.T) {
 		{name: "expires", args: "timeout 1 test-sleep 10s", status: 124},
 		{name: "preserve", args: "timeout --preserve-status -s KILL 1 test-sleep 10s", status: 137},
 		{name: "status", args: "timeout 1 false", status: 1},
+		{name: "kill", args: "timeout -s KILL 1 test-sleep 10s", status: 137},
 		{name: "not-found", args: "timeout 1 nosuch", err: "nosuch: command not found\n", status: 127},
 		{name: "usage", args: "timeout", err: "Try 'timeout --help' for more information.\n", status: 125},
 		{name: "bad-interval", args: "timeout x true", err: "timeout: invalid time interval 'x'\nTry 'timeout --help' for more information.\n", status: 125},

@@ -89,6 +89,11 @@ func Timeout(inv *command.Invocation) int {
 	if preserve {
 		return status
 	}
+	if sig == 9 {
+		// GNU signals the whole process group, itself included: with KILL
+		// timeout dies too and the shell sees 128+9, not 124.
+		return 137
+	}
 	if status == 137 && sig != 9 {
 		return 137 // killed by -k after the first signal was ignored
 	}

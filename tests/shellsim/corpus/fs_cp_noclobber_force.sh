@@ -1,0 +1,7 @@
+echo new > a
+echo old > b
+cp -n a b
+cat b
+cp -f a b
+cat b
+cp a a 2>/dev/null || echo "same file refused"

@@ -1,0 +1,4 @@
+uname
+uname -s -m
+uname -o
+[ "$(uname -s)" = Linux ] && echo "on linux"
