@@ -59,7 +59,7 @@ func (sh *Shell) write(s string) int {
 			sh.fatal(err)
 			return 1
 		}
-		sh.errf("%s: write error: %s", "echo", command.Message(err))
+		sh.errf("%s: write error: %s", sh.curBuiltin, command.Message(err))
 		return 1
 	}
 	return 0

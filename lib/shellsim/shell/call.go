@@ -381,7 +381,10 @@ func (sh *Shell) runBuiltin(name string, b builtinFunc, args []string) {
 	} else {
 		sh.rt.Tel.DroppedCommands++
 	}
+	prev := sh.curBuiltin
+	sh.curBuiltin = name
 	sh.status = b(sh, args)
+	sh.curBuiltin = prev
 	if sh.task != nil && sh.task.Killed() != 0 && !sh.exiting {
 		sh.fatal(sched.ErrKilled)
 	}

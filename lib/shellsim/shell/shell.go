@@ -70,6 +70,7 @@ type Shell struct {
 	aliasDepth  int
 	sourceDepth int
 	getoptsLast int
+	curBuiltin  string
 }
 
 // New returns the environment's main shell.

@@ -1,0 +1,39 @@
+package shellsim_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/shellsim"
+)
+
+// FuzzRun parses and executes arbitrary source with small limits: it must
+// never panic or hang.
+func FuzzRun(f *testing.F) {
+	for _, s := range []string{
+		"echo hi", "x=1; echo ${x:-y}", ":(){ :|:& };:", "yes | head -2", "while :; do :; done",
+		"f(){ f; }; f", "echo {1..100000}", "cat <<EOF\n$x\nEOF", "a=(1 2); echo ${a[@]:5:-1}",
+		"exec 3>&1 4<&3; echo >&9", "trap 'kill $$' EXIT", "sleep 1 & kill %1; wait", "((1/0))",
+		"read -n 3 x <<< abcdef; echo $x", "set -euo pipefail; false | true", "case x in (x) echo;; esac",
+		"printf '%*.*d\\n' 5 3 7", "[[ a =~ ( ]]", "echo $(( 1 <<  70 ))", "${x", "$(", "mapfile -t a < /proc/self/status",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		l := shellsim.Limits{CPU: 200_000, Memory: 4 << 20, Disk: 1 << 20, Output: 64 << 10}
+		env := shellsim.NewEnvironment(l)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			env.Run(context.Background(), src, []byte("input\n"))
+			env.Run(context.Background(), "echo again", nil)
+			env.Close()
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("hang on %q", src)
+		}
+	})
+}

@@ -1,0 +1,167 @@
+package shellsim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/shellsim"
+	_ "github.com/shellbox/shellbox/lib/shellsim/commands/all"
+)
+
+func run(t *testing.T, l shellsim.Limits, src string) shellsim.Result {
+	t.Helper()
+	env := shellsim.NewEnvironment(l)
+	defer env.Close()
+	start := time.Now()
+	r := env.Run(context.Background(), src, nil)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("%q took %v of host time", src, d)
+	}
+	return r
+}
+
+func reason(r shellsim.Result) string {
+	if r.Outcome.StopReason == nil {
+		return ""
+	}
+	return *r.Outcome.StopReason
+}
+
+func TestResourceStops(t *testing.T) {
+	def := shellsim.DefaultLimits()
+	big := def
+	big.CPU = 1 << 40
+	tests := []struct {
+		name, src string
+		limits    shellsim.Limits
+		reason    string
+	}{
+		{"fork-bomb", `:(){ :|:& };:`, def, "memory_exhausted"},
+		{"yes", `yes`, def, "output_limit_exceeded"},
+		{"busy-loop", `while :; do :; done`, def, "cpu_exhausted"},
+		{"recursion", `f(){ f; }; f`, def, "memory_exhausted"},
+		{"brace", `echo {1..10000000}`, def, "memory_exhausted"},
+		{"subst-yes", `x=$(yes); echo ${#x}`, def, "cpu_exhausted"},
+		{"doubling", `s=x; while :; do s="$s$s"; done`, big, "memory_exhausted"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, tc.limits, tc.src)
+			if reason(r) != tc.reason || r.Outcome.ExitStatus != 137 {
+				t.Fatalf("reason=%q status=%d stderr=%q", reason(r), r.Outcome.ExitStatus, r.Stderr)
+			}
+			u := r.Outcome.Usage
+			if u.CPUUsed > tc.limits.CPU || u.MemoryPeak > tc.limits.Memory || u.OutputBytes > tc.limits.Output {
+				t.Fatalf("over limit: %+v", u)
+			}
+		})
+	}
+}
+
+func TestDiskFullIsRecoverable(t *testing.T) {
+	l := shellsim.DefaultLimits()
+	l.CPU = 1 << 40
+	env := shellsim.NewEnvironment(l)
+	defer env.Close()
+	r := env.Run(context.Background(), `c=$(head -c 1048576 /dev/zero | tr '\0' x); for i in $(seq 100); do echo "$c"; done > big; echo "status $?"`, nil)
+	if reason(r) != "" || !bytes.Contains(r.Stdout, []byte("status 1")) || !bytes.Contains(r.Stderr, []byte("No space left on device")) {
+		t.Fatalf("stdout=%q stderr=%q reason=%q", r.Stdout, r.Stderr, reason(r))
+	}
+	if r.Outcome.Usage.DiskPeak > l.Disk {
+		t.Fatalf("disk peak %d over quota", r.Outcome.Usage.DiskPeak)
+	}
+	r = env.Run(context.Background(), `rm big; echo ok > small; cat small`, nil)
+	if string(r.Stdout) != "ok\n" || env.Terminated() {
+		t.Fatalf("after recovery: %q %q", r.Stdout, r.Stderr)
+	}
+}
+
+func TestTerminalEnvironment(t *testing.T) {
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer env.Close()
+	r1 := env.Run(context.Background(), `echo a; exit 3`, nil)
+	if r1.Outcome.ExitStatus != 3 || !env.Terminated() {
+		t.Fatal(r1.Outcome)
+	}
+	r2 := env.Run(context.Background(), `echo should-not-run`, nil)
+	if len(r2.Stdout) != 0 || r2.Outcome.ExitStatus != 3 || r2.Outcome.Usage.CPUUsed != r1.Outcome.Usage.CPUUsed {
+		t.Fatalf("terminal env ran again: %q %+v", r2.Stdout, r2.Outcome)
+	}
+}
+
+func TestPersistence(t *testing.T) {
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer env.Close()
+	env.Run(context.Background(), `x=41; f(){ echo $((x+1)); }; cd /tmp; echo data > file`, nil)
+	r := env.Run(context.Background(), `f; pwd; cat file`, nil)
+	if string(r.Stdout) != "42\n/tmp\ndata\n" {
+		t.Fatalf("%q %q", r.Stdout, r.Stderr)
+	}
+	if b, err := env.ReadFile("/tmp/file"); err != nil || string(b) != "data\n" {
+		t.Fatal(string(b), err)
+	}
+}
+
+func TestVirtualTime(t *testing.T) {
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer env.Close()
+	start := time.Now()
+	r := env.Run(context.Background(), `sleep 5 & sleep 3; wait; echo $SECONDS; date +%s`, nil)
+	if string(r.Stdout) != "5\n1735689605\n" {
+		t.Fatalf("%q %q", r.Stdout, r.Stderr)
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Fatal("sleep used host time")
+	}
+	r = env.Run(context.Background(), `timeout 2 sleep 10; echo $?; echo $SECONDS`, nil)
+	if string(r.Stdout) != "124\n7\n" {
+		t.Fatalf("%q %q", r.Stdout, r.Stderr)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	l := shellsim.DefaultLimits()
+	l.CPU = 1 << 50
+	env := shellsim.NewEnvironment(l)
+	defer env.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	r := env.Run(ctx, `while :; do :; done`, nil)
+	if r.Outcome.ExitStatus != 137 {
+		t.Fatal(r.Outcome)
+	}
+	r = env.Run(context.Background(), `echo alive`, nil)
+	if string(r.Stdout) != "alive\n" {
+		t.Fatalf("%q", r.Stdout)
+	}
+}
+
+func report(r shellsim.Result) []byte {
+	b, _ := json.Marshal(struct {
+		O   shellsim.Outcome
+		Out string
+		Err string
+		Inv []shellsim.Invocation
+		C   []string
+	}{r.Outcome, string(r.Stdout), string(r.Stderr), r.Invocations, r.Commands})
+	return b
+}
+
+func TestDeterminism(t *testing.T) {
+	scripts := []string{
+		`for i in $(seq 1 50); do echo $RANDOM $i; done | sort -n | tail -3; ls -la /work /tmp; ps`,
+		`sleep 2 & (sleep 1; echo x) & wait; date; echo $$ $! ; cat /proc/self/status`,
+		`:(){ :|:& };:`,
+		`yes | head -c 100000 | wc -c; printf '%s\n' {1..100} | awk '{s+=$1} END {print s}'`,
+	}
+	for _, s := range scripts {
+		a := run(t, shellsim.DefaultLimits(), s)
+		b := run(t, shellsim.DefaultLimits(), s)
+		if !bytes.Equal(report(a), report(b)) {
+			t.Errorf("non-deterministic: %s\n%s\n%s", s, report(a), report(b))
+		}
+	}
+}
