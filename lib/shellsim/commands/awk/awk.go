@@ -143,7 +143,7 @@ func Awk(inv *command.Invocation) int {
 	if err := inv.Sys.Charge(int64(len(src))); err != nil {
 		return 1
 	}
-	prog, err := parse(src)
+	prog, err := safeParse(src)
 	if err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) {
@@ -209,8 +209,15 @@ func (m *interp) run(name, fs string, fsSet bool, assigns, operands []string) (s
 					fmt.Fprintf(m.inv.Stderr, "%s: cmd. line:1: fatal: %s\n", name, e.msg)
 				}
 				status = 2
+			case ctrl:
+				// next/exit escaping where no rule is running (e.g. from
+				// a function called in a BEGIN pattern): just stop.
+				status = m.exitCode
 			default:
-				panic(r)
+				// An interpreter bug must not take the machine down.
+				m.stdout.Flush()
+				fmt.Fprintf(m.inv.Stderr, "%s: internal error: %v\n", name, r)
+				status = 2
 			}
 		}
 	}()
@@ -352,4 +359,14 @@ func (m *interp) matches(it *item) bool {
 		it.inRange = false
 	}
 	return true
+}
+
+// safeParse guards against parser bugs: a panic becomes a syntax error.
+func safeParse(src string) (prog *program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, &syntaxError{pos: len(src), msg: fmt.Sprintf("syntax error (internal: %v)", r)}
+		}
+	}()
+	return parse(src)
 }

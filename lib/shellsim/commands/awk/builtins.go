@@ -9,7 +9,14 @@ import (
 	"unicode/utf8"
 )
 
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
+// runeLen counts characters; text that is not valid UTF-8 is counted in
+// bytes so that binary data passes through substr and friends unchanged.
+func runeLen(s string) int {
+	if !utf8.ValidString(s) {
+		return len(s)
+	}
+	return utf8.RuneCountInString(s)
+}
 
 func (m *interp) builtin(e *builtinExpr) value {
 	args := e.args
@@ -158,10 +165,16 @@ func (m *interp) builtin(e *builtinExpr) value {
 	case "tolower":
 		s := argStr(0)
 		m.charge(len(s))
+		if !utf8.ValidString(s) {
+			return str(asciiMap(s, 'A', 'Z', 'a'-'A'))
+		}
 		return str(strings.ToLower(s))
 	case "toupper":
 		s := argStr(0)
 		m.charge(len(s))
+		if !utf8.ValidString(s) {
+			return str(asciiMap(s, 'a', 'z', 'A'-'a'))
+		}
 		return str(strings.ToUpper(s))
 	case "system":
 		return num(float64(m.system(argStr(0))))
@@ -296,6 +309,9 @@ func substr(s string, start, length float64) string {
 	}
 	// gawk truncates both numbers and moves a start below 1 up to 1
 	// without shortening the length.
+	if !utf8.ValidString(s) {
+		return substrBytes(s, start, length)
+	}
 	rs := []rune(s)
 	n := float64(len(rs))
 	st := math.Trunc(start)
@@ -315,6 +331,19 @@ func substr(s string, start, length float64) string {
 		return ""
 	}
 	return string(rs[int(st)-1 : int(end)-1])
+}
+
+func substrBytes(s string, start, length float64) string {
+	n := float64(len(s))
+	st := math.Max(math.Trunc(start), 1)
+	end := n + 1
+	if !math.IsInf(length, 1) {
+		end = math.Min(st+math.Trunc(length), n+1)
+	}
+	if end <= st {
+		return ""
+	}
+	return s[int(st)-1 : int(end)-1]
 }
 
 // substitute implements sub and gsub with gawk's rules: & is the matched
@@ -583,4 +612,16 @@ func leftPad(s string, n int) string {
 		s = "0" + s
 	}
 	return s
+}
+
+// asciiMap shifts the ASCII letters lo..hi by delta, leaving every other
+// byte (including invalid UTF-8) alone.
+func asciiMap(s string, lo, hi byte, delta int) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= lo && c <= hi {
+			b[i] = byte(int(c) + delta)
+		}
+	}
+	return string(b)
 }

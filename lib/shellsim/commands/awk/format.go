@@ -16,6 +16,10 @@ type fatalError struct {
 
 func (e *fatalError) Error() string { return e.msg }
 
+// maxWidth bounds printf widths and precisions so that one format cannot
+// allocate unbounded memory outside the fuel and memory accounting.
+const maxWidth = 1 << 20
+
 // formatG formats like C's %.*g.
 func formatG(n float64, prec int, alt, upper bool) string {
 	verb := "g"
@@ -82,7 +86,7 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 		}
 		width, prec := -1, -1
 		if i < len(format) && format[i] == '*' {
-			width = int(next(start).num())
+			width = int(max(min(next(start).num(), maxWidth+1), -maxWidth-1))
 			if width < 0 {
 				flags.WriteByte('-')
 				width = -width
@@ -90,7 +94,7 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 			i++
 		} else {
 			for i < len(format) && isDigit(format[i]) {
-				width = max(width, 0)*10 + int(format[i]-'0')
+				width = min(max(width, 0)*10+int(format[i]-'0'), maxWidth+1)
 				i++
 			}
 		}
@@ -98,11 +102,11 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 			i++
 			prec = 0
 			if i < len(format) && format[i] == '*' {
-				prec = int(next(start).num())
+				prec = int(max(min(next(start).num(), maxWidth+1), -1))
 				i++
 			} else {
 				for i < len(format) && isDigit(format[i]) {
-					prec = prec*10 + int(format[i]-'0')
+					prec = min(prec*10+int(format[i]-'0'), maxWidth+1)
 					i++
 				}
 			}
@@ -110,6 +114,9 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 		if i >= len(format) {
 			b.WriteString(format[start:])
 			break
+		}
+		if width > maxWidth || prec > maxWidth {
+			panic(&fatalError{msg: "format width or precision too large"})
 		}
 		verb := format[i]
 		spec := "%" + flags.String()
