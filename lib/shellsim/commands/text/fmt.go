@@ -39,12 +39,12 @@ func fmtWidow(n int) int64  { return 200 * 200 / int64(n+2) }
 func fmtOrphan(n int) int64 { return 150 * 150 / int64(n+2) }
 
 type fmtWord struct {
-	text                         []byte
-	length, space                int
-	paren, period, punct, final  bool
-	lineLen                      int
-	best                         int64
-	next                         int
+	text                        []byte
+	length, space               int
+	paren, period, punct, final bool
+	lineLen                     int
+	best                        int64
+	next                        int
 }
 
 type fmter struct {
