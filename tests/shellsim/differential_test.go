@@ -119,7 +119,11 @@ func TestDifferential(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed on this host")
 	}
-	scripts, err := filepath.Glob("corpus/*.sh")
+	dir := "corpus"
+	if d := os.Getenv("SHELLSIM_CORPUS"); d != "" {
+		dir = d // ad-hoc probes: SHELLSIM_CORPUS=/path/to/scripts go test -run TestDifferential
+	}
+	scripts, err := filepath.Glob(filepath.Join(dir, "*.sh"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no corpus scripts: %v", err)
 	}

@@ -75,7 +75,11 @@ func Ln(inv *command.Invocation) int {
 	default:
 		last := operands[len(operands)-1]
 		if !isDir(last) {
-			errorf(inv, "target %s is not a directory", q(last))
+			if _, err := inv.FS.Stat(inv.Abs(last)); err != nil {
+				errorf(inv, "target %s: %s", q(last), command.Message(err))
+			} else {
+				errorf(inv, "target %s is not a directory", q(last))
+			}
 			return 1
 		}
 		into(last, operands[:len(operands)-1])
@@ -129,6 +133,11 @@ func Ln(inv *command.Invocation) int {
 			err = inv.FS.Symlink(pr.src, lp)
 		} else {
 			err = inv.FS.Link(inv.Abs(pr.src), lp)
+		}
+		if err != nil && !sym {
+			errorf(inv, "failed to create hard link %s => %s: %s", q(pr.link), q(pr.src), command.Message(err))
+			status = 1
+			continue
 		}
 		if err != nil {
 			errorf(inv, "failed to create %s %s: %s", kind, q(pr.link), command.Message(err))

@@ -83,7 +83,7 @@ func Env(inv *command.Invocation) int {
 			}
 		}
 	}
-	for len(operands) > 0 && strings.Contains(operands[0], "=") && !strings.HasPrefix(operands[0], "=") {
+	for len(operands) > 0 && strings.Contains(operands[0], "=") {
 		set(operands[0])
 		operands = operands[1:]
 	}

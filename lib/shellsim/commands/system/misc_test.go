@@ -32,6 +32,7 @@ func TestSleep(t *testing.T) {
 		{name: "fraction", args: "sleep 0.25", check: clock(250 * time.Millisecond)},
 		{name: "suffixes", args: "sleep 1m 1h 1d 1s", check: clock(24*time.Hour + time.Hour + time.Minute + time.Second)},
 		{name: "missing", args: "sleep", err: "sleep: missing operand\nTry 'sleep --help' for more information.\n", status: 1},
+		{name: "option", args: "sleep -1", err: "sleep: invalid option -- '1'\nTry 'sleep --help' for more information.\n", status: 1},
 		{name: "invalid", args: "sleep x", err: "sleep: invalid time interval 'x'\nTry 'sleep --help' for more information.\n", status: 1, check: clock(0)},
 	})
 }
@@ -60,6 +61,7 @@ func TestEnv(t *testing.T) {
 		{name: "print", args: "env", env: env, out: "A=1\nB=2\n"},
 		{name: "ignore", args: "env -i X=y", env: env, out: "X=y\n"},
 		{name: "unset", args: "env -u A C=3", env: env, out: "B=2\nC=3\n"},
+		{name: "empty-name", args: "env -i =x", out: "=x\n"},
 		{name: "dash", args: "env - Z=1", env: env, out: "Z=1\n"},
 		{name: "run", args: "env -i FOO=bar printenv FOO", env: env, out: "bar\n"},
 		{name: "run-not-found", args: "env nosuch", env: env, err: "nosuch: command not found\n", status: 127},

@@ -17,6 +17,12 @@ func Sleep(inv *command.Invocation) int {
 	args := inv.Args[1:]
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		// sleep takes no options; GNU's getopt rejects the first letter.
+		sub := *inv
+		if _, _, st, ok := getopts(&sub, &optSpec{}); !ok {
+			return st
+		}
 	}
 	if len(args) == 0 {
 		missing(inv, "missing operand")
