@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from harbor.agents.agent_auth_resolution import ResolvedModelConnection
 from harbor.agents.base import BaseAgent
 from harbor.agents.capabilities import AgentCapabilities
 from harbor.environments.base import BaseEnvironment
@@ -72,6 +73,15 @@ class BashAgent(BaseAgent):
         self._system_prompt = system_prompt or ""
         self._session: Any = None
         super().__init__(*args, **kwargs)
+
+    @classmethod
+    def resolve_model_connection_config(cls, model_name: str | None, resolve_env: Any, **options: Any) -> ResolvedModelConnection:
+        # The endpoint is this agent's own base_url, called from this process:
+        # Harbor has no provider credentials to find or route for it.
+        base_url = options.get("base_url")
+        return ResolvedModelConnection(
+            can_configure_base_url=True, user_supplied_base_url=base_url, resolved_base_url=base_url
+        )
 
     @staticmethod
     def name() -> str:
