@@ -47,7 +47,18 @@ type scriptPart struct {
 const usage = "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n"
 
 // Sed runs the sed command.
-func Sed(inv *command.Invocation) int {
+func Sed(inv *command.Invocation) (status int) {
+	defer func() {
+		// A bug in sed must not take the machine down.
+		if r := recover(); r != nil {
+			fmt.Fprintf(inv.Stderr, "sed: internal error: %v\n", r)
+			status = 4
+		}
+	}()
+	return sed(inv)
+}
+
+func sed(inv *command.Invocation) int {
 	if err := inv.Sys.Charge(50); err != nil {
 		return 1
 	}
