@@ -54,7 +54,7 @@ func (c *Client) dial(req *Request) (*conn, error) {
 	if err != nil {
 		return nil, &ConnError{err}
 	}
-	cn := &conn{c: uc, br: bufio.NewReaderSize(uc, 64<<10), bw: bufio.NewWriterSize(uc, 64<<10)}
+	cn := &conn{c: uc, br: bufio.NewReaderSize(uc, 16<<10), bw: bufio.NewWriterSize(uc, 16<<10)}
 	if err := writeFrame(cn.bw, FrameRequest, mustJSON(req)); err != nil {
 		uc.Close()
 		return nil, &ConnError{err}

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"os/exec"
 	"path"
 	"runtime"
 	"strings"
@@ -73,7 +72,11 @@ func Serve(listenFD, readyFD int) error {
 		}
 		rf.Close()
 	}
-	s := &server{execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		return err
+	}
+	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -147,7 +150,18 @@ func fromOutside(c *net.UnixConn) bool {
 	return cred.Pid == 0
 }
 
+// blockingPipe makes a close-on-exec pipe whose ends are read and written
+// with plain blocking system calls.
+func blockingPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(p[0]), "pipe"), os.NewFile(uintptr(p[1]), "pipe"), nil
+}
+
 type server struct {
+	devNull *os.File
 	mu     sync.Mutex
 	execs  map[uint64]*execState
 	killed map[uint64]struct{}
@@ -155,8 +169,8 @@ type server struct {
 
 func (s *server) handle(c *net.UnixConn) {
 	defer c.Close()
-	br := bufio.NewReaderSize(c, 64<<10)
-	bw := bufio.NewWriterSize(c, 64<<10)
+	br := bufio.NewReaderSize(c, 16<<10)
+	bw := bufio.NewWriterSize(c, 16<<10)
 	typ, payload, err := readFrame(br, nil)
 	if err != nil || typ != FrameRequest {
 		return
@@ -407,26 +421,23 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		finishEarly(code, err.Error()+"\n")
 		return
 	}
-	cmd := &exec.Cmd{Path: prog, Args: req.Argv, Env: req.Env, Dir: dir,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
-	if req.SwitchUser {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
-	}
-	outR, outW, err := os.Pipe()
+	// Blocking pipes read by dedicated goroutines and a direct fork/exec
+	// keep the per-command cost low (no poller registration, no pidfd).
+	outR, outW, err := blockingPipe()
 	if err != nil {
 		s.fail(bw, err)
 		return
 	}
-	errR, errW, err := os.Pipe()
+	errR, errW, err := blockingPipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
 		s.fail(bw, err)
 		return
 	}
-	var inR, inW *os.File
+	inR, inW := s.devNull, (*os.File)(nil)
 	if req.Stdin {
-		if inR, inW, err = os.Pipe(); err != nil {
+		if inR, inW, err = blockingPipe(); err != nil {
 			outR.Close()
 			outW.Close()
 			errR.Close()
@@ -434,13 +445,16 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 			s.fail(bw, err)
 			return
 		}
-		cmd.Stdin = inR
 	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	startErr := cmd.Start()
+	sys := &syscall.SysProcAttr{Setpgid: true}
+	if req.SwitchUser {
+		sys.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
+	}
+	pid, startErr := syscall.ForkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
+		Files: []uintptr{inR.Fd(), outW.Fd(), errW.Fd()}, Sys: sys})
 	outW.Close()
 	errW.Close()
-	if inR != nil {
+	if inR != s.devNull {
 		inR.Close()
 	}
 	if startErr != nil {
@@ -456,7 +470,7 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		finishEarly(code, fmt.Sprintf("shellbox: %s: %v\n", req.Argv[0], startErr))
 		return
 	}
-	st := &execState{pgid: cmd.Process.Pid, killDone: make(chan struct{})}
+	st := &execState{pgid: pid, killDone: make(chan struct{})}
 	s.mu.Lock()
 	s.execs[req.ID] = st
 	_, tomb := s.killed[req.ID]
@@ -513,8 +527,16 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		}
 	}()
 
-	waitDone := make(chan error, 1)
-	go func() { waitDone <- cmd.Wait() }()
+	waitDone := make(chan syscall.WaitStatus, 1)
+	go func() {
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+				break
+			}
+		}
+		waitDone <- ws
+	}()
 	var timeout <-chan time.Time
 	if req.TimeoutMS > 0 {
 		t := time.NewTimer(time.Duration(req.TimeoutMS) * time.Millisecond)
@@ -523,15 +545,16 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	}
 	var exit Exit
 	var killErr error
+	var ws syscall.WaitStatus
 	select {
-	case <-waitDone:
+	case ws = <-waitDone:
 	case <-timeout:
 		exit.TimedOut = true
 		killErr = st.kill()
-		<-waitDone
+		ws = <-waitDone
 	case <-st.killDone:
 		killErr = st.killErr
-		<-waitDone
+		ws = <-waitDone
 	}
 	if st.killed.Load() && !exit.TimedOut {
 		exit.Killed = true
@@ -554,7 +577,6 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		s.fail(bw, &Failure{Kind: KindInfrastructure, Field: "stop", Message: killErr.Error()})
 		return
 	}
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
 	case ws.Signaled():
 		exit.Code = 128 + int(ws.Signal())
