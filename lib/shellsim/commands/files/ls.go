@@ -86,9 +86,10 @@ func Ls(inv *command.Invocation) int {
 	for _, op := range operands {
 		p := inv.Abs(op)
 		fi, err := inv.FS.Lstat(p)
-		if err == nil && isSymlink(fi) && !l.long && !l.dirOnly {
-			// GNU follows a command-line link (with -F only to a directory).
-			if t, err2 := inv.FS.Stat(p); err2 == nil && (!l.classify || t.IsDir()) {
+		if err == nil && isSymlink(fi) && !l.long && !l.dirOnly && !l.classify {
+			// GNU follows a command-line link to a directory unless -l, -d
+			// or -F is given.
+			if t, err2 := inv.FS.Stat(p); err2 == nil && t.IsDir() {
 				fi = t
 			}
 		}

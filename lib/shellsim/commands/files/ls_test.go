@@ -12,6 +12,7 @@ func TestLs(t *testing.T) {
 		{name: "reverse", files: tree, args: "ls -r", out: "l\nd\nb\na\n"},
 		{name: "size", files: tree, args: "ls -S", out: "d\nb\na\nl\n"},
 		{name: "classify", files: tree, args: "ls -F", out: "a\nb\nd/\nl@\n"},
+		{name: "classify-link-operand", files: tree, args: "ls -F l d", out: "l@\n\nd:\ne\nf/\n"},
 		{name: "dir-operand", files: tree, args: "ls -d d", out: "d\n"},
 		{name: "files-then-dirs", files: tree, args: "ls d a b", out: "a\nb\n\nd:\ne\nf\n"},
 		{name: "recursive", files: tree, args: "ls -R d", out: "d:\ne\nf\n\nd/f:\n"},

@@ -406,11 +406,19 @@ func ParseDate(s string, now time.Time) (time.Time, error) {
 			}
 			// As in GNU, a signed number right after a time of day is a
 			// zone offset ("10:00 +1 day" is 10:00 at UTC+1, plus a day).
-			if i+1 < len(toks) {
-				if off, ok := zoneOffset(toks[i+1]); ok {
-					t = t.Add(-off)
-					i++
+			cand, used := "", 0
+			if i+2 < len(toks) && (toks[i+1] == "+" || toks[i+1] == "-") && isDigits(toks[i+2]) {
+				cand, used = toks[i+1]+toks[i+2], 2
+			} else if i+1 < len(toks) && len(toks[i+1]) > 1 && (toks[i+1][0] == '+' || toks[i+1][0] == '-') && isDigits(strings.ReplaceAll(toks[i+1][1:], ":", "")) {
+				cand, used = toks[i+1], 1
+			}
+			if used > 0 {
+				off, ok := zoneOffset(cand)
+				if !ok {
+					return time.Time{}, bad
 				}
+				t = t.Add(-off)
+				i += used
 			}
 			continue
 		}
@@ -428,6 +436,24 @@ func ParseDate(s string, now time.Time) (time.Time, error) {
 			t = time.Date(year, m, day, 0, 0, 0, 0, time.UTC)
 			dateSet = true
 			continue
+		}
+		// A sign may stand apart from its number: "+ 2 days".
+		if (tok == "+" || tok == "-") && i+1 < len(toks) && isDigits(toks[i+1]) {
+			toks[i+1] = tok + toks[i+1]
+			continue
+		}
+		if wd, ok := weekday(tok); ok {
+			t = nextWeekday(t, wd, 0)
+			dateSet = true
+			continue
+		}
+		if (tok == "next" || tok == "last" || tok == "this") && i+1 < len(toks) {
+			if wd, ok := weekday(toks[i+1]); ok {
+				t = nextWeekday(t, wd, map[string]int{"next": 1, "last": -1, "this": 0}[tok])
+				dateSet = true
+				i++
+				continue
+			}
 		}
 		// Relative items: [+-]N unit [ago], or "next/last unit", or a bare unit.
 		n := 1
@@ -499,6 +525,37 @@ func ParseDate(s string, now time.Time) (time.Time, error) {
 	return t, nil
 }
 
+var weekdays = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// weekday recognises a day name or its three-letter abbreviation.
+func weekday(s string) (time.Weekday, bool) {
+	for i, d := range weekdays {
+		if s == d || s == d[:3] || s == d[:3]+"." {
+			return time.Weekday(i), true
+		}
+	}
+	return 0, false
+}
+
+// nextWeekday moves t to midnight of weekday wd: the same or coming one
+// (ord 0), the coming one never today (ord 1), or the previous one (ord -1).
+func nextWeekday(t time.Time, wd time.Weekday, ord int) time.Time {
+	t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	delta := (int(wd) - int(t.Weekday()) + 7) % 7
+	switch ord {
+	case 1:
+		if delta == 0 {
+			delta = 7
+		}
+	case -1:
+		delta = -((int(t.Weekday()) - int(wd) + 7) % 7)
+		if delta == 0 {
+			delta = -7
+		}
+	}
+	return t.AddDate(0, 0, delta)
+}
+
 // zoneOffset reads a numeric zone: +h, +hh, +hhmm or +hh:mm (or -).
 func zoneOffset(s string) (time.Duration, bool) {
 	if len(s) < 2 || s[0] != '+' && s[0] != '-' {
@@ -514,6 +571,9 @@ func zoneOffset(s string) (time.Duration, bool) {
 	} else {
 		h, _ = strconv.Atoi(body[:len(body)-2])
 		m, _ = strconv.Atoi(body[len(body)-2:])
+	}
+	if h > 24 || m > 59 {
+		return 0, false
 	}
 	d := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute
 	if s[0] == '-' {

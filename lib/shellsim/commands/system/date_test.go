@@ -29,6 +29,11 @@ func TestDate(t *testing.T) {
 		{name: "zone-day", argv: []string{"date", "-d", "2024-01-01 10:00 +1 day", "+%F %T"}, out: "2024-01-02 09:00:00\n"},
 		{name: "zone-hhmm", argv: []string{"date", "-d", "2024-01-01 10:00:00 -0530", "+%F %T"}, out: "2024-01-01 15:30:00\n"},
 		{name: "date-plus-day", argv: []string{"date", "-d", "2024-01-01 +1 day", "+%F %T"}, out: "2024-01-02 00:00:00\n"},
+		{name: "spaced-sign", argv: []string{"date", "-d", "2024-02-27 + 2 days", "+%F"}, out: "2024-02-29\n"},
+		{name: "bad-zone", argv: []string{"date", "-d", "2024-01-15 00:00:00 + 36 hours"}, err: "date: invalid date '2024-01-15 00:00:00 + 36 hours'\n", status: 1},
+		{name: "next-weekday", argv: []string{"date", "-d", "next wednesday", "+%F"}, out: "2025-01-08\n"},
+		{name: "weekday", argv: []string{"date", "-d", "friday", "+%F"}, out: "2025-01-03\n"},
+		{name: "last-weekday", argv: []string{"date", "-d", "last mon", "+%F"}, out: "2024-12-30\n"},
 		{name: "invalid", argv: []string{"date", "-d", "zz"}, err: "date: invalid date 'zz'\n", status: 1},
 		{name: "set", argv: []string{"date", "010100002030"}, err: "date: cannot set date: Operation not permitted\n", status: 1},
 	})
