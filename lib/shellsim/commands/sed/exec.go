@@ -146,8 +146,9 @@ func (m *machine) openNext() (bool, error) {
 				fmt.Fprintf(m.inv.Stderr, "sed: couldn't edit %s: not a regular file\n", name)
 				m.status = 4
 			} else {
+				// GNU treats this as an I/O error and stops at once.
 				fmt.Fprintf(m.inv.Stderr, "sed: read error on %s: Is a directory\n", name)
-				m.status = 2
+				return false, errStop{4}
 			}
 			continue
 		}

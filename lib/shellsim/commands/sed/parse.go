@@ -506,7 +506,14 @@ func (p *parser) text() (string, error) {
 			if p.eof() {
 				break
 			}
-			b.WriteByte(p.next())
+			switch d := p.next(); d {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(d)
+			}
 			continue
 		}
 		if c == '\n' {
@@ -714,15 +721,16 @@ func (p *parser) translit(c *cmd) error {
 					out = append(out, '\n')
 				case 't':
 					out = append(out, '\t')
-				case '\\':
-					out = append(out, '\\')
+				case 'r':
+					out = append(out, '\r')
+				case 'a':
+					out = append(out, '\a')
+				case 'f':
+					out = append(out, '\f')
+				case 'v':
+					out = append(out, '\v')
 				default:
-					if d == delim {
-						out = append(out, rune(d))
-					} else {
-						p.pos--
-						return nil, false
-					}
+					out = append(out, rune(d))
 				}
 				continue
 			}

@@ -4,21 +4,23 @@ package sed
 //
 // Synopsis:
 //
-//	sed [-nEérsuz] [-i[SUFFIX]] [-l N] [-e SCRIPT]... [-f FILE]... [SCRIPT] [FILE]...
+//	sed [-nEsuz] [-i[SUFFIX]] [-l N] [-e SCRIPT]... [-f FILE]... [SCRIPT] [FILE]...
 //
-// Supported: the GNU commands s y a i c d D p P n N g G h H x b t T : = l q Q
-// r R w W z F { } !, addresses N $ /re/ \cREc first~step addr,+N addr,~N
-// 0,/re/ and the I/M flags, s flags g p N i I m M w, and case conversion in
-// replacements. Unsupported (recorded as partial): the e command and s///e,
-// L, --posix, --debug, --sandbox, --follow-symlinks, and back-references
-// inside a regex (Go's regexp has none).
+// A GNU sed work-alike: the commands s y a i c d D p P n N g G h H x b t T
+// : = l q Q r R w W z F { } !, addresses N $ /re/ \cREc first~step
+// addr,+N addr,~N 0,/re/ with the I and M flags, s flags g p N i I m M w,
+// case conversion (\U \L \u \l \E) in replacements, the GNU one-liner
+// forms of a, i and c, and in-place editing with backup suffixes. Regexes
+// are POSIX BRE (ERE with -E/-r) with the GNU extensions, translated to
+// Go's regexp; patterns with back-references run on a metered backtracking
+// matcher. Not supported, recorded as partial: the e command and the s///e
+// flag, L, --posix, --debug, --sandbox and --follow-symlinks.
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -123,12 +125,10 @@ func sed(inv *command.Invocation) int {
 				scripts = append(scripts, scriptPart{file: v})
 			case "line-length":
 				v, ok := needVal()
-				n, err := strconv.Atoi(v)
-				if !ok || err != nil {
-					fmt.Fprintf(inv.Stderr, "sed: invalid line length: %s\n", v)
-					return 1
+				if !ok {
+					return fail("option '--line-length' requires an argument")
 				}
-				opt.lineLen = n
+				opt.lineLen = atoi(v)
 			case "help":
 				io.WriteString(inv.Stdout, usage)
 				return 0
@@ -177,12 +177,7 @@ func sed(inv *command.Invocation) int {
 				case 'f':
 					scripts = append(scripts, scriptPart{file: v})
 				default:
-					n, err := strconv.Atoi(v)
-					if err != nil {
-						fmt.Fprintf(inv.Stderr, "sed: invalid line length: %s\n", v)
-						return 1
-					}
-					opt.lineLen = n
+					opt.lineLen = atoi(v)
 				}
 				break short
 			default:
@@ -216,7 +211,7 @@ func sed(inv *command.Invocation) int {
 			}
 			if err != nil {
 				fmt.Fprintf(inv.Stderr, "sed: couldn't open file %s: %s\n", s.file, command.Message(err))
-				return 1
+				return 4
 			}
 			text = strings.TrimSuffix(string(data), "\n")
 			ch.file = s.file
@@ -250,7 +245,7 @@ func sed(inv *command.Invocation) int {
 	if len(operands) == 0 {
 		if opt.inPlace {
 			fmt.Fprintln(inv.Stderr, "sed: no input files")
-			return 1
+			return 4
 		}
 		operands = []string{"-"}
 	}
@@ -328,4 +323,13 @@ func (m *machine) runSafe() (err error) {
 		}
 	}()
 	return m.run()
+}
+
+// atoi reads leading digits as C's atoi does (GNU sed parses -l so).
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<30; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
