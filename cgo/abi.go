@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	_ "github.com/shellbox/shellbox/lib/backends/all"
 	"github.com/shellbox/shellbox/lib/bridge"
 )
 

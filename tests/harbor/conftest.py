@@ -61,7 +61,7 @@ def harbor_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_", "HARBOR_")) and k != "PYTHONPATH"
     }
-    env.update(HARBOR_TELEMETRY="0", PYTHONPATH=str(ROOT / "python"), NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.update(HARBOR_TELEMETRY="0", LITELLM_LOCAL_MODEL_COST_MAP="True", PYTHONPATH=str(ROOT / "python"), NO_COLOR="1", PYTHONUNBUFFERED="1")
     env.update(extra or {})
     return env
 

@@ -42,11 +42,17 @@ const (
 
 var importMu sync.Mutex
 
+// The fixture label marks images made by this version of BusyboxRootfs.
+const (
+	fixtureLabel   = "dev.shellbox.fixture"
+	fixtureVersion = "busybox-1"
+)
+
 // EnsureBusybox imports the busybox image unless the daemon has it.
 func EnsureBusybox(ctx context.Context, cli *client.Client) error {
 	importMu.Lock()
 	defer importMu.Unlock()
-	if _, err := cli.ImageInspect(ctx, BusyboxImage); err == nil {
+	if insp, err := cli.ImageInspect(ctx, BusyboxImage); err == nil && insp.Config != nil && insp.Config.Labels[fixtureLabel] == fixtureVersion {
 		return nil
 	}
 	rootfs, err := BusyboxRootfs()
@@ -57,6 +63,7 @@ func EnsureBusybox(ctx context.Context, cli *client.Client) error {
 		image.ImportOptions{Changes: []string{
 			"ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 			`CMD ["/bin/sh"]`,
+			"LABEL " + fixtureLabel + "=" + fixtureVersion,
 		}})
 	if err != nil {
 		return fmt.Errorf("importing %s: %w", BusyboxImage, err)

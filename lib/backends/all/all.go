@@ -1,0 +1,9 @@
+// Package all links every machine backend into a binary: importing it
+// registers "local", "docker" and "gvisor" with lib/machine.
+package all
+
+import (
+	_ "github.com/shellbox/shellbox/lib/backends/docker"
+	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
+	_ "github.com/shellbox/shellbox/lib/backends/local"
+)

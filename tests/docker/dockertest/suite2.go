@@ -1,0 +1,346 @@
+package dockertest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+func writeFile(t testing.TB, p string, data string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mode(t testing.TB, p string) os.FileMode {
+	t.Helper()
+	st, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode().Perm()
+}
+
+// Transfers: files and directories both ways, modes, nesting, path safety.
+func Transfers(t *testing.T, f *docker.Factory) {
+	ctx := context.Background()
+	m := NewMachine(t, f, nil)
+	host := t.TempDir()
+
+	// A file to a new nested path, binary and mode 0751.
+	bin := string([]byte{0, 1, 2, '\r', '\n', 0xff}) + strings.Repeat("x", 3<<20)
+	writeFile(t, filepath.Join(host, "tool"), bin, 0o751)
+	if err := m.Upload(ctx, filepath.Join(host, "tool"), "/opt/new/dir/tool"); err != nil {
+		t.Fatal(err)
+	}
+	wantOut(t, Sh(t, m, "stat -c %a /opt/new/dir/tool; wc -c < /opt/new/dir/tool"), 0, "751\n3145734\n", "")
+	// Re-uploading replaces content and mode.
+	writeFile(t, filepath.Join(host, "tool"), "small", 0o640)
+	if err := m.Upload(ctx, filepath.Join(host, "tool"), "/opt/new/dir/tool"); err != nil {
+		t.Fatal(err)
+	}
+	wantOut(t, Sh(t, m, "stat -c %a /opt/new/dir/tool; cat /opt/new/dir/tool"), 0, "640\nsmall", "")
+	// Existing directories keep their mode and owner.
+	wantOut(t, Sh(t, m, "stat -c %a /tmp"), 0, "1777\n", "")
+	writeFile(t, filepath.Join(host, "t.txt"), "tmp file", 0o644)
+	if err := m.Upload(ctx, filepath.Join(host, "t.txt"), "/tmp/t.txt"); err != nil {
+		t.Fatal(err)
+	}
+	wantOut(t, Sh(t, m, "stat -c %a /tmp; cat /tmp/t.txt"), 0, "1777\ntmp file", "")
+
+	// A directory tree: contents land in the target, without nesting.
+	tree := filepath.Join(host, "tree")
+	writeFile(t, filepath.Join(tree, "a.txt"), "A", 0o644)
+	writeFile(t, filepath.Join(tree, "sub", "run.sh"), "#!/bin/sh\necho ran\n", 0o755)
+	if err := os.Symlink("sub/run.sh", filepath.Join(tree, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Upload(ctx, tree, "/logs/artifacts"); err != nil {
+		t.Fatal(err)
+	}
+	wantOut(t, Sh(t, m, "cd /logs/artifacts && cat a.txt && ./sub/run.sh && ./link && readlink link && stat -c %a sub/run.sh"), 0, "Aran\nran\nsub/run.sh\n755\n", "")
+
+	// Download the directory back: same contents, modes, no extra level.
+	back := filepath.Join(host, "back")
+	if err := m.Download(ctx, "/logs/artifacts", back, machine.DownloadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(back, "a.txt")); string(data) != "A" {
+		t.Fatalf("a.txt: %q", data)
+	}
+	if mode(t, filepath.Join(back, "sub", "run.sh")) != 0o755 {
+		t.Fatalf("mode %v", mode(t, filepath.Join(back, "sub", "run.sh")))
+	}
+	if l, _ := os.Readlink(filepath.Join(back, "link")); l != "sub/run.sh" {
+		t.Fatalf("link %q", l)
+	}
+	// Download a file made in the machine.
+	Sh(t, m, "printf 'made\\000inside' > /workspace/out.bin; chmod 600 /workspace/out.bin")
+	out := filepath.Join(host, "dl", "out.bin")
+	if err := m.Download(ctx, "/workspace/out.bin", out, machine.DownloadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(out); string(data) != "made\x00inside" || mode(t, out) != 0o600 {
+		t.Fatalf("downloaded %q mode %v", data, mode(t, out))
+	}
+	// Relative guest paths are taken from the workdir.
+	rel := filepath.Join(host, "rel.bin")
+	if err := m.Download(ctx, "out.bin", rel, machine.DownloadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Missing sources.
+	var pe *machine.PathError
+	if err := m.Download(ctx, "/no/such/file", filepath.Join(host, "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound {
+		t.Fatalf("missing download: %v", err)
+	}
+	if err := m.Upload(ctx, filepath.Join(host, "missing"), "/x"); !errors.As(err, &pe) || !pe.NotFound {
+		t.Fatalf("missing upload: %v", err)
+	}
+	// A host symlink leaving the tree is refused before anything is sent.
+	evil := filepath.Join(host, "evil")
+	writeFile(t, filepath.Join(evil, "ok.txt"), "ok", 0o644)
+	if err := os.Symlink("/etc/passwd", filepath.Join(evil, "passwd")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Upload(ctx, evil, "/evil"); !errors.As(err, &pe) || pe.NotFound {
+		t.Fatalf("upload with escaping link: %v", err)
+	}
+	if r := Sh(t, m, "test -e /evil"); Code(r) == 0 {
+		t.Fatal("refused upload created its target")
+	}
+	// A guest symlink pointing out of the tree is refused on download and
+	// never followed on the host.
+	Sh(t, m, "mkdir -p /planted && echo fine > /planted/ok && ln -s /etc/passwd /planted/passwd && ln -s ../../../../../../tmp /planted/up")
+	dst := filepath.Join(host, "planted")
+	if err := m.Download(ctx, "/planted", dst, machine.DownloadOptions{}); !errors.As(err, &pe) {
+		t.Fatalf("download with escaping link: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dst, "passwd")); err == nil {
+		t.Fatal("escaping link was created on the host")
+	}
+	// A host symlink already at the download target is not followed.
+	outside := filepath.Join(host, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	trap := filepath.Join(host, "trap")
+	writeFile(t, filepath.Join(trap, "keep"), "k", 0o644)
+	if err := os.Symlink(outside, filepath.Join(trap, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	Sh(t, m, "mkdir -p /src/sub && echo stolen > /src/sub/file")
+	_ = m.Download(ctx, "/src", trap, machine.DownloadOptions{})
+	if _, err := os.Stat(filepath.Join(outside, "file")); err == nil {
+		t.Fatal("download followed a host symlink out of the target")
+	}
+}
+
+// BoundedDownloads: MaxBytes semantics.
+func BoundedDownloads(t *testing.T, f *docker.Factory) {
+	ctx := context.Background()
+	m := NewMachine(t, f, nil)
+	host := t.TempDir()
+	Sh(t, m, "head -c 1000 /dev/zero | tr '\\0' a > /workspace/k; mkdir -p /workspace/d")
+	target := filepath.Join(host, "k")
+	writeFile(t, target, "previous", 0o644)
+	var le *machine.DownloadLimitExceeded
+	if err := m.Download(ctx, "/workspace/k", target, machine.DownloadOptions{MaxBytes: 999}); !errors.As(err, &le) {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "previous" {
+		t.Fatalf("target changed: %q", data)
+	}
+	if err := m.Download(ctx, "/workspace/k", target, machine.DownloadOptions{MaxBytes: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(target); len(data) != 1000 {
+		t.Fatalf("got %d bytes", len(data))
+	}
+	var us *machine.UnsupportedSpec
+	if err := m.Download(ctx, "/workspace/d", filepath.Join(host, "d"), machine.DownloadOptions{MaxBytes: 10}); !errors.As(err, &us) || !strings.Contains(us.Reason, "regular file") {
+		t.Fatalf("directory with a limit: %v", err)
+	}
+	entries, _ := os.ReadDir(host)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".shellbox-download-") {
+			t.Fatalf("temporary file left: %s", e.Name())
+		}
+	}
+	// A large bounded download keeps memory flat.
+	Sh(t, m, "head -c 268435456 /dev/zero > /workspace/big")
+	big := filepath.Join(host, "big")
+	var err error
+	start := time.Now()
+	grow := peakRSS(func() { err = m.Download(ctx, "/workspace/big", big, machine.DownloadOptions{MaxBytes: 1 << 30}) })
+	t.Logf("256 MiB bounded download in %v, RSS grew %.1f MiB", time.Since(start), float64(grow)/(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(big); st == nil || st.Size() != 1<<28 {
+		t.Fatalf("size %v", st)
+	}
+	if grow > 16<<20 {
+		t.Fatalf("RSS grew %d MiB", grow>>20)
+	}
+}
+
+// Resources: flags are applied (read back from the daemon) or refused
+// before anything is created.
+func Resources(t *testing.T, f *docker.Factory) {
+	ctx := context.Background()
+	cpus, mem := 1, 64
+	m := NewMachine(t, f, func(s *machine.Spec) { s.CPUs = &cpus; s.MemoryMB = &mem })
+	insp, err := f.Client().ContainerInspect(ctx, m.ContainerID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if insp.HostConfig.NanoCPUs != 1e9 || insp.HostConfig.Memory != 64<<20 || insp.HostConfig.NetworkMode != "none" {
+		t.Fatalf("NanoCpus %d Memory %d NetworkMode %s", insp.HostConfig.NanoCPUs, insp.HostConfig.Memory, insp.HostConfig.NetworkMode)
+	}
+	if insp.HostConfig.Init == nil || !*insp.HostConfig.Init {
+		t.Fatal("no init")
+	}
+	if rt := f.Runtime(); rt != "" && insp.HostConfig.Runtime != rt {
+		t.Fatalf("runtime %q, want %q", insp.HostConfig.Runtime, rt)
+	}
+	if insp.Config.Labels[docker.LabelMachine] == "" || insp.Config.Labels[docker.LabelBackend] != f.Backend() {
+		t.Fatalf("labels %v", insp.Config.Labels)
+	}
+	before, _ := Count(ctx, f.Client(), docker.LabelBackend, f.Backend())
+	storage := 512
+	spec := machine.Spec{Source: Busybox, Network: machine.NetworkDeny, StorageMB: &storage}
+	info, _ := f.Client().Info(ctx)
+	err = f.CheckEnvironment(machine.Requirements{}, spec)
+	var us *machine.UnsupportedSpec
+	if errors.As(err, &us) {
+		if us.Field != "storage_mb" || !strings.Contains(us.Reason, info.Driver) {
+			t.Fatalf("storage refusal: %v", err)
+		}
+		if _, err := f.Create(ctx, spec); !errors.As(err, &us) || us.Field != "storage_mb" {
+			t.Fatalf("create with storage: %v", err)
+		}
+		t.Logf("storage_mb refused: %v", us)
+	} else if err != nil {
+		t.Fatal(err)
+	} else {
+		m2 := NewMachine(t, f, func(s *machine.Spec) { s.StorageMB = &storage })
+		insp, _ := f.Client().ContainerInspect(ctx, m2.ContainerID())
+		if insp.HostConfig.StorageOpt["size"] != "512M" {
+			t.Fatalf("StorageOpt %v", insp.HostConfig.StorageOpt)
+		}
+	}
+	if err := f.CheckEnvironment(machine.Requirements{}, machine.Spec{Source: Busybox, Network: machine.NetworkDeny, GPUs: 1}); !errors.As(err, &us) || us.Field != "gpus" {
+		t.Logf("gpus accepted by CheckEnvironment: %v", err)
+	}
+	huge := 4096
+	if err := f.CheckEnvironment(machine.Requirements{}, machine.Spec{Source: Busybox, Network: machine.NetworkDeny, CPUs: &huge}); !errors.As(err, &us) || us.Field != "cpus" {
+		t.Fatalf("4096 cpus: %v", err)
+	}
+	if err := f.CheckEnvironment(machine.Requirements{}, machine.Spec{Source: machine.HostImage{}, Network: machine.NetworkDeny}); !errors.As(err, &us) || us.Field != "source" {
+		t.Fatalf("HostImage: %v", err)
+	}
+	if err := f.CheckEnvironment(machine.Requirements{CommandSemantics: "shell_simulator"}, machine.Spec{Source: Busybox, Network: machine.NetworkDeny}); !errors.As(err, &us) {
+		t.Fatalf("shell_simulator: %v", err)
+	}
+	if _, err := f.Create(ctx, machine.Spec{Source: machine.HostImage{}, Network: machine.NetworkDeny}); !errors.As(err, &us) || us.Field != "source" {
+		t.Fatalf("create HostImage: %v", err)
+	}
+	after, _ := Count(ctx, f.Client(), docker.LabelBackend, f.Backend())
+	if after.Containers != before.Containers {
+		t.Fatalf("refused specs created containers: %+v -> %+v", before, after)
+	}
+	// The memory limit is enforced.
+	r := Sh(t, m, "cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max 2>/dev/null || echo unknown")
+	t.Logf("memory limit seen inside: %s", bytes.TrimSpace(r.Stdout))
+}
+
+// Network: deny has only loopback; allow has the default bridge.
+func Network(t *testing.T, f *docker.Factory) {
+	ctx := context.Background()
+	ifaces := func(m machine.Machine) string {
+		out := Sh(t, m, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '").Stdout
+		return strings.TrimSpace(string(out))
+	}
+	deny := NewMachine(t, f, nil)
+	if got := ifaces(deny); got != "lo" {
+		t.Fatalf("deny interfaces: %q", got)
+	}
+	allow := NewMachine(t, f, func(s *machine.Spec) { s.Network = machine.NetworkAllow })
+	if got := ifaces(allow); !strings.Contains(got, "eth0") {
+		t.Fatalf("allow interfaces: %q", got)
+	}
+	insp, err := f.Client().ContainerInspect(ctx, allow.ContainerID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if insp.HostConfig.NetworkMode != "bridge" || insp.NetworkSettings.Networks["bridge"] == nil {
+		t.Fatalf("allow: NetworkMode %s networks %v", insp.HostConfig.NetworkMode, insp.NetworkSettings.Networks)
+	}
+}
+
+// Sources: DockerImage, RegistryImage already cached (no pull), a missing
+// DockerImage, a Dockerfile built with COPY and RUN whose ENTRYPOINT never
+// runs.
+func Sources(t *testing.T, f *docker.Factory) {
+	ctx := context.Background()
+	var se *machine.StartupError
+	_, err := f.Create(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/absent:nope"}, Network: machine.NetworkDeny})
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "shellbox-test/absent:nope") {
+		t.Fatalf("missing DockerImage: %v", err)
+	}
+	if _, err := f.Create(ctx, machine.Spec{Source: machine.RegistryImage{Reference: "localhost:1/shellbox/absent:latest"}, Network: machine.NetworkDeny}); !errors.As(err, &se) {
+		t.Fatalf("unreachable registry: %v", err)
+	}
+	m := NewMachine(t, f, func(s *machine.Spec) { s.Source = machine.RegistryImage{Reference: BusyboxImage} })
+	wantOut(t, Sh(t, m, "echo cached"), 0, "cached\n", "")
+
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "hello.txt"), "hello from the context\n", 0o644)
+	writeFile(t, filepath.Join(dir, "Dockerfile"), "FROM "+BusyboxImage+"\n"+
+		"COPY hello.txt /opt/hello.txt\n"+
+		"RUN echo built > /opt/built && chmod 600 /opt/built\n"+
+		"ENV FROM_IMAGE=yes\n"+
+		"ENTRYPOINT [\"/bin/sh\", \"-c\", \"touch /entrypoint-ran; exit 1\"]\n"+
+		"CMD [\"touch\", \"/cmd-ran\"]\n", 0o644)
+	start := time.Now()
+	m2 := NewMachine(t, f, func(s *machine.Spec) {
+		s.Source = machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(dir, "Dockerfile")}
+	})
+	t.Logf("Dockerfile machine in %v", time.Since(start))
+	wantOut(t, Sh(t, m2, "cat /opt/hello.txt /opt/built; echo $FROM_IMAGE; ls /entrypoint-ran /cmd-ran 2>/dev/null; true"), 0, "hello from the context\nbuilt\nyes\n", "")
+	// A second build hits the layer cache.
+	start = time.Now()
+	NewMachine(t, f, func(s *machine.Spec) {
+		s.Source = machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(dir, "Dockerfile")}
+	})
+	t.Logf("cached Dockerfile machine in %v", time.Since(start))
+	// A Dockerfile outside its context.
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "Containerfile"), "FROM "+BusyboxImage+"\nCOPY hello.txt /h\n", 0o644)
+	m3 := NewMachine(t, f, func(s *machine.Spec) {
+		s.Source = machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(other, "Containerfile")}
+	})
+	wantOut(t, Sh(t, m3, "cat /h"), 0, "hello from the context\n", "")
+	// A failing build is a StartupError carrying the build output.
+	writeFile(t, filepath.Join(other, "Bad"), "FROM "+BusyboxImage+"\nRUN echo failing-step && exit 3\n", 0o644)
+	_, err = f.Create(ctx, machine.Spec{Source: machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(other, "Bad")}, Network: machine.NetworkDeny})
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "failing-step") {
+		t.Fatalf("failing build: %v", err)
+	}
+}
