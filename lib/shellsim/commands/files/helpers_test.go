@@ -85,3 +85,5 @@ func init() {
 		return n
 	})
 }
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

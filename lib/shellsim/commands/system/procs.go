@@ -156,9 +156,9 @@ func Ps(inv *command.Invocation) int {
 	if cols == nil {
 		switch {
 		case bsd:
-			cols, _ = parsePsCols("user,pid,%cpu,%mem,vsz,rss,tty,stat,start,time,command")
+			cols, _ = parsePsCols("user,pid,%cpu,%mem,vsz,rss,tty,stat,start,bsdtime,command")
 		case full:
-			cols, _ = parsePsCols("uid=UID,pid,ppid,c,stime,tty,time,cmd")
+			cols, _ = parsePsCols("user=UID,pid,ppid,c,stime,tty,time,cmd")
 		default:
 			cols, _ = parsePsCols("pid,tty,time,cmd")
 		}
@@ -182,7 +182,7 @@ func Ps(inv *command.Invocation) int {
 	}
 	width := make([]int, len(cols))
 	for i, c := range cols {
-		width[i] = len(c.header)
+		width[i] = max(c.width, len(c.header))
 		for _, r := range rows {
 			if !c.left || i < len(cols)-1 {
 				width[i] = max(width[i], len(r[i]))
@@ -231,21 +231,24 @@ func Ps(inv *command.Invocation) int {
 type psCol struct {
 	key, header string
 	left        bool
+	width       int // procps' minimum column width
 }
 
 var psHeaders = map[string]struct {
-	h    string
-	left bool
+	h     string
+	left  bool
+	width int
 }{
-	"pid": {"PID", false}, "ppid": {"PPID", false}, "pgid": {"PGID", false}, "pgrp": {"PGRP", false},
-	"sid": {"SID", false}, "stat": {"STAT", true}, "state": {"S", true}, "s": {"S", true},
-	"comm": {"COMMAND", true}, "ucomm": {"COMMAND", true}, "cmd": {"CMD", true}, "args": {"COMMAND", true},
-	"command": {"COMMAND", true}, "user": {"USER", true}, "euser": {"EUSER", true}, "uid": {"UID", false},
-	"euid": {"EUID", false}, "time": {"TIME", false}, "cputime": {"TIME", false}, "etime": {"ELAPSED", false},
-	"etimes": {"ELAPSED", false}, "tty": {"TT", true}, "tname": {"TTY", true}, "c": {"C", false},
-	"stime": {"STIME", true}, "start": {"START", true}, "%cpu": {"%CPU", false}, "pcpu": {"%CPU", false},
-	"%mem": {"%MEM", false}, "pmem": {"%MEM", false}, "vsz": {"VSZ", false}, "rss": {"RSS", false},
-	"nice": {"NI", false}, "ni": {"NI", false},
+	"pid": {"PID", false, 5}, "ppid": {"PPID", false, 5}, "pgid": {"PGID", false, 5}, "pgrp": {"PGRP", false, 5},
+	"sid": {"SID", false, 5}, "stat": {"STAT", true, 4}, "state": {"S", true, 1}, "s": {"S", true, 1},
+	"comm": {"COMMAND", true, 15}, "ucomm": {"COMMAND", true, 15}, "cmd": {"CMD", true, 0}, "args": {"COMMAND", true, 0},
+	"command": {"COMMAND", true, 0}, "user": {"USER", true, 8}, "euser": {"EUSER", true, 8}, "uname": {"USER", true, 8},
+	"uid": {"UID", false, 5}, "euid": {"EUID", false, 5}, "time": {"TIME", false, 8}, "cputime": {"TIME", false, 8},
+	"bsdtime": {"TIME", false, 6}, "etime": {"ELAPSED", false, 11}, "etimes": {"ELAPSED", false, 7},
+	"tty": {"TT", true, 8}, "tname": {"TTY", true, 8}, "c": {"C", false, 2}, "stime": {"STIME", true, 5},
+	"start": {"START", true, 5}, "%cpu": {"%CPU", false, 4}, "pcpu": {"%CPU", false, 4}, "%mem": {"%MEM", false, 4},
+	"pmem": {"%MEM", false, 4}, "vsz": {"VSZ", false, 6}, "rss": {"RSS", false, 5}, "nice": {"NI", false, 3},
+	"ni": {"NI", false, 3},
 }
 
 func parsePsCols(spec string) ([]psCol, error) {
@@ -257,7 +260,7 @@ func parsePsCols(spec string) ([]psCol, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s", key)
 		}
-		c := psCol{key: k, header: d.h, left: d.left}
+		c := psCol{key: k, header: d.h, left: d.left, width: d.width}
 		if k == "tty" && !hasHdr {
 			c.header = "TTY"
 		}
@@ -294,7 +297,7 @@ func (c psCol) value(inv *command.Invocation, p command.Process) string {
 		return comm
 	case "cmd", "args", "command":
 		return cmd
-	case "user", "euser":
+	case "user", "euser", "uname":
 		n, ok := users.UserName(users.UID())
 		if !ok {
 			n = strconv.Itoa(users.UID())
@@ -305,6 +308,9 @@ func (c psCol) value(inv *command.Invocation, p command.Process) string {
 	case "time", "cputime":
 		s := int(p.CPU / time.Second)
 		return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+	case "bsdtime":
+		s := int(p.CPU / time.Second)
+		return fmt.Sprintf("%d:%02d", s/60, s%60)
 	case "etime":
 		s := int((inv.Sys.Uptime() - p.Start) / time.Second)
 		if s >= 3600 {
