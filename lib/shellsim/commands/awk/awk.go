@@ -185,6 +185,9 @@ func reportSyntax(inv *command.Invocation, name, src string, se *syntaxError, fr
 	} else {
 		lineEnd += pos
 	}
+	if se.nl {
+		lineNo++
+	}
 	prefix := fmt.Sprintf("%s: %s:%d: ", name, where, lineNo)
 	fmt.Fprintf(inv.Stderr, "%s%s\n", prefix, src[lineStart:lineEnd])
 	fmt.Fprintf(inv.Stderr, "%s%s^ %s\n", prefix, strings.Repeat(" ", pos-lineStart), se.msg)

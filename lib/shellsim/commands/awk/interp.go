@@ -73,6 +73,7 @@ type interp struct {
 	fs, ofs, ors, rs, subsep, convfmt, ofmt string
 
 	record      string
+	recFS       string // FS when the record was read: later changes apply to the next record
 	fields      []string
 	fieldsValid bool
 	nf          int
@@ -251,6 +252,7 @@ func (m *interp) toOutStr(v value) string {
 
 func (m *interp) setRecord(s string) {
 	m.record = s
+	m.recFS = m.fs
 	m.fieldsValid = false
 }
 
@@ -258,7 +260,7 @@ func (m *interp) split() {
 	if m.fieldsValid {
 		return
 	}
-	m.fields = m.splitFields(m.record, m.fs, m.fields[:0], m.rs == "")
+	m.fields = m.splitFields(m.record, m.recFS, m.fields[:0], m.rs == "")
 	m.nf = len(m.fields)
 	m.fieldsValid = true
 }
@@ -657,7 +659,7 @@ func (m *interp) binary(e *binaryExpr) value {
 
 func (m *interp) call(e *callExpr) value {
 	f := e.fn
-	if m.depth > 2000 {
+	if m.depth > 10000 {
 		m.fatal("function `%s': call nesting too deep", f.name)
 	}
 	frame := make([]cell, len(f.params))
@@ -1101,9 +1103,8 @@ func (m *interp) assignOperand(name, val string) {
 	}
 	idx, ok := m.prog.globals[name]
 	if !ok {
-		idx = len(m.globals)
-		m.prog.globals[name] = idx
-		m.globals = append(m.globals, cell{})
+		// the program never mentions it, so nothing can observe it
+		return
 	}
 	m.setVar(&varRef{name: name, idx: idx}, strnum(b.String()))
 }

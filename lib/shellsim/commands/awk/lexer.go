@@ -117,6 +117,7 @@ type syntaxError struct {
 	pos   int
 	msg   string
 	plain bool // reported as "error: msg" without the source line
+	nl    bool // at a newline token: gawk counts the line as already ended
 }
 
 func (e *syntaxError) Error() string { return e.msg }

@@ -76,10 +76,10 @@ func (p *parser) advance() token {
 func (p *parser) fail() {
 	t := p.tok()
 	msg := "syntax error"
-	if t.kind == tEOF {
+	if t.kind == tEOF || t.kind == tNewline {
 		msg = "unexpected newline or end of string"
 	}
-	panic(&syntaxError{pos: t.pos, msg: msg})
+	panic(&syntaxError{pos: t.pos, msg: msg, nl: t.kind == tNewline})
 }
 
 func (p *parser) failf(format string, a ...any) {
