@@ -1,6 +1,8 @@
 package files
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -117,50 +119,85 @@ func Xargs(inv *command.Invocation) int {
 		x.childStdin = inv.Stdin
 		in = strings.NewReader(string(data))
 	}
-	data, err := io.ReadAll(in)
-	if err != nil {
-		return 1
-	}
-	release, err := inv.Sys.Reserve(int64(len(data)))
-	if err != nil {
-		return 1
-	}
-	defer release()
-	if err := inv.Sys.Charge(int64(len(data))); err != nil {
-		return 1
-	}
-	var items [][]string // items grouped by input line (for -L)
-	if delim != nil {
-		var cur []string
-		for _, it := range strings.Split(string(data), string(*delim)) {
-			cur = append(cur, it)
+	src := &xargsInput{inv: inv, r: bufio.NewReader(in), delim: delim, lineMode: x.replace != "", eof: eof}
+	return x.run(src)
+}
+
+// xargsInput yields xargs' input one logical line at a time (a line
+// ending in a blank continues on the next), so commands start while input
+// is still arriving, as with GNU xargs.
+type xargsInput struct {
+	inv      *command.Invocation
+	r        *bufio.Reader
+	delim    *byte
+	lineMode bool // -I: one item per line, leading blanks removed
+	eof      string
+	done     bool
+}
+
+// next returns the items of the next logical line; ok is false at the end.
+func (in *xargsInput) next() (items []string, ok bool, err error) {
+	for !in.done {
+		if in.delim != nil {
+			s, rerr := in.r.ReadString(*in.delim)
+			if rerr != nil {
+				in.done = true
+				if s == "" {
+					return nil, false, nil
+				}
+			} else {
+				s = s[:len(s)-1]
+			}
+			if err := in.inv.Sys.Charge(int64(len(s)) + 1); err != nil {
+				return nil, false, &stopError{err}
+			}
+			return []string{s}, true, nil
 		}
-		if n := len(cur); n > 0 && cur[n-1] == "" {
-			cur = cur[:n-1]
+		var chunk strings.Builder
+		for {
+			s, rerr := in.r.ReadString('\n')
+			chunk.WriteString(s)
+			if err := in.inv.Sys.Charge(int64(len(s)) + 1); err != nil {
+				return nil, false, &stopError{err}
+			}
+			if rerr != nil {
+				in.done = true
+				break
+			}
+			t := strings.TrimSuffix(s, "\n")
+			if in.lineMode || !(strings.HasSuffix(t, " ") || strings.HasSuffix(t, "\t")) {
+				break
+			}
 		}
-		for _, it := range cur {
-			items = append(items, []string{it})
-		}
-	} else if x.replace != "" {
-		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimLeft(line, " \t")
+		line := chunk.String()
+		if in.lineMode {
+			line = strings.TrimLeft(strings.TrimSuffix(line, "\n"), " \t")
 			if line == "" {
 				continue
 			}
-			items = append(items, []string{line})
+			if in.eof != "" && line == in.eof {
+				in.done = true
+				return nil, false, nil
+			}
+			return []string{line}, true, nil
 		}
-		if n := len(items); n > 0 && items[n-1][0] == "" {
-			items = items[:n-1]
-		}
-	} else {
-		lines, err := splitXargs(string(data), eof)
+		lines, hitEOF, err := splitXargs(line, in.eof)
 		if err != nil {
-			errorf(inv, "%s", err)
-			return 1
+			in.done = true
+			return nil, false, err
 		}
-		items = lines
+		if hitEOF {
+			in.done = true
+		}
+		var flat []string
+		for _, l := range lines {
+			flat = append(flat, l...)
+		}
+		if len(flat) > 0 {
+			return flat, true, nil
+		}
 	}
-	return x.run(items)
+	return nil, false, nil
 }
 
 type xargser struct {
@@ -173,80 +210,88 @@ type xargser struct {
 	status                      int
 }
 
-func (x *xargser) run(lines [][]string) int {
-	if x.replace != "" {
-		for _, l := range lines {
-			argv := make([]string, len(x.cmd))
-			for i, c := range x.cmd {
-				argv[i] = strings.ReplaceAll(c, x.replace, l[0])
+func (x *xargser) run(in *xargsInput) int {
+	ran := false
+	flush := func(items []string) int {
+		ran = true
+		var argv []string
+		if x.replace != "" {
+			for _, c := range x.cmd {
+				argv = append(argv, strings.ReplaceAll(c, x.replace, items[0]))
 			}
-			if stop := x.exec(argv); stop >= 0 {
+		} else {
+			argv = append(append([]string{}, x.cmd...), items...)
+		}
+		return x.exec(argv)
+	}
+	base := 0
+	for _, c := range x.cmd {
+		base += len(c) + 1
+	}
+	var cur []string
+	size, lines := base, 0
+	for {
+		items, ok, err := in.next()
+		if err != nil {
+			var stop *stopError
+			if errors.As(err, &stop) {
+				return 1
+			}
+			// Bad input (an unmatched quote): GNU still runs what it has.
+			errorf(x.inv, "%s", err)
+			if len(cur) > 0 {
+				flush(cur)
+			}
+			return 1
+		}
+		if !ok {
+			break
+		}
+		if x.replace != "" {
+			if stop := flush(items); stop >= 0 {
 				return stop
 			}
+			continue
 		}
-		return x.status
-	}
-	var flat []string
-	total := 0
-	for _, l := range lines {
-		flat = append(flat, l...)
-		total += len(l)
-	}
-	if total == 0 {
-		if x.noEmpty {
-			return 0
-		}
-		if stop := x.exec(append([]string{}, x.cmd...)); stop >= 0 {
-			return stop
-		}
-		return x.status
-	}
-	var batches [][]string
-	switch {
-	case x.maxLines > 0:
-		var cur []string
-		n := 0
-		for _, l := range lines {
-			if len(l) == 0 {
-				continue
+		if x.maxLines > 0 {
+			cur = append(cur, items...)
+			lines++
+			if lines == x.maxLines {
+				if stop := flush(cur); stop >= 0 {
+					return stop
+				}
+				cur, lines = nil, 0
 			}
-			cur = append(cur, l...)
-			n++
-			if n == x.maxLines {
-				batches = append(batches, cur)
-				cur, n = nil, 0
-			}
+			continue
 		}
-		if len(cur) > 0 {
-			batches = append(batches, cur)
-		}
-	default:
-		base := 0
-		for _, c := range x.cmd {
-			base += len(c) + 1
-		}
-		var cur []string
-		size := base
-		for _, it := range flat {
+		for _, it := range items {
 			if len(cur) > 0 && (x.maxArgs > 0 && len(cur) >= x.maxArgs || size+len(it)+1 > x.maxChars) {
-				batches = append(batches, cur)
+				if stop := flush(cur); stop >= 0 {
+					return stop
+				}
 				cur, size = nil, base
 			}
 			cur = append(cur, it)
 			size += len(it) + 1
 		}
-		if len(cur) > 0 {
-			batches = append(batches, cur)
+	}
+	if len(cur) > 0 {
+		if stop := flush(cur); stop >= 0 {
+			return stop
 		}
 	}
-	for _, b := range batches {
-		argv := append(append([]string{}, x.cmd...), b...)
-		if stop := x.exec(argv); stop >= 0 {
+	if !ran && !x.noEmpty && x.replace == "" {
+		if stop := x.exec(append([]string{}, x.cmd...)); stop >= 0 {
 			return stop
 		}
 	}
 	return x.status
 }
+
+// stopError wraps a Charge failure: the process must stop at once.
+type stopError struct{ err error }
+
+func (e *stopError) Error() string { return e.err.Error() }
 
 // exec runs one command line; it returns a status to stop with, or -1.
 func (x *xargser) exec(argv []string) int {
@@ -276,7 +321,7 @@ func (x *xargser) exec(argv []string) int {
 // splitXargs splits xargs' default input: blanks and newlines separate
 // items, single and double quotes and backslashes quote. Items are grouped
 // by the input line they end on (for -L).
-func splitXargs(s, eof string) ([][]string, error) {
+func splitXargs(s, eof string) ([][]string, bool, error) {
 	var lines [][]string
 	var line []string
 	var cur strings.Builder
@@ -292,7 +337,7 @@ func splitXargs(s, eof string) ([][]string, error) {
 				if c == '"' {
 					kind = "double"
 				}
-				return nil, fmt.Errorf("unmatched %s quote; by default quotes are special to xargs unless you use the -0 option", kind)
+				return nil, false, fmt.Errorf("unmatched %s quote; by default quotes are special to xargs unless you use the -0 option", kind)
 			}
 			cur.WriteString(s[i+1 : i+1+j])
 			i += j + 1
@@ -307,7 +352,7 @@ func splitXargs(s, eof string) ([][]string, error) {
 					if len(line) > 0 {
 						lines = append(lines, line)
 					}
-					return lines, nil
+					return lines, true, nil
 				}
 				line = append(line, cur.String())
 				cur.Reset()
@@ -325,15 +370,18 @@ func splitXargs(s, eof string) ([][]string, error) {
 			inItem = true
 		}
 	}
+	hit := false
 	if inItem {
-		if !(eof != "" && cur.String() == eof) {
+		if eof != "" && cur.String() == eof {
+			hit = true
+		} else {
 			line = append(line, cur.String())
 		}
 	}
 	if len(line) > 0 {
 		lines = append(lines, line)
 	}
-	return lines, nil
+	return lines, hit, nil
 }
 
 func parseDelim(s string) (byte, bool) {

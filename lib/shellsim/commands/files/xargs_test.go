@@ -1,6 +1,9 @@
 package files
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestXargs(t *testing.T) {
 	runTable(t, []tc{
@@ -21,8 +24,28 @@ func TestXargs(t *testing.T) {
 }
 
 func TestSplitXargs(t *testing.T) {
-	got, err := splitXargs("a\\ b 'c d'\n\"e\"f  g\n", "")
+	got, _, err := splitXargs("a\\ b 'c d'\n\"e\"f  g\n", "")
 	if err != nil || len(got) != 2 || len(got[0]) != 2 || got[0][0] != "a b" || got[0][1] != "c d" || got[1][0] != "ef" || got[1][1] != "g" {
 		t.Errorf("splitXargs = %q, %v", got, err)
+	}
+}
+
+func TestXargsStreaming(t *testing.T) {
+	runTable(t, []tc{
+		{name: "quote-error-runs-pending", args: "xargs test-echo", stdin: "a\nb'c\n", out: "a\n", err: "xargs: unmatched single quote; by default quotes are special to xargs unless you use the -0 option\n", status: 1},
+		{name: "continuation", args: "xargs -L 1 test-echo", stdin: "a b \nc\nd\n", out: "a b c\nd\n"},
+		{name: "n2", args: "xargs -n 2 test-echo", stdin: "a\nb c\nd e f\n", out: "a b\nc d\ne f\n"},
+		{name: "eof", args: "xargs -E stop test-echo", stdin: "a b\nstop c\nd\n", out: "a b\n"},
+		{name: "I-eof", args: "xargs -E stop -I{} test-echo <{}>", stdin: "a\nstop\nb\n", out: "<a>\n"},
+		{name: "max-chars", args: "xargs -s 20 test-echo", stdin: "aaaa bbbb cccc dddd\n", out: "aaaa bbbb\ncccc dddd\n"},
+	})
+}
+
+func TestXargsStopsOnFuel(t *testing.T) {
+	e := setup(t, nil)
+	e.Sys.Fuel = 200
+	_, _, st := e.Run([]string{"xargs", "-n", "1", "test-echo"}, strings.Repeat("word\n", 1000))
+	if st != 1 {
+		t.Errorf("status %d, want 1 (stopped)", st)
 	}
 }
