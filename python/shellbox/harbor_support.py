@@ -4,6 +4,7 @@ trial. Importing this module imports Harbor (Python >= 3.12)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shlex
@@ -181,8 +182,7 @@ class MachineEnvironment(BaseEnvironment):
         except BaseException:
             await self.stop(delete=True)
             raise
-        self.timings["start"] = time.perf_counter() - began
-        _TIMING.info("%s start %.1f ms", self.session_id, self.timings["start"] * 1000)
+        self._record("start", time.perf_counter() - began)
 
     async def _copy_environment_files(self) -> None:
         """The task's environment/ files (not its Dockerfile) into the workdir."""
@@ -209,8 +209,18 @@ class MachineEnvironment(BaseEnvironment):
         finally:
             if machine is not None:
                 await machine.close()
-        self.timings["stop"] = time.perf_counter() - began
-        _TIMING.info("%s stop %.1f ms", self.session_id, self.timings["stop"] * 1000)
+        self._record("stop", time.perf_counter() - began)
+
+    def _record(self, phase: str, seconds: float) -> None:
+        """Log a phase's duration; with SHELLBOX_HARBOR_TIMINGS set, also
+        append it as a JSON line to that file (bench/harbor.py reads it)."""
+        self.timings[phase] = seconds
+        _TIMING.info("%s %s %.1f ms", self.session_id, phase, seconds * 1000)
+        path = os.environ.get("SHELLBOX_HARBOR_TIMINGS")
+        if path:
+            line = json.dumps({"session": self.session_id, "env": type(self).__name__, "phase": phase, "seconds": seconds})
+            with open(path, "a") as out:
+                out.write(line + "\n")
 
     async def exec(
         self,
