@@ -10,7 +10,10 @@
 // namespace: SO_PEERCRED reports pid 0 for them, so a process inside the
 // sandbox that somehow obtained the descriptor is refused. Once the helper
 // listens it writes one byte to its readiness descriptor and closes it, so
-// the host waits for readiness instead of polling.
+// the host waits for readiness instead of polling. A third inherited
+// descriptor, the lifeline, is the read end of a pipe whose write end only
+// the host holds: when it reaches end of file (the host closed the machine
+// or died) the helper exits, and with it every process of the sandbox.
 //
 // # Framing
 //

@@ -40,14 +40,33 @@ func Main(args []string) int {
 	fl := flag.NewFlagSet("shellbox-sandboxd", flag.ContinueOnError)
 	listenFD := fl.Int("listen-fd", 3, "inherited listening unix socket")
 	readyFD := fl.Int("ready-fd", 4, "inherited descriptor to write one byte to when ready (-1: none)")
+	lifelineFD := fl.Int("lifeline-fd", -1, "inherited pipe whose end of file means the host is gone (-1: none)")
 	if err := fl.Parse(args); err != nil {
 		return 2
+	}
+	if *lifelineFD >= 0 {
+		watchLifeline(*lifelineFD)
 	}
 	if err := Serve(*listenFD, *readyFD); err != nil {
 		fmt.Fprintln(os.Stderr, "shellbox-sandboxd:", err)
 		return 1
 	}
 	return 0
+}
+
+// watchLifeline exits the helper, which ends the sandbox, when the host
+// closes its end of the lifeline pipe (on Close, or because it died).
+func watchLifeline(fd int) {
+	unix.CloseOnExec(fd)
+	f := os.NewFile(uintptr(fd), "lifeline")
+	go func() {
+		var b [1]byte
+		for {
+			if _, err := f.Read(b[:]); err != nil {
+				os.Exit(0)
+			}
+		}
+	}()
 }
 
 // Serve runs the helper on the given descriptors.
@@ -162,9 +181,9 @@ func blockingPipe() (r, w *os.File, err error) {
 
 type server struct {
 	devNull *os.File
-	mu     sync.Mutex
-	execs  map[uint64]*execState
-	killed map[uint64]struct{}
+	mu      sync.Mutex
+	execs   map[uint64]*execState
+	killed  map[uint64]struct{}
 }
 
 func (s *server) handle(c *net.UnixConn) {

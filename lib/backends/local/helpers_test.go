@@ -63,3 +63,9 @@ func code(r machine.Result) int {
 	}
 	return *r.ExitCode
 }
+
+// aliveScript says "alive" when the pid stored in file is a live process
+// of the machine and "gone" when it has exited (zombies count as gone).
+func aliveScript(file string) machine.Command {
+	return sh(`s=$(cut -d' ' -f3 /proc/$(cat ` + file + `)/stat 2>/dev/null); if [ -n "$s" ] && [ "$s" != Z ]; then echo alive; else echo gone; fi`)
+}

@@ -25,9 +25,11 @@ type Machine struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
 	stderr *boundedBuffer
-	client *execd.Client
-	plan   *layoutPlan
-	spec   machine.Spec
+	// lifeline's closing makes the helper exit.
+	lifeline *os.File
+	client   *execd.Client
+	plan     *layoutPlan
+	spec     machine.Spec
 
 	mu        sync.Mutex
 	procs     map[*process]struct{}
@@ -280,9 +282,6 @@ func (m *Machine) Close(ctx context.Context) error {
 		p.p.Abort()
 	}
 	defer close(m.closeDone)
-	sctx, cancel := context.WithTimeout(ctx, closeTimeout)
-	m.client.Shutdown(sctx)
-	cancel()
 	if err := m.stop(); err != nil {
 		m.closeErr = err
 		return err
@@ -293,6 +292,7 @@ func (m *Machine) Close(ctx context.Context) error {
 // stop waits for bubblewrap to exit (killing it if it does not), which
 // also ends every process of the sandbox, and removes the directory.
 func (m *Machine) stop() error {
+	m.lifeline.Close()
 	select {
 	case <-m.exited:
 	case <-time.After(closeTimeout):

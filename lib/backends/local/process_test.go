@@ -55,7 +55,7 @@ func TestOpenProcess(t *testing.T) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("close took %v", el)
 	}
-	if r := run(t, m, sh(`kill -0 "$(cat /tmp/pp)" 2>/dev/null && echo alive || echo gone`)); string(r.Stdout) != "gone\n" {
+	if r := run(t, m, aliveScript("/tmp/pp")); string(r.Stdout) != "gone\n" {
 		t.Fatalf("process survived Close: %q", r.Stdout)
 	}
 }

@@ -94,7 +94,7 @@ func TestTimeoutKillsDescendants(t *testing.T) {
 	if r.ExitCode != nil || r.Reason != machine.TimedOut || len(r.Stdout) != 0 || len(r.Stderr) != 0 {
 		t.Fatalf("got %+v", r)
 	}
-	if r := run(t, m, sh(`kill -0 "$(cat /tmp/pid)" 2>/dev/null && echo alive || echo gone`)); string(r.Stdout) != "gone\n" {
+	if r := run(t, m, aliveScript("/tmp/pid")); string(r.Stdout) != "gone\n" {
 		t.Fatalf("descendant survived: %q", r.Stdout)
 	}
 	if r := run(t, m, sh("echo ok")); string(r.Stdout) != "ok\n" {
@@ -195,7 +195,7 @@ func TestCancel(t *testing.T) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("cancel took %v", el)
 	}
-	if r := run(t, m, sh(`kill -0 "$(cat /tmp/pid)" 2>/dev/null && echo alive || echo gone`)); string(r.Stdout) != "gone\n" {
+	if r := run(t, m, aliveScript("/tmp/pid")); string(r.Stdout) != "gone\n" {
 		t.Fatalf("descendant survived: %q", r.Stdout)
 	}
 	// A context that is already done never leaves a command running.

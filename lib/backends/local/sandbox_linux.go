@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/execd"
@@ -221,6 +220,14 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		return nil, startErr(err)
 	}
 	defer readyR.Close()
+	// The helper exits when the lifeline's write end closes: on Close, or
+	// when this process dies, however it dies.
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		readyW.Close()
+		return nil, startErr(err)
+	}
+	defer lifeR.Close()
 
 	args := f.namespaceArgs(spec.Network, plan.userns)
 	if plan.userns {
@@ -228,15 +235,15 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	}
 	args = append(args, plan.mounts...)
 	args = append(args, "--ro-bind", helper, helperPath, "--chdir", "/", "--",
-		helperPath, "--listen-fd", "3", "--ready-fd", "4")
+		helperPath, "--listen-fd", "3", "--ready-fd", "4", "--lifeline-fd", "5")
 	cmd := exec.Command(f.bwrap, args...)
 	cmd.Env = []string{}
 	stderr := &boundedBuffer{limit: 64 << 10}
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{lnFile, readyW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR}
 	if err := cmd.Start(); err != nil {
 		readyW.Close()
+		lifeW.Close()
 		return nil, startErr(err)
 	}
 	readyW.Close()
@@ -245,7 +252,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		cmd.Wait()
 		close(exited)
 	}()
-	m = &Machine{f: f, dir: plan.dir, cmd: cmd, exited: exited, stderr: stderr,
+	m = &Machine{f: f, dir: plan.dir, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
 		client: execd.NewClient(sock), plan: plan, spec: spec}
 
 	ready := make(chan error, 1)
