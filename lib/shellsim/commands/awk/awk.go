@@ -6,14 +6,17 @@ package awk
 //
 //	awk [-F FS] [-v VAR=VALUE]... [--] 'PROGRAM' [FILE | VAR=VALUE]...
 //	awk [-F FS] [-v VAR=VALUE]... -f PROGFILE [-f PROGFILE]... [--] [FILE | VAR=VALUE]...
+//	awk [-F FS] [-v VAR=VALUE]... -e 'PROGRAM-TEXT'... [--] [FILE | VAR=VALUE]...
 //
 // A POSIX awk interpreter with the gawk extensions scripts commonly use
 // (length of arrays, gensub, strftime, systime, asort, asorti, bit
-// operations, \y word boundaries). Files are read and written through the
-// virtual filesystem; "| cmd", "cmd | getline" and system() run commands
-// through the machine. Arrays iterate in insertion order. Unsupported and
-// recorded as partial: gawk's --options other than --version/--help,
-// patsplit, split's fourth argument, asort with a sort order.
+// operations, PROCINFO["sorted_in"], \y word boundaries, -e). Files are
+// read and written through the virtual filesystem; "| cmd", "cmd | getline"
+// and system() run "sh -c cmd" through the machine. Arrays iterate in
+// insertion order unless PROCINFO["sorted_in"] says otherwise. Unsupported
+// and recorded as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
+// IGNORECASE, FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, patsplit,
+// split's fourth argument, asort with a sort order.
 
 import (
 	"bufio"
@@ -42,7 +45,7 @@ func Awk(inv *command.Invocation) int {
 		return 1
 	}
 	name := progName(inv)
-	var progFiles []string
+	var progFiles []string // -f files; "\x00" + text for -e program text
 	var assigns []string
 	fs := ""
 	fsSet := false
@@ -83,6 +86,10 @@ func Awk(inv *command.Invocation) int {
 				progFiles = append(progFiles, v)
 				continue
 			}
+			if v, ok := strings.CutPrefix(a, "--source="); ok {
+				progFiles = append(progFiles, "\x00"+v)
+				continue
+			}
 			inv.Sys.Partial(name + " " + a)
 			fmt.Fprintf(inv.Stderr, "%s: option %s is not supported in shellsim\n", name, a)
 			return 2
@@ -90,7 +97,7 @@ func Awk(inv *command.Invocation) int {
 		opt := a[1]
 		val := a[2:]
 		switch opt {
-		case 'F', 'v', 'f':
+		case 'F', 'v', 'f', 'e':
 			if val == "" {
 				if i+1 >= len(args) {
 					return usageErr("option requires an argument -- '%c'", opt)
@@ -105,6 +112,8 @@ func Awk(inv *command.Invocation) int {
 				assigns = append(assigns, val)
 			case 'f':
 				progFiles = append(progFiles, val)
+			case 'e':
+				progFiles = append(progFiles, "\x00"+val)
 			}
 		default:
 			inv.Sys.Partial(fmt.Sprintf("%s -%c", name, opt))
@@ -125,6 +134,11 @@ func Awk(inv *command.Invocation) int {
 		for _, pf := range progFiles {
 			var data []byte
 			var err error
+			if text, ok := strings.CutPrefix(pf, "\x00"); ok {
+				b.WriteString(text)
+				b.WriteByte('\n')
+				continue
+			}
 			if pf == "-" || pf == "/dev/stdin" {
 				data, err = io.ReadAll(inv.Stdin)
 			} else {
@@ -138,13 +152,19 @@ func Awk(inv *command.Invocation) int {
 			b.WriteByte('\n')
 		}
 		src = b.String()
-		fromFile = true
+		fromFile = !strings.HasPrefix(progFiles[0], "\x00")
 	}
 	if err := inv.Sys.Charge(int64(len(src))); err != nil {
 		return 1
 	}
 	prog, err := safeParse(src)
 	if err != nil {
+		var ue *unsupportedError
+		if errors.As(err, &ue) {
+			inv.Sys.Partial(ue.feature)
+			fmt.Fprintf(inv.Stderr, "%s: %s is not supported in shellsim\n", name, strings.TrimPrefix(ue.feature, "awk "))
+			return 2
+		}
 		var se *syntaxError
 		if errors.As(err, &se) {
 			reportSyntax(inv, name, src, se, fromFile, progFiles)
@@ -248,6 +268,13 @@ func (m *interp) run(name, fs string, fsSet bool, assigns, operands []string) (s
 		argv.set(strconv.Itoa(i+1), strnum(op))
 	}
 	m.globals[vARGV].arr = argv
+	procinfo := newArray()
+	procinfo.set("pid", num(float64(m.inv.Sys.PID())))
+	procinfo.set("ppid", num(float64(m.inv.Sys.PPID())))
+	procinfo.set("version", str("5.2.1"))
+	procinfo.set("FS", str("FS"))
+	procinfo.set("strftime", str("%a %b %e %H:%M:%S %Z %Y"))
+	m.globals[vPROCINFO].arr = procinfo
 	m.globals[vARGC].v = num(float64(len(operands) + 1))
 	if fsSet {
 		if fs == "t" {

@@ -625,3 +625,74 @@ func asciiMap(s string, lo, hi byte, delta int) string {
 	}
 	return string(b)
 }
+
+// sortedIn orders for-in keys as gawk's PROCINFO["sorted_in"] asks.
+func (m *interp) sortedIn(arr *array, keys []string) {
+	how, ok := m.globals[vPROCINFO].arr.get("sorted_in")
+	if !ok {
+		return
+	}
+	mode := m.toStr(how)
+	if mode == "" || mode == "@unsorted" {
+		return
+	}
+	val := func(k string) value { v, _ := arr.get(k); return v }
+	numKey := func(k string) (float64, bool) { return looksNumeric(k) }
+	cmpNum := func(a, b value) int {
+		an, bn := a.k == kNum || a.k == kStrNum, b.k == kNum || b.k == kStrNum
+		switch {
+		case an && bn && a.n != b.n:
+			if a.n < b.n {
+				return -1
+			}
+			return 1
+		case an && !bn:
+			return -1
+		case !an && bn:
+			return 1
+		}
+		return strings.Compare(m.toStr(a), m.toStr(b))
+	}
+	var less func(a, b string) int
+	switch strings.TrimSuffix(strings.TrimSuffix(mode, "_asc"), "_desc") {
+	case "@ind_str":
+		less = func(a, b string) int { return strings.Compare(a, b) }
+	case "@ind_num":
+		less = func(a, b string) int {
+			an, _ := numKey(a)
+			bn, _ := numKey(b)
+			if an != bn {
+				if an < bn {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a, b)
+		}
+	case "@val_str":
+		less = func(a, b string) int {
+			if c := strings.Compare(m.toStr(val(a)), m.toStr(val(b))); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		}
+	case "@val_num", "@val_type":
+		less = func(a, b string) int {
+			if c := cmpNum(val(a), val(b)); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		}
+	default:
+		m.partial("awk PROCINFO[\"sorted_in\"] = \"" + mode + "\"")
+	}
+	desc := strings.HasSuffix(mode, "_desc")
+	m.charge(len(keys) * 8)
+	sort.SliceStable(keys, func(i, j int) bool {
+		c := less(keys[i], keys[j])
+		if desc {
+			return c > 0
+		}
+		return c < 0
+	})
+}

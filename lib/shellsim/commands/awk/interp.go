@@ -15,7 +15,7 @@ import (
 
 // Special variables occupy the first global slots.
 var specialNames = []string{"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "FILENAME",
-	"SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV", "RT"}
+	"SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV", "RT", "PROCINFO"}
 
 const (
 	vNR = iota
@@ -35,6 +35,7 @@ const (
 	vARGC
 	vARGV
 	vRT
+	vPROCINFO
 	nSpecial
 )
 
@@ -180,7 +181,7 @@ func (m *interp) getVar(r *varRef) value {
 		case vNF:
 			m.split()
 			return num(float64(m.nf))
-		case vENVIRON, vARGV:
+		case vENVIRON, vARGV, vPROCINFO:
 			m.fatal("attempt to use array `%s' in a scalar context", r.name)
 		}
 	}
@@ -208,7 +209,7 @@ func (m *interp) setSpecial(idx int, v value) {
 		m.setNF(int(v.num()))
 		return
 	}
-	if idx == vENVIRON || idx == vARGV {
+	if idx == vENVIRON || idx == vARGV || idx == vPROCINFO {
 		m.fatal("attempt to use array `%s' in a scalar context", specialNames[idx])
 	}
 	m.globals[idx].v = v
@@ -766,6 +767,7 @@ func (m *interp) exec(s stmt) ctrl {
 		arr := m.arrayOf(s.arr)
 		keys := arr.keys()
 		m.charge(len(keys))
+		m.sortedIn(arr, keys)
 		for _, k := range keys {
 			if _, ok := arr.get(k); !ok {
 				continue

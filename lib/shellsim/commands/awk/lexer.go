@@ -99,6 +99,19 @@ var builtins = map[string]bool{
 	"isarray": true, "typeof": true,
 }
 
+// gawkOnly names gawk features this interpreter does not model; a
+// program using them fails as partial instead of silently differing.
+var gawkOnly = map[string]bool{
+	"BEGINFILE": true, "ENDFILE": true, "switch": true, "IGNORECASE": true,
+	"FIELDWIDTHS": true, "FPAT": true, "BINMODE": true, "LINT": true,
+	"TEXTDOMAIN": true, "ERRNO": true,
+}
+
+// unsupportedError is a valid program that uses a feature ShellSim lacks.
+type unsupportedError struct{ feature string }
+
+func (e *unsupportedError) Error() string { return e.feature }
+
 type token struct {
 	kind tok
 	text string // name, string value, regex source
@@ -192,6 +205,9 @@ func (l *lexer) next() (token, error) {
 		if k, ok := keywords[word]; ok {
 			return token{kind: k, text: word, pos: start}, nil
 		}
+		if gawkOnly[word] {
+			return token{}, &unsupportedError{"awk " + word}
+		}
 		if builtins[word] {
 			return token{kind: tBuiltin, text: word, pos: start}, nil
 		}
@@ -279,6 +295,9 @@ func (l *lexer) next() (token, error) {
 	case '<':
 		return tk(tLT, 1)
 	case '|':
+		if two == "|&" {
+			return token{}, &unsupportedError{"awk |& (coprocess)"}
+		}
 		return tk(tPipe, 1)
 	case '?':
 		return tk(tQuestion, 1)
@@ -290,6 +309,9 @@ func (l *lexer) next() (token, error) {
 		return tk(tDollar, 1)
 	case '=':
 		return tk(tAssign, 1)
+	}
+	if c == '@' {
+		return token{}, &unsupportedError{"awk @-directives"}
 	}
 	return token{}, &syntaxError{pos: start, msg: fmt.Sprintf("invalid char '%c' in expression", c)}
 }
