@@ -178,8 +178,8 @@ func (e findComma) eval(f *finder, v *visit) (bool, error) {
 func (p findPred) eval(f *finder, v *visit) (bool, error) { return p(f, v) }
 
 func (findPrint) eval(f *finder, v *visit) (bool, error) {
-	f.w.WriteString(v.name + "\n")
-	return true, nil
+	_, err := f.w.WriteString(v.name + "\n")
+	return err == nil, err
 }
 
 func (f *finder) walk(name, abs string, fi command.FileInfo, depth int) error {
@@ -341,8 +341,8 @@ func (f *finder) primary(t string) (findExpr, error) {
 	case "-print0":
 		f.hasAction = true
 		return findPred(func(f *finder, v *visit) (bool, error) {
-			f.w.WriteString(v.name + "\x00")
-			return true, nil
+			_, err := f.w.WriteString(v.name + "\x00")
+			return err == nil, err
 		}), nil
 	case "-printf":
 		f.hasAction = true
@@ -351,8 +351,8 @@ func (f *finder) primary(t string) (findExpr, error) {
 			return nil, err
 		}
 		return findPred(func(f *finder, v *visit) (bool, error) {
-			f.w.WriteString(f.printf(format, v))
-			return true, nil
+			_, err := f.w.WriteString(f.printf(format, v))
+			return err == nil, err
 		}), nil
 	case "-true":
 		return findPred(func(*finder, *visit) (bool, error) { return true, nil }), nil

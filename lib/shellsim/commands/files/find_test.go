@@ -1,6 +1,7 @@
 package files
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
@@ -71,5 +72,30 @@ func TestFnmatch(t *testing.T) {
 		if got := fnmatch(c.p, c.s, c.fold); got != c.want {
 			t.Errorf("fnmatch(%q, %q) = %v", c.p, c.s, got)
 		}
+	}
+}
+
+// failWriter fails every write, like a pipe whose reader has gone.
+type failWriter struct{ n int }
+
+func (w *failWriter) Write(p []byte) (int, error) { w.n++; return 0, errBrokenPipe }
+
+var errBrokenPipe = &pathErr{"broken pipe"}
+
+type pathErr struct{ s string }
+
+func (e *pathErr) Error() string { return e.s }
+
+func TestFindStopsOnWriteError(t *testing.T) {
+	var files []string
+	for i := 0; i < 5000; i++ {
+		files = append(files, sprintf("d/f%04d=", i))
+	}
+	e := setup(t, files)
+	w := &failWriter{}
+	var errb strings.Builder
+	st := e.RunIO([]string{"find", "d"}, strings.NewReader(""), w, &errb)
+	if st != 1 || w.n > 2 {
+		t.Errorf("status %d after %d writes", st, w.n)
 	}
 }
