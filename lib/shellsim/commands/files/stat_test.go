@@ -1,6 +1,8 @@
 package files
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestStat(t *testing.T) {
 	f := []string{"a=hello", "e0=", "d/", "l->a"}
@@ -24,17 +26,5 @@ func TestStat(t *testing.T) {
 			"Modify: 2025-01-01 00:00:00.000000000 +0000\n" +
 			"Change: 2025-01-01 00:00:00.000000000 +0000\n" +
 			" Birth: -\n"},
-	})
-}
-
-func TestDuDf(t *testing.T) {
-	f := []string{"x/y/z=abc", "x/f=", "m=" + string(make([]byte, 5000))}
-	runTable(t, []tc{
-		{name: "default", files: f, args: "du x", out: "8\tx/y\n12\tx\n"},
-		{name: "all", files: f, args: "du -a x", out: "0\tx/f\n4\tx/y/z\n8\tx/y\n12\tx\n"},
-		{name: "summary-human", files: f, args: "du -sh x m", out: "12K\tx\n8.0K\tm\n"},
-		{name: "total", files: f, args: "du -c x/y m", out: "8\tx/y\n8\tm\n16\ttotal\n"},
-		{name: "depth", files: f, args: "du -d 0 x", out: "12\tx\n"},
-		{name: "missing", args: "du nosuch", err: "du: cannot access 'nosuch': No such file or directory\n", status: 1},
 	})
 }
