@@ -226,6 +226,9 @@ func Whoami(inv *command.Invocation) int {
 		missing(inv, "extra operand "+q(operands[0]))
 		return 1
 	}
+	if err := inv.Sys.Charge(callCost); err != nil {
+		return 1
+	}
 	users := inv.Sys.Users()
 	name, ok := users.UserName(users.UID())
 	if !ok {
@@ -251,6 +254,9 @@ func Nproc(inv *command.Invocation) int {
 		missing(inv, "extra operand "+q(operands[0]))
 		return 1
 	}
+	if err := inv.Sys.Charge(callCost); err != nil {
+		return 1
+	}
 	n := 1
 	for _, o := range opts {
 		if o.name == "ignore" {
@@ -267,10 +273,18 @@ func Nproc(inv *command.Invocation) int {
 }
 
 // True does nothing, successfully.
-func True(inv *command.Invocation) int { return 0 }
+func True(inv *command.Invocation) int {
+	if inv.Sys.Charge(callCost) != nil {
+		return 1
+	}
+	return 0
+}
 
 // False does nothing, unsuccessfully.
-func False(inv *command.Invocation) int { return 1 }
+func False(inv *command.Invocation) int {
+	_ = inv.Sys.Charge(callCost)
+	return 1
+}
 
 func init() {
 	command.Register("uname", command.Real, Uname)

@@ -2,7 +2,6 @@ package system
 
 import (
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 
@@ -217,11 +216,6 @@ func missing(inv *command.Invocation, what string) {
 	fmt.Fprintf(inv.Stderr, "%s: %s\nTry '%s --help' for more information.\n", inv.Args[0], what, inv.Args[0])
 }
 
-// charge spends the fixed per-call cost plus n.
-func charge(inv *command.Invocation, n int64) error { return inv.Sys.Charge(n) }
-
-// umask is the simulator's fixed file-creation mask.
-const umask fs.FileMode = 0o022
 
 // q quotes a name the way GNU tools do in the C locale: 'name', or
 // "name" when it holds a single quote.
