@@ -4,10 +4,13 @@ trial. Importing this module imports Harbor (Python >= 3.12)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
 import shlex
+import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -120,6 +123,25 @@ async def open_shell(
     return GoShellSession(head["handle"], head["interactive"], head["mode"])
 
 
+_log_trees: dict[tuple[str, ...], Path] = {}
+
+
+def _log_tree(names: list[str]) -> Path:
+    """A host directory holding empty mode-777 directories ``names``, made
+    once per process and removed at exit."""
+    key = tuple(names)
+    tree = _log_trees.get(key)
+    if tree is None:
+        tree = Path(tempfile.mkdtemp(prefix="shellbox-harbor-logs-"))
+        atexit.register(shutil.rmtree, tree, True)
+        for name in names:
+            (tree / name).mkdir()
+            (tree / name).chmod(0o777)
+        tree.chmod(0o755)
+        _log_trees[key] = tree
+    return tree
+
+
 class MachineEnvironment(BaseEnvironment):
     """A Harbor environment on one shellbox machine per trial. Subclasses
     give ``type()``, ``_factory()`` and ``_machine_spec()``; the rest maps
@@ -171,30 +193,27 @@ class MachineEnvironment(BaseEnvironment):
         began = time.perf_counter()
         self._machine = await self._factory().create(self._machine_spec())
         try:
-            await self._copy_environment_files()
-            targets = sorted(set(_LOG_DIRS) | set(self._mount_targets(writable_only=True)))
-            quoted = " ".join(shlex.quote(t) for t in targets)
-            result = await self._machine.run(
-                Command(argv=("sh", "-c", f"mkdir -p {quoted} && chmod 777 {quoted}"), cwd="/", output_limit_bytes=4096)
-            )
-            if result.exit_code != 0:
-                raise RuntimeError(f"creating the log directories failed: {result.stderr.decode(errors='replace')}")
+            # The task's environment/ (regular files and directories) into the workdir.
+            await self._machine.upload(self.environment_dir, self.workdir)
+            await self._make_log_dirs()
         except BaseException:
             await self.stop(delete=True)
             raise
         self._record("start", time.perf_counter() - began)
 
-    async def _copy_environment_files(self) -> None:
-        """The task's environment/ files (not its Dockerfile) into the workdir."""
-        root = self.environment_dir
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            for name in sorted(filenames):
-                path = Path(dirpath) / name
-                rel = path.relative_to(root)
-                if rel.as_posix() in ("Dockerfile", ".dockerignore") or not path.is_file() or path.is_symlink():
-                    continue
-                await self._machine.upload(path, f"{self.workdir.rstrip('/')}/{rel.as_posix()}")
+    async def _make_log_dirs(self) -> None:
+        """Harbor's writable log directories, mode 777: one upload of an empty
+        tree when they are the usual three under /logs, else one command."""
+        targets = sorted(set(_LOG_DIRS) | set(self._mount_targets(writable_only=True)))
+        if all(t.startswith("/logs/") and "/" not in t[len("/logs/") :] for t in targets):
+            await self._machine.upload(_log_tree([t[len("/logs/") :] for t in targets]), "/logs")
+            return
+        quoted = " ".join(shlex.quote(t) for t in targets)
+        result = await self._machine.run(
+            Command(argv=("sh", "-c", f"mkdir -p {quoted} && chmod 777 {quoted}"), cwd="/", output_limit_bytes=4096)
+        )
+        if result.exit_code != 0:
+            raise RuntimeError(f"creating the log directories failed: {result.stderr.decode(errors='replace')}")
 
     async def stop(self, delete: bool) -> None:
         began = time.perf_counter()
