@@ -261,6 +261,9 @@ func (m *interp) builtin(e *builtinExpr) value {
 		case kStrNum:
 			return str("strnum")
 		}
+		if _, ok := args[0].(*varRef); ok {
+			return str("untyped")
+		}
 		return str("unassigned")
 	case "patsplit":
 		m.partial("awk patsplit")

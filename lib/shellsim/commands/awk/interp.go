@@ -1012,7 +1012,8 @@ func (m *interp) openNextMain() bool {
 			if !m.usedFile {
 				m.usedFile = true
 				m.main = newRecordReader(m.stdin)
-				m.setSpecial(vFNR, num(0))
+				m.globals[vFNR].v = num(0)
+				m.globals[vFILENAME].v = str("-") // as gawk reports standard input
 				return true
 			}
 			m.mainDone = true

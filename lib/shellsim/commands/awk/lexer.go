@@ -359,8 +359,16 @@ func (l *lexer) number() (token, error) {
 		}
 	}
 	l.pos = j
-	v, _ := strtod(s[start:j])
-	return token{kind: tNumber, num: v, pos: start, text: s[start:j]}, nil
+	text := s[start:j]
+	v, _ := strtod(text)
+	if len(text) > 1 && text[0] == '0' && strings.Trim(text, "01234567") == "" {
+		// gawk reads 0NNN in program text as octal
+		v = 0
+		for _, d := range text {
+			v = v*8 + float64(d-'0')
+		}
+	}
+	return token{kind: tNumber, num: v, pos: start, text: text}, nil
 }
 
 func isHexDigit(c byte) bool {
