@@ -25,7 +25,7 @@ func Ls(inv *command.Invocation) int {
 		short: "laA1RdhtrSFUfiscCmxgonpQN",
 		long: map[string]string{
 			"all": "a", "almost-all": "A", "recursive": "R", "directory": "d",
-			"human-readable": "h", "reverse": "r", "classify": "F", "long": "l",
+			"human-readable": "h", "reverse": "r", "classify": "F",
 			"inode": "i", "size": "s", "color": "color", "color=": "color",
 			"group-directories-first": "gdf", "full-time": "full-time", "numeric-uid-gid": "n",
 		},

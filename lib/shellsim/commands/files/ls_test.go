@@ -31,3 +31,12 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpVersion(t *testing.T) {
+	runTable(t, []tc{
+		{name: "version", args: "ls --version", out: "ls (GNU coreutils) 9.1\nShellSim reimplementation; the output follows the GNU tool's.\n"},
+		{name: "find-version", args: "find --version", out: "find (GNU findutils) 4.9.0\nShellSim reimplementation; the output follows the GNU tool's.\n"},
+		{name: "help", args: "rmdir --help", out: "Usage: rmdir [OPTION]... DIRECTORY...\nOptions modelled by ShellSim: -p -v --ignore-fail-on-non-empty --parents --verbose\n"},
+		{name: "after-dashdash", args: "ls -- --help", err: "ls: cannot access '--help': No such file or directory\n", status: 2},
+	})
+}

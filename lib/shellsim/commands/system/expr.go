@@ -23,6 +23,9 @@ import (
 // 3 for other errors.
 func Expr(inv *command.Invocation) int {
 	args := inv.Args[1:]
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "--version") {
+		return helpOrVersion(inv, &optSpec{}, args[0])
+	}
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}

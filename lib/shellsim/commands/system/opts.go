@@ -2,6 +2,7 @@ package system
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -160,6 +161,16 @@ func (s *optSpec) matchLong(name string, hasVal bool) (key, canon string, err er
 // records the flag as a Partial gap (it may be a GNU flag we do not model)
 // and returns ok=false with the status to exit with.
 func getopts(inv *command.Invocation, s *optSpec) ([]opt, []string, int, bool) {
+	for _, a := range inv.Args[1:] {
+		if a == "--" || s.noPerm && !strings.HasPrefix(a, "-") {
+			break
+		}
+		if a == "--help" || a == "--version" {
+			if _, known := s.long[a[2:]]; !known {
+				return nil, nil, helpOrVersion(inv, s, a), false
+			}
+		}
+	}
 	opts, operands, err := s.parse(inv.Args[1:])
 	if err != nil {
 		name := inv.Args[0]
@@ -216,7 +227,6 @@ func missing(inv *command.Invocation, what string) {
 	fmt.Fprintf(inv.Stderr, "%s: %s\nTry '%s --help' for more information.\n", inv.Args[0], what, inv.Args[0])
 }
 
-
 // q quotes a name the way GNU tools do in the C locale: 'name', or
 // "name" when it holds a single quote.
 func q(s string) string {
@@ -228,3 +238,37 @@ func q(s string) string {
 
 // callCost is the fixed CPU fuel a command spends per call.
 const callCost = 50
+
+// helpOrVersion answers --help and --version, which every GNU tool takes.
+// The help lists the options ShellSim models for the command.
+func helpOrVersion(inv *command.Invocation, s *optSpec, flag string) int {
+	name := inv.Args[0]
+	var b strings.Builder
+	if flag == "--version" {
+		fmt.Fprintf(&b, "%s (%s) %s\n", name, packageOf(name), versionOf(name))
+		b.WriteString("ShellSim reimplementation; the output follows the GNU tool's.\n")
+	} else {
+		fmt.Fprintf(&b, "Usage: %s\n", usageOf(name))
+		var shorts, longs []string
+		for i := 0; i < len(s.short); i++ {
+			c := s.short[i]
+			if c == ':' || s.partial[string(c)] {
+				continue
+			}
+			shorts = append(shorts, "-"+string(c))
+		}
+		for k, canon := range s.long {
+			if s.partial[canon] {
+				continue
+			}
+			longs = append(longs, "--"+k)
+		}
+		sort.Strings(shorts)
+		sort.Strings(longs)
+		fmt.Fprintf(&b, "Options modelled by ShellSim: %s\n", strings.Join(append(shorts, longs...), " "))
+	}
+	if _, err := io.WriteString(inv.Stdout, b.String()); err != nil {
+		return 1
+	}
+	return 0
+}
