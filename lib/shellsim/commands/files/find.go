@@ -516,12 +516,8 @@ func (f *finder) primary(t string) (findExpr, error) {
 		}
 		now := inv.Sys.Now()
 		return findPred(func(f *finder, v *visit) (bool, error) {
+			// Whole days (minutes) of age, fractions dropped, as GNU does.
 			age := now.Sub(v.fi.ModTime)
-			if t == "-mmin" {
-				// GNU compares minutes rounded up for -mmin.
-				units := int64(math.Ceil(float64(age) / float64(per)))
-				return compare(cmp, units, n), nil
-			}
 			units := int64(math.Floor(float64(age) / float64(per)))
 			return compare(cmp, units, n), nil
 		}), nil

@@ -3,6 +3,7 @@ package files
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 	_ "github.com/shellbox/shellbox/lib/shellsim/commands/system" // echo-free exec targets: true, false
@@ -97,5 +98,27 @@ func TestFindStopsOnWriteError(t *testing.T) {
 	st := e.RunIO([]string{"find", "d"}, strings.NewReader(""), w, &errb)
 	if st != 1 || w.n > 2 {
 		t.Errorf("status %d after %d writes", st, w.n)
+	}
+}
+
+func TestFindAge(t *testing.T) {
+	e := setup(t, []string{"old="})
+	e.Sys.Clock = 3*24*time.Hour + time.Hour
+	e.WriteFile("new", "")
+	for _, c := range []struct {
+		args, want string
+	}{
+		{"find . -type f -mtime +1", "./old\n"},
+		{"find . -type f -mtime 3", "./old\n"},
+		{"find . -type f -mtime -1", "./new\n"},
+		{"find . -type f -mmin +60", "./old\n"},
+		{"find . -type f -mmin -1", "./new\n"},
+		{"find . -type f -newer old", "./new\n"},
+		{"find . -type f -newermt 2025-01-02", "./new\n"},
+	} {
+		out, errs, st := e.Run(strings.Fields(c.args), "")
+		if out != c.want || errs != "" || st != 0 {
+			t.Errorf("%s: %q %q %d, want %q", c.args, out, errs, st, c.want)
+		}
 	}
 }
