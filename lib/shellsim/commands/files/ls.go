@@ -68,7 +68,11 @@ func Ls(inv *command.Invocation) int {
 		case "p":
 			l.slash = true
 		case "color":
-			if o.val != "" && o.val != "never" && o.val != "auto" && o.val != "none" && o.val != "no" {
+			// Without a terminal "auto" means no colour; a bare --color
+			// means "always", which is not modelled.
+			switch o.val {
+			case "never", "no", "none", "auto", "tty", "if-tty":
+			default:
 				return unsupportedFlag(inv, "color="+o.val, 2)
 			}
 		}
