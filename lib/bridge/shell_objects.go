@@ -14,11 +14,13 @@ func init() {
 	extraRoot["open_shell"] = openShell
 }
 
-// Shell modes: a terminal the machine provides, plain pipes of a
-// ProcessMachine, or one complete command per call.
+// Shell modes: a terminal the machine provides, a terminal script(1)
+// makes inside a ProcessMachine, plain pipes of a ProcessMachine, or one
+// complete command per call.
 const (
 	shellAuto     = "auto"
 	shellTerminal = "terminal"
+	shellScript   = "script"
 	shellPipe     = "pipe"
 	shellOneShot  = "oneshot"
 )
@@ -53,6 +55,8 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		switch {
 		case hasTerm:
 			mode = shellTerminal
+		case hasProc && shell.HasScript(ctx, m):
+			mode = shellScript
 		case hasProc:
 			mode = shellPipe
 		default:
@@ -66,6 +70,11 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine cannot allocate a terminal"}
 		}
 		s = shell.NewTerminalSession(term, opts)
+	case shellScript:
+		if !hasProc {
+			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no process sessions"}
+		}
+		s = shell.NewTerminalSession(shell.ScriptTerminal{Machine: pm}, opts)
 	case shellPipe:
 		if !hasProc {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no process sessions"}

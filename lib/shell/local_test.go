@@ -35,7 +35,19 @@ func localMachine(t *testing.T) machine.ProcessMachine {
 
 func TestPipeSessionInALocalMachine(t *testing.T) {
 	m := localMachine(t)
-	s := shell.NewPipeSession(m, shell.Options{Env: map[string]string{"GREETING": "hi"}})
+	testLocalSession(t, m, shell.NewPipeSession(m, shell.Options{Env: map[string]string{"GREETING": "hi"}}))
+}
+
+func TestScriptTerminalSessionInALocalMachine(t *testing.T) {
+	m := localMachine(t)
+	if !shell.HasScript(context.Background(), m) {
+		t.Fatal("the local machine has no script(1): install util-linux (bsdutils)")
+	}
+	s := shell.NewTerminalSession(shell.ScriptTerminal{Machine: m}, shell.Options{Env: map[string]string{"GREETING": "hi"}})
+	testLocalSession(t, m, s)
+}
+
+func testLocalSession(t *testing.T, m machine.ProcessMachine, s *shell.Interactive) {
 	defer s.Close(context.Background())
 	ctx := context.Background()
 	exec := func(cmd string, wait time.Duration) shell.Update {

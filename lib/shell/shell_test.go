@@ -28,6 +28,12 @@ func sessions(t *testing.T) map[string]func(t *testing.T) (*Interactive, string)
 			t.Cleanup(func() { _ = s.Close(context.Background()) })
 			return s, dir
 		},
+		"script": func(t *testing.T) (*Interactive, string) {
+			dir := t.TempDir()
+			s := NewTerminalSession(ScriptTerminal{Machine: &hostMachine{dir: dir, env: hostEnv(dir)}}, Options{})
+			t.Cleanup(func() { _ = s.Close(context.Background()) })
+			return s, dir
+		},
 		"pipe": func(t *testing.T) (*Interactive, string) {
 			dir := t.TempDir()
 			s := NewPipeSession(&hostMachine{dir: dir, env: hostEnv(dir)}, Options{})

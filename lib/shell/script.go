@@ -1,0 +1,48 @@
+package shell
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// ScriptTerminal is a Terminal for any ProcessMachine whose software has
+// util-linux script(1): script allocates the pseudo-terminal inside the
+// machine and relays the process's pipes to it, so Ctrl-C, job control and
+// programs that need a terminal behave as on one. Backends that can
+// allocate a terminal themselves should implement Terminal instead.
+type ScriptTerminal struct {
+	Machine machine.ProcessMachine
+	Script  string // "" means "script" on the machine's PATH
+}
+
+// OpenTerminal runs cmd under script on a fresh terminal of the machine.
+func (t ScriptTerminal) OpenTerminal(ctx context.Context, cmd machine.Command) (machine.Process, error) {
+	script := t.Script
+	if script == "" {
+		script = "script"
+	}
+	quoted := make([]string, len(cmd.Argv))
+	for i, a := range cmd.Argv {
+		quoted[i] = shellQuote(a)
+	}
+	c := cmd
+	// -q: no banner; -f: flush every write; -e: the command's exit status;
+	// -c runs the command line with /bin/sh when SHELL is unset.
+	c.Argv = []string{script, "-q", "-f", "-e", "-c", strings.Join(quoted, " "), "/dev/null"}
+	return t.Machine.OpenProcess(ctx, c)
+}
+
+// HasScript reports whether m can run script(1).
+func HasScript(ctx context.Context, m machine.Machine) bool {
+	res, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "command -v script"}, OutputLimit: 1024})
+	return err == nil && res.ExitCode != nil && *res.ExitCode == 0
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
