@@ -447,4 +447,10 @@ var awkTests2 = []struct {
 	{"field separator long", []string{"awk", "--field-separator=:", "{print $2}"}, "a:b\n", nil, "b\n", "", 0, "", ""},
 	{"assign long", []string{"awk", "--assign=x=7", "BEGIN{print x}"}, "", nil, "7\n", "", 0, "", ""},
 	{"version first line", []string{"awk", "BEGIN{}"}, "", nil, "", "", 0, "", ""},
+	{"interval no min", []string{"awk", "{gsub(/a{,2}/,\"X\")}1"}, "aaa {,2}\n", nil, "XX X{X,X2X}X\n", "", 0, "", ""},
+	{"header index lookup", []string{"awk", "-F,", "NR==1{for(i=1;i<=NF;i++) h[$i]=i; next} {print $h[\"age\"]}"}, "id,name,age\n1,\"Ann\",30\n2,\"Bob\",25\n", nil, "30\n25\n", "", 0, "", ""},
+	{"octal literal", []string{"awk", "BEGIN{x = 010; print x, 09, 00}"}, "", nil, "8 9 0\n", "", 0, "", ""},
+	{"FILENAME stdin", []string{"awk", "{print \"[\" FILENAME \"]\"}"}, "x\n", nil, "[-]\n", "", 0, "", ""},
+	{"gensub swap", []string{"awk", "{ print gensub(/([a-z]+) ([a-z]+)/, \"\\\\2 \\\\1\", \"g\") }"}, "foo bar baz qux\n", nil, "bar foo qux baz\n", "", 0, "", ""},
+	{"match array start length", []string{"awk", "{ if (match($0, /[0-9]+/, m)) print m[0], m[0, \"start\"], m[0, \"length\"] }"}, "ab123c\n", nil, "123 3 3\n", "", 0, "", ""},
 }

@@ -94,7 +94,11 @@ func translateERE(pat string) (string, error) {
 				atom(`\{`)
 				continue
 			}
-			quant(pat[i : i+end+1])
+			body := pat[i+1 : i+end]
+			if strings.HasPrefix(body, ",") {
+				body = "0" + body // {,n} means {0,n}
+			}
+			quant("{" + body + "}")
 			i += end
 		case '^', '$':
 			b.WriteString(string(c))
@@ -115,13 +119,13 @@ func validInterval(s string) bool {
 	if s == "" {
 		return false
 	}
-	lo, hi, _ := strings.Cut(s, ",")
+	lo, hi, comma := strings.Cut(s, ",")
 	for _, r := range lo + hi {
 		if r < '0' || r > '9' {
 			return false
 		}
 	}
-	return lo != ""
+	return lo != "" || comma
 }
 
 // bracketERE translates a bracket expression; awk allows backslash

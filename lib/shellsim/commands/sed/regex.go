@@ -82,6 +82,9 @@ func translate(pat string, ere bool) (string, bool, error) {
 				if !validInterval(body) {
 					return "", false, fmt.Errorf("Invalid content of \\{\\}")
 				}
+				if strings.HasPrefix(body, ",") {
+					body = "0" + body // GNU: {,n} means {0,n}
+				}
 				quant("{" + body + "}")
 				i += end + 1
 			case d >= '1' && d <= '9':
@@ -189,7 +192,11 @@ func translate(pat string, ere bool) (string, bool, error) {
 				atom(`\{`)
 				continue
 			}
-			quant(pat[i : i+end+1])
+			body := pat[i+1 : i+end]
+			if strings.HasPrefix(body, ",") {
+				body = "0" + body
+			}
+			quant("{" + body + "}")
 			i += end
 		default:
 			atom(regexp.QuoteMeta(string(c)))

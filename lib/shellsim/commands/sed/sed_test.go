@@ -346,4 +346,10 @@ var sedTests2 = []struct {
 	{"error bad line length", []string{"sed", "-l", "x", "l"}, "x\n", nil, "x$\nx\n", "", 0, "", ""},
 	{"error missing -e arg", []string{"sed", "-e"}, "x\n", nil, "", "sed: option requires an argument -- 'e'\nUsage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n", 1, "", ""},
 	{"error dollar zero range", []string{"sed", "0,5p"}, "x\n", nil, "", "sed: -e expression #1, char 4: invalid usage of line address 0\n", 1, "", ""},
+	{"interval no min bre", []string{"sed", "s/x\\{,2\\}\\./Y/"}, "x.y\n", nil, "Yy\n", "", 0, "", ""},
+	{"interval no min ere", []string{"sed", "-E", "s/[0-9]{,2}/N/"}, "abc\n", nil, "Nabc\n", "", 0, "", ""},
+	{"config edit", []string{"sed", "-E", "s/^([A-Z]+)=(.*)$/\\L\\1\\E: \\2/"}, "DEBUG=true\nx=1\n", nil, "debug: true\nx=1\n", "", 0, "", ""},
+	{"keep between", []string{"sed", "-n", "/name/,/host/{=;p}"}, "a\nname\nb\nhost\nc\n", nil, "2\nname\n3\nb\n4\nhost\n", "", 0, "", ""},
+	{"swap halves", []string{"sed", "s/\\(.*\\)=\\(.*\\)/\\2=\\1/"}, "k=v\n", nil, "v=k\n", "", 0, "", ""},
+	{"last to first", []string{"sed", "$!{h;d};x;G"}, "1\n2\n3\n", nil, "2\n3\n", "", 0, "", ""},
 }
