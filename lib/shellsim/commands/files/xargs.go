@@ -72,6 +72,14 @@ func Xargs(inv *command.Invocation) int {
 			x.maxLines = n
 			x.maxArgs = 0
 		case "I", "i":
+			if x.maxArgs > 0 {
+				errorf(inv, "warning: options --max-args and --replace/-I/-i are mutually exclusive, ignoring previous --max-args value")
+				x.maxArgs = 0
+			}
+			if x.maxLines > 0 {
+				errorf(inv, "warning: options --max-lines and --replace/-I/-i are mutually exclusive, ignoring previous --max-lines value")
+				x.maxLines = 0
+			}
 			r := o.val
 			if r == "" {
 				r = "{}"

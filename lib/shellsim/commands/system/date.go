@@ -172,7 +172,7 @@ func Strftime(format string, t time.Time) string {
 					s = strings.ToUpper(s)
 				}
 			}
-			if width > len(s) {
+			if width > len(s) && pad != '-' {
 				p := " "
 				if pad == '0' {
 					p = "0"
@@ -250,6 +250,8 @@ func Strftime(format string, t time.Time) string {
 				s = "pm"
 			}
 			b.WriteString(s)
+		case 'q':
+			b.WriteString(num((int(t.Month())-1)/3+1, 1, '0'))
 		case 'r':
 			b.WriteString(Strftime("%I:%M:%S %p", t))
 		case 'R':

@@ -24,6 +24,7 @@ func TestDate(t *testing.T) {
 		{name: "month-name", argv: []string{"date", "-d", "Jan 5 2024", "+%F"}, out: "2024-01-05\n"},
 		{name: "month", argv: []string{"date", "-d", "2025-01-01 1 month", "+%F"}, out: "2025-02-01\n"},
 		{name: "width", argv: []string{"date", "+%10A"}, out: " Wednesday\n"},
+		{name: "no-pad-width", argv: []string{"date", "+%-10B|%q"}, out: "January|1\n"},
 		{name: "case", argv: []string{"date", "+%^a %#b"}, out: "WED JAN\n"},
 		{name: "zone-quirk", argv: []string{"date", "-d", "1999-12-31 23:59:59 +1 second", "+%F %T"}, out: "1999-12-31 23:00:00\n"},
 		{name: "zone-day", argv: []string{"date", "-d", "2024-01-01 10:00 +1 day", "+%F %T"}, out: "2024-01-02 09:00:00\n"},
