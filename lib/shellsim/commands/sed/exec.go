@@ -2,6 +2,7 @@ package sed
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -705,6 +706,23 @@ restart:
 			if err := m.subst(c); err != nil {
 				return err
 			}
+		case 'e':
+			if c.text == "" {
+				out, err := m.shell(m.ps)
+				if err != nil {
+					return err
+				}
+				m.ps = strings.TrimSuffix(out, "\n")
+				break
+			}
+			out, err := m.shell(c.text)
+			if err != nil {
+				return err
+			}
+			if err := m.out.write(out, false, m.delim); err != nil {
+				return errStop{1}
+			}
+			m.out.missing = false
 		case 'y':
 			if err := m.charge(len(m.ps)); err != nil {
 				return err
@@ -768,6 +786,13 @@ func (m *machine) subst(c *cmd) error {
 	b.WriteString(m.ps[last:])
 	m.ps = b.String()
 	m.tflag = true
+	if c.eval {
+		out, err := m.shell(m.ps)
+		if err != nil {
+			return err
+		}
+		m.ps = strings.TrimSuffix(out, "\n")
+	}
 	if err := m.track(); err != nil {
 		return err
 	}
@@ -870,4 +895,19 @@ func unambiguous(s string, width int) string {
 	}
 	b.WriteString("$")
 	return b.String()
+}
+
+// shell runs cmd with "sh -c" through the machine (the e command and the
+// s///e flag) and returns its standard output.
+func (m *machine) shell(cmd string) (string, error) {
+	var out strings.Builder
+	_, err := m.inv.Sys.Exec(command.ExecRequest{Args: []string{"sh", "-c", cmd},
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: m.inv.Stderr})
+	if err != nil && errors.Is(err, command.ErrStopped) {
+		return "", errStop{1}
+	}
+	if err := m.charge(out.Len()); err != nil {
+		return "", err
+	}
+	return out.String(), nil
 }

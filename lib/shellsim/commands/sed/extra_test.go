@@ -1,9 +1,11 @@
 package sed
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 )
 
@@ -42,7 +44,7 @@ func TestSedMemoryReleased(t *testing.T) {
 }
 
 func TestSedPartial(t *testing.T) {
-	for _, args := range [][]string{{"sed", "e date"}, {"sed", "s/a/date/e"}, {"sed", "--posix", "p"}, {"sed", "L"}} {
+	for _, args := range [][]string{{"sed", "--debug", "p"}, {"sed", "--sandbox", "p"}, {"sed", "--posix", "p"}, {"sed", "L"}} {
 		e := commandtest.New(t)
 		_, errs, st := e.Run(args, "a\n")
 		if st != 1 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported in shellsim") {
@@ -63,5 +65,28 @@ func TestSedInPlaceKeepsMode(t *testing.T) {
 	fi, err := e.FS.Stat("/work/run.sh")
 	if err != nil || fi.Mode.Perm() != 0o755 || e.ReadFile("run.sh") != "echo b\n" {
 		t.Errorf("mode %v err %v content %q", fi.Mode, err, e.ReadFile("run.sh"))
+	}
+}
+
+// A stand-in shell for the tests: it reports its command and its input.
+func init() {
+	command.Register("sh", command.Real, func(inv *command.Invocation) int {
+		fmt.Fprintf(inv.Stdout, "<%s>\n", strings.Join(inv.Args[1:], " "))
+		return 0
+	})
+}
+
+func TestSedExecute(t *testing.T) {
+	tests := []struct{ script, in, out string }{
+		{"1e echo hi", "a\nb\n", "<-c echo hi>\na\nb\n"},
+		{"e", "date\n", "<-c date>\n"},
+		{"s/^/run /e", "x\n", "<-c run x>\n"},
+	}
+	for _, tc := range tests {
+		e := commandtest.New(t)
+		out, errs, st := e.Run([]string{"sed", tc.script}, tc.in)
+		if out != tc.out || errs != "" || st != 0 {
+			t.Errorf("%s: got %q %q %d, want %q", tc.script, out, errs, st, tc.out)
+		}
 	}
 }

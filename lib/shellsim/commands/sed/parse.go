@@ -52,6 +52,7 @@ type cmd struct {
 	reNil  bool // empty regex
 	repl   []replPart
 	global bool
+	eval   bool // s///e: run the result as a command
 	nth    int
 	print  int
 	wfile  string
@@ -473,7 +474,8 @@ func (p *parser) command(c *cmd) error {
 		p.prog = append(p.prog, c)
 		return p.endCommand()
 	case 'e':
-		return &unsupportedError{"sed e"}
+		p.skipSpace()
+		c.text = p.toEOL(false)
 	case 'v':
 		p.toEOL(true)
 		return nil
@@ -559,8 +561,7 @@ flags:
 		case f == 'm' || f == 'M':
 			multi = true
 		case f == 'e':
-			p.pos++
-			return &unsupportedError{"sed s///e"}
+			c.eval = true
 		case isDigit(f):
 			if c.nth > 0 {
 				p.pos++

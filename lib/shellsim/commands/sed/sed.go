@@ -7,14 +7,15 @@ package sed
 //	sed [-nEsuz] [-i[SUFFIX]] [-l N] [-e SCRIPT]... [-f FILE]... [SCRIPT] [FILE]...
 //
 // A GNU sed work-alike: the commands s y a i c d D p P n N g G h H x b t T
-// : = l q Q r R w W z F { } !, addresses N $ /re/ \cREc first~step
-// addr,+N addr,~N 0,/re/ with the I and M flags, s flags g p N i I m M w,
+// : = l q Q r R w W z F e { } !, addresses N $ /re/ \cREc first~step
+// addr,+N addr,~N 0,/re/ with the I and M flags, s flags g p N i I m M w e,
 // case conversion (\U \L \u \l \E) in replacements, the GNU one-liner
 // forms of a, i and c, and in-place editing with backup suffixes. Regexes
 // are POSIX BRE (ERE with -E/-r) with the GNU extensions, translated to
 // Go's regexp; patterns with back-references run on a metered backtracking
-// matcher. Not supported, recorded as partial: the e command and the s///e
-// flag, L, --posix, --debug, --sandbox and --follow-symlinks.
+// matcher. The e command and the s///e flag run "sh -c" through the
+// machine. Not supported, recorded as partial: L, --posix, --debug,
+// --sandbox and --follow-symlinks.
 
 import (
 	"bufio"
