@@ -72,6 +72,7 @@ func Du(inv *command.Invocation) int {
 	for _, op := range operands {
 		fi, err := inv.FS.Lstat(inv.Abs(op))
 		if err != nil {
+			d.w.Flush()
 			errorf(inv, "cannot access %s: %s", q(op), command.Message(err))
 			status = 1
 			continue
@@ -146,6 +147,7 @@ func (d *duer) walk(name, p string, fi command.FileInfo, depth int) (int64, erro
 	}
 	ents, err := d.inv.FS.ReadDir(p)
 	if err != nil {
+		d.w.Flush() // gnulib's error() flushes stdout first
 		errorf(d.inv, "cannot read directory %s: %s", q(name), command.Message(err))
 		d.status = 1
 	}

@@ -86,7 +86,7 @@ func Find(inv *command.Invocation) int {
 		p := inv.Abs(s)
 		fi, err := inv.FS.Lstat(p)
 		if err != nil {
-			fmt.Fprintf(inv.Stderr, "find: %s: %s\n", q(s), command.Message(err))
+			f.warn("%s: %s", q(s), command.Message(err))
 			f.status = 1
 			continue
 		}
@@ -109,8 +109,15 @@ func Find(inv *command.Invocation) int {
 
 var errFindReported = errors.New("reported")
 
+// warn prints a diagnostic after flushing standard output, as gnulib's
+// error() does, so the two streams interleave as with GNU find.
+func (f *finder) warn(format string, a ...any) {
+	f.w.Flush()
+	fmt.Fprintf(f.inv.Stderr, "find: "+format+"\n", a...)
+}
+
 func isFindExprStart(a string) bool {
-	return a == "!" || a == "(" || a == ")" || a == "," || strings.HasPrefix(a, "-") && len(a) > 1
+	return a == "!" || a == "(" || a == "," || strings.HasPrefix(a, "-") && len(a) > 1
 }
 
 type finder struct {
@@ -202,7 +209,7 @@ func (f *finder) walk(name, abs string, fi command.FileInfo, depth int) error {
 	if fi.IsDir() && !v.prune && (f.maxDepth < 0 || depth < f.maxDepth) {
 		ents, err := f.inv.FS.ReadDir(abs)
 		if err != nil {
-			fmt.Fprintf(f.inv.Stderr, "find: %s: %s\n", q(name), command.Message(err))
+			f.warn("%s: %s", q(name), command.Message(err))
 			f.status = 1
 		}
 		for _, e := range ents {
@@ -290,8 +297,13 @@ func (f *finder) parseUnary() (findExpr, error) {
 	switch t {
 	case "":
 		return nil, errors.New("invalid expression")
+	case "-o", "-or", "-a", "-and", ",":
+		return nil, fmt.Errorf("invalid expression; you have used a binary operator '%s' with nothing before it.", t)
 	case "!", "-not":
 		f.pos++
+		if f.peek() == "" {
+			return nil, fmt.Errorf("expected an expression after '%s'", t)
+		}
 		e, err := f.parseUnary()
 		if err != nil {
 			return nil, err
@@ -301,6 +313,9 @@ func (f *finder) parseUnary() (findExpr, error) {
 		f.pos++
 		if f.peek() == ")" {
 			return nil, errors.New("invalid expression; empty parentheses are not allowed.")
+		}
+		if f.peek() == "" {
+			return nil, errors.New("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '('")
 		}
 		e, err := f.parseOr()
 		if err != nil {
@@ -377,7 +392,7 @@ func (f *finder) primary(t string) (findExpr, error) {
 		}
 		n, err := strconv.Atoi(a)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("Expected a positive decimal integer argument to %s, but got `%s'", t, a)
+			return nil, fmt.Errorf("Expected a positive decimal integer argument to %s, but got %s", t, q(a))
 		}
 		if t == "-maxdepth" {
 			f.maxDepth = n
@@ -410,7 +425,7 @@ func (f *finder) primary(t string) (findExpr, error) {
 		}
 		re, err := regexp.Compile(src)
 		if err != nil {
-			return nil, fmt.Errorf("Invalid regular expression %s", q(pat))
+			return nil, fmt.Errorf("failed to compile regular expression %s: Invalid regular expression", q(pat))
 		}
 		return findPred(func(f *finder, v *visit) (bool, error) { return re.MatchString(v.name), nil }), nil
 	case "-regextype":
@@ -604,10 +619,10 @@ func (f *finder) primary(t string) (findExpr, error) {
 			}
 		}
 		if !ok {
-			if t == "-group" {
-				return nil, fmt.Errorf("invalid group name or GID argument to -group: %s", q(a))
+			if t == "-group" || t == "-gid" {
+				return nil, fmt.Errorf("%s is not the name of an existing group", q(a))
 			}
-			return nil, fmt.Errorf("invalid user name or UID argument to -user: %s", q(a))
+			return nil, fmt.Errorf("%s is not the name of a known user", q(a))
 		}
 		group := t == "-group" || t == "-gid"
 		return findPred(func(f *finder, v *visit) (bool, error) {
@@ -651,7 +666,7 @@ func (f *finder) primary(t string) (findExpr, error) {
 				return true, nil
 			}
 			if err := f.inv.FS.Remove(v.abs); err != nil {
-				fmt.Fprintf(f.inv.Stderr, "find: cannot delete %s: %s\n", q(v.name), command.Message(err))
+				f.warn("cannot delete %s: %s", q(v.name), command.Message(err))
 				f.status = 1
 				return false, nil
 			}

@@ -122,3 +122,16 @@ func TestFindAge(t *testing.T) {
 		}
 	}
 }
+
+func TestFindErrors(t *testing.T) {
+	f := []string{"a/f="}
+	runTable(t, []tc{
+		{name: "open-paren", files: f, argv: []string{"find", "a", "("}, err: "find: invalid expression; expected to find a ')' but didn't see one. Perhaps you need an extra predicate after '('\n", status: 1},
+		{name: "close-paren-is-path", files: f, argv: []string{"find", "a", ")"}, out: "a\na/f\n", err: "find: ')': No such file or directory\n", status: 1},
+		{name: "leading-or", files: f, argv: []string{"find", "a", "-o"}, err: "find: invalid expression; you have used a binary operator '-o' with nothing before it.\n", status: 1},
+		{name: "dangling-not", files: f, argv: []string{"find", "a", "!"}, err: "find: expected an expression after '!'\n", status: 1},
+		{name: "maxdepth", files: f, argv: []string{"find", "a", "-maxdepth", "-1"}, err: "find: Expected a positive decimal integer argument to -maxdepth, but got '-1'\n", status: 1},
+		{name: "user", files: f, argv: []string{"find", "a", "-user", "nosuchuser"}, err: "find: 'nosuchuser' is not the name of a known user\n", status: 1},
+		{name: "type", files: f, argv: []string{"find", "a", "-type", "q"}, err: "find: Unknown argument to -type: q\n", status: 1},
+	})
+}

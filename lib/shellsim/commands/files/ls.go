@@ -173,6 +173,7 @@ func (l *lister) listDir(name, p string, header bool) error {
 	}
 	infos, err := inv.FS.ReadDir(p)
 	if err != nil {
+		l.w.Flush() // gnulib's error() flushes stdout first
 		errorf(inv, "cannot open directory %s: %s", q(name), command.Message(err))
 		if l.status == 0 {
 			l.status = 2

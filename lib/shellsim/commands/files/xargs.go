@@ -43,7 +43,7 @@ func Xargs(inv *command.Invocation) int {
 		case "d":
 			d, ok := parseDelim(o.val)
 			if !ok {
-				errorf(inv, "invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", o.val)
+				errorf(inv, "Invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", o.val)
 				return 1
 			}
 			delim = &d
@@ -52,9 +52,8 @@ func Xargs(inv *command.Invocation) int {
 		case "t":
 			x.trace = true
 		case "n":
-			n, err := strconv.Atoi(o.val)
-			if err != nil || n < 1 {
-				errorf(inv, "value %s for -n option should be >= 1", q(o.val))
+			n, ok := xargsNumber(inv, o.val, "-n")
+			if !ok {
 				return 1
 			}
 			x.maxArgs = n
@@ -62,9 +61,8 @@ func Xargs(inv *command.Invocation) int {
 		case "L", "l":
 			n := 1
 			if o.val != "" {
-				v, err := strconv.Atoi(o.val)
-				if err != nil || v < 1 {
-					errorf(inv, "value %s for -L option should be >= 1", q(o.val))
+				v, ok := xargsNumber(inv, o.val, "-L")
+				if !ok {
 					return 1
 				}
 				n = v
@@ -87,15 +85,22 @@ func Xargs(inv *command.Invocation) int {
 			x.replace = r
 		case "s":
 			n, err := strconv.Atoi(o.val)
-			if err != nil || n < 1 {
-				errorf(inv, "invalid number %s for -s option", q(o.val))
+			if err != nil {
+				errorf(inv, "invalid number \"%s\" for -s option", o.val)
+				fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
+				return 1
+			}
+			if n < 1 {
+				errorf(inv, "value %d for -s option should be >= 1", n)
+				errorf(inv, "cannot fit single argument within argument list size limit")
 				return 1
 			}
 			x.maxChars = n
 		case "P":
 			n, err := strconv.Atoi(o.val)
 			if err != nil || n < 0 {
-				errorf(inv, "invalid number %s for -P option", q(o.val))
+				errorf(inv, "invalid number \"%s\" for -P option", o.val)
+				fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
 				return 1
 			}
 			if n != 1 {
@@ -121,7 +126,7 @@ func Xargs(inv *command.Invocation) int {
 	if argFile != "" {
 		data, err := inv.FS.ReadFile(inv.Abs(argFile))
 		if err != nil {
-			errorf(inv, "%s: %s", argFile, command.Message(err))
+			errorf(inv, "Cannot open input file %s: %s", q(argFile), command.Message(err))
 			return 1
 		}
 		x.childStdin = inv.Stdin
@@ -390,6 +395,20 @@ func splitXargs(s, eof string) ([][]string, bool, error) {
 		lines = append(lines, line)
 	}
 	return lines, hit, nil
+}
+
+// xargsNumber reads the count of -n or -L the way GNU xargs checks it.
+func xargsNumber(inv *command.Invocation, s, flag string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		errorf(inv, "invalid number \"%s\" for %s option", s, flag)
+	} else if n < 1 {
+		errorf(inv, "value %d for %s option should be >= 1", n, flag)
+	} else {
+		return n, true
+	}
+	fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
+	return 0, false
 }
 
 func parseDelim(s string) (byte, bool) {

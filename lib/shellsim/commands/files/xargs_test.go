@@ -49,3 +49,14 @@ func TestXargsStopsOnFuel(t *testing.T) {
 		t.Errorf("status %d, want 1 (stopped)", st)
 	}
 }
+
+func TestXargsErrors(t *testing.T) {
+	try := "Try 'xargs --help' for more information.\n"
+	runTable(t, []tc{
+		{name: "n0", args: "xargs -n 0 test-echo", stdin: "a", err: "xargs: value 0 for -n option should be >= 1\n" + try, status: 1},
+		{name: "nx", args: "xargs -n x test-echo", stdin: "a", err: "xargs: invalid number \"x\" for -n option\n" + try, status: 1},
+		{name: "delim", args: "xargs -d ab test-echo", stdin: "a", err: "xargs: Invalid input delimiter specification ab: the delimiter must be either a single character or an escape sequence starting with \\.\n", status: 1},
+		{name: "arg-file", args: "xargs -a nosuch test-echo", err: "xargs: Cannot open input file 'nosuch': No such file or directory\n", status: 1},
+		{name: "I-after-n", args: "xargs -n2 -I{} test-echo {}", stdin: "a\nb\n", out: "a\nb\n", err: "xargs: warning: options --max-args and --replace/-I/-i are mutually exclusive, ignoring previous --max-args value\n"},
+	})
+}

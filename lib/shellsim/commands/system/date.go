@@ -35,15 +35,11 @@ func Date(inv *command.Invocation) int {
 	}
 	t := inv.Sys.Now().UTC()
 	format := "%a %b %e %H:%M:%S %Z %Y"
+	dateArg, hasDate := "", false
 	for _, o := range opts {
 		switch o.name {
 		case "d":
-			pt, err := ParseDate(o.val, inv.Sys.Now())
-			if err != nil {
-				errorf(inv, "invalid date %s", q(o.val))
-				return 1
-			}
-			t = pt
+			dateArg, hasDate = o.val, true // the last -d wins
 		case "r":
 			fi, err := inv.FS.Stat(inv.Abs(o.val))
 			if err != nil {
@@ -67,6 +63,8 @@ func Date(inv *command.Invocation) int {
 				format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 			default:
 				errorf(inv, "invalid argument %s for '--iso-8601'", q(o.val))
+				fmt.Fprintf(inv.Stderr, "Valid arguments are:\n  - 'hours'\n  - 'minutes'\n  - 'date'\n  - 'seconds'\n  - 'ns'\n")
+				fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
 				return 1
 			}
 		case "rfc3339":
@@ -82,6 +80,14 @@ func Date(inv *command.Invocation) int {
 				return 1
 			}
 		}
+	}
+	if hasDate {
+		pt, err := ParseDate(dateArg, inv.Sys.Now())
+		if err != nil {
+			errorf(inv, "invalid date %s", q(dateArg))
+			return 1
+		}
+		t = pt
 	}
 	for i, op := range operands {
 		if strings.HasPrefix(op, "+") && i == 0 {
