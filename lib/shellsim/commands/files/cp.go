@@ -25,7 +25,7 @@ func Cp(inv *command.Invocation) int {
 			"dereference": "L", "target-directory=": "t", "no-target-directory": "T",
 			"preserve=": "preserve", "parents": "parents", "update": "u", "backup": "backup",
 		},
-		partial: map[string]bool{"i": true, "H": true, "parents": true, "u": true, "backup": true},
+		partial: map[string]bool{"i": true, "H": true, "parents": true, "backup": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -54,6 +54,8 @@ func Cp(inv *command.Invocation) int {
 			c.noClobber = true
 		case "v":
 			c.verbose = true
+		case "u":
+			c.update = true
 		case "t":
 			target = o.val
 		case "T":
@@ -124,7 +126,7 @@ type copier struct {
 	inv                              *command.Invocation
 	recursive, preserve, noDeref     bool
 	deref, force, noClobber, verbose bool
-	stopped                          bool
+	update, stopped                  bool
 }
 
 func (c *copier) copyTop(src, dst string) bool {
@@ -219,6 +221,9 @@ func (c *copier) copy(srcName, dstName, src, dst string) bool {
 	}
 	if exists && c.noClobber {
 		return true
+	}
+	if exists && c.update && !fi.ModTime.After(dfi.ModTime) {
+		return true // -u: the destination is as new as the source
 	}
 	if isSymlink(fi) {
 		target := fi.Target

@@ -2,6 +2,7 @@ package files
 
 import (
 	"testing"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 )
@@ -58,5 +59,23 @@ func TestCpPreserve(t *testing.T) {
 	}
 	if c.Mode.Perm() != 0o751&^0o022 || c.ModTime.Equal(a.ModTime) {
 		t.Errorf("plain: mode %v time %v", c.Mode, c.ModTime)
+	}
+}
+
+func TestCpMvUpdate(t *testing.T) {
+	e := setup(t, []string{"old=1", "dst=2"})
+	e.Sys.Clock += time.Hour
+	e.WriteFile("new", "3")
+	e.Run([]string{"cp", "-u", "old", "dst"}, "")
+	if got := e.ReadFile("dst"); got != "2" {
+		t.Errorf("cp -u copied an older file: %q", got)
+	}
+	e.Run([]string{"cp", "-u", "new", "dst"}, "")
+	if got := e.ReadFile("dst"); got != "3" {
+		t.Errorf("cp -u skipped a newer file: %q", got)
+	}
+	e.Run([]string{"mv", "-u", "old", "dst"}, "")
+	if !e.Exists("old") {
+		t.Errorf("mv -u moved an older file")
 	}
 }

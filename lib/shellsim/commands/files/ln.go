@@ -2,6 +2,7 @@ package files
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -18,13 +19,13 @@ func Ln(inv *command.Invocation) int {
 		long: map[string]string{"symbolic": "s", "force": "f", "no-dereference": "n",
 			"verbose": "v", "no-target-directory": "T", "target-directory=": "t",
 			"interactive": "i", "relative": "r", "backup": "b", "logical": "L", "physical": "P"},
-		partial: map[string]bool{"i": true, "r": true, "b": true, "L": true},
+		partial: map[string]bool{"i": true, "b": true, "L": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
 		return st
 	}
-	var sym, force, noDeref, verbose, noTarget bool
+	var sym, force, noDeref, verbose, noTarget, relative bool
 	target := ""
 	for _, o := range opts {
 		switch o.name {
@@ -40,7 +41,13 @@ func Ln(inv *command.Invocation) int {
 			noTarget = true
 		case "t":
 			target = o.val
+		case "r":
+			relative = true
 		}
+	}
+	if relative && !sym {
+		errorf(inv, "cannot do --relative without --symbolic")
+		return 1
 	}
 	if len(operands) == 0 {
 		missing(inv, "missing file operand")
@@ -129,6 +136,15 @@ func Ln(inv *command.Invocation) int {
 			}
 		}
 		var err error
+		if sym && relative {
+			// -r: the link holds the path from its own directory to the
+			// target, both with symlinks resolved.
+			ta, terr := canonicalize(inv, rawAbs(inv, pr.src), canonMissing)
+			ld, lerr := canonicalize(inv, path.Dir(lp), canonMissing)
+			if terr == nil && lerr == nil {
+				pr.src = relPath(ld, ta)
+			}
+		}
 		if sym {
 			err = inv.FS.Symlink(pr.src, lp)
 		} else {

@@ -29,3 +29,15 @@ func TestLn(t *testing.T) {
 		}},
 	})
 }
+
+func TestLnRelative(t *testing.T) {
+	runTable(t, []tc{
+		{name: "into-dir", files: []string{"a/b/f=", "c/"}, args: "ln -srv a/b/f c/l", out: "'c/l' -> '../a/b/f'\n"},
+		{name: "here", files: []string{"a/b/f="}, args: "ln -sr a/b/f .", check: func(t *testing.T, e *commandtest.Env) {
+			if got, _ := e.FS.Readlink("/work/f"); got != "a/b/f" {
+				t.Errorf("target %q", got)
+			}
+		}},
+		{name: "needs-symbolic", files: []string{"a/b/f="}, args: "ln -r a/b/f x", err: "ln: cannot do --relative without --symbolic\n", status: 1},
+	})
+}

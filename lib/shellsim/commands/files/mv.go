@@ -19,13 +19,13 @@ func Mv(inv *command.Invocation) int {
 			"force": "f", "no-clobber": "n", "verbose": "v", "interactive": "i",
 			"target-directory=": "t", "no-target-directory": "T", "update": "u", "backup": "b",
 		},
-		partial: map[string]bool{"i": true, "u": true, "b": true},
+		partial: map[string]bool{"i": true, "b": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
 		return st
 	}
-	var noClobber, verbose, noTarget bool
+	var noClobber, verbose, noTarget, update bool
 	target := ""
 	for _, o := range opts {
 		switch o.name {
@@ -35,6 +35,8 @@ func Mv(inv *command.Invocation) int {
 			noClobber = true
 		case "v":
 			verbose = true
+		case "u":
+			update = true
 		case "t":
 			target = o.val
 		case "T":
@@ -58,6 +60,9 @@ func Mv(inv *command.Invocation) int {
 			}
 			if noClobber {
 				return true
+			}
+			if update && !fi.ModTime.After(dfi.ModTime) {
+				return true // -u: the destination is as new as the source
 			}
 			if fi.IsDir() && !dfi.IsDir() {
 				errorf(inv, "cannot overwrite non-directory %s with directory %s", q(dstName), q(srcName))
