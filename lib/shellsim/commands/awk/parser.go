@@ -450,6 +450,9 @@ func (p *parser) print() stmt {
 			save := p.i
 			p.advance()
 			list := p.exprList(tRparen)
+			if len(list) == 0 {
+				p.fail()
+			}
 			if p.kind() == tRparen {
 				p.advance()
 				if len(list) > 1 && p.kind() != tIn {
