@@ -25,7 +25,7 @@ func Cp(inv *command.Invocation) int {
 			"dereference": "L", "target-directory=": "t", "no-target-directory": "T",
 			"preserve=": "preserve", "parents": "parents", "update": "u", "backup": "backup",
 		},
-		partial: map[string]bool{"i": true, "H": true, "parents": true, "backup": true},
+		partial: map[string]bool{"i": true, "H": true, "backup": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -56,6 +56,8 @@ func Cp(inv *command.Invocation) int {
 			c.verbose = true
 		case "u":
 			c.update = true
+		case "parents":
+			c.parents = true
 		case "t":
 			target = o.val
 		case "T":
@@ -67,6 +69,9 @@ func Cp(inv *command.Invocation) int {
 	}
 	if err := inv.Sys.Charge(callCost); err != nil {
 		return 1
+	}
+	if c.parents {
+		return c.copyParents(operands, target)
 	}
 	return transfer(inv, operands, target, noTarget, c.copyTop)
 }
@@ -126,7 +131,41 @@ type copier struct {
 	inv                              *command.Invocation
 	recursive, preserve, noDeref     bool
 	deref, force, noClobber, verbose bool
-	update, stopped                  bool
+	update, parents, stopped         bool
+}
+
+// copyParents is --parents: each source keeps its path below the target
+// directory (cp --parents a/b/f dir makes dir/a/b/f).
+func (c *copier) copyParents(operands []string, target string) int {
+	inv := c.inv
+	if target == "" {
+		if len(operands) < 2 {
+			missing(inv, "missing destination file operand after "+q(strings.Join(operands, " ")))
+			return 1
+		}
+		target, operands = operands[len(operands)-1], operands[:len(operands)-1]
+	}
+	if fi, err := inv.FS.Stat(inv.Abs(target)); err != nil || !fi.IsDir() {
+		errorf(inv, "with --parents, the destination must be a directory")
+		fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
+		return 1
+	}
+	status := 0
+	for _, src := range operands {
+		rel := strings.TrimLeft(src, "/")
+		dst := strings.TrimSuffix(target, "/") + "/" + rel
+		if d := path.Dir(inv.Abs(dst)); d != inv.Abs(target) {
+			if err := inv.FS.MkdirAll(d, 0o755); err != nil {
+				errorf(inv, "cannot make directory %s: %s", q(path.Dir(dst)), command.Message(err))
+				status = 1
+				continue
+			}
+		}
+		if !c.copyTop(src, dst) {
+			status = 1
+		}
+	}
+	return status
 }
 
 func (c *copier) copyTop(src, dst string) bool {

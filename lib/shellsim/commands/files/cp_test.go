@@ -79,3 +79,14 @@ func TestCpMvUpdate(t *testing.T) {
 		t.Errorf("mv -u moved an older file")
 	}
 }
+
+func TestCpParents(t *testing.T) {
+	runTable(t, []tc{
+		{name: "parents", files: []string{"a/b/f=1", "dest/"}, args: "cp --parents a/b/f dest", check: func(t *testing.T, e *commandtest.Env) {
+			if got := e.ReadFile("dest/a/b/f"); got != "1" {
+				t.Errorf("got %q", got)
+			}
+		}},
+		{name: "not-dir", files: []string{"a/b/f=1"}, args: "cp --parents a/b/f nodir", err: "cp: with --parents, the destination must be a directory\nTry 'cp --help' for more information.\n", status: 1},
+	})
+}
