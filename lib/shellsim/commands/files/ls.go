@@ -30,7 +30,7 @@ func Ls(inv *command.Invocation) int {
 			"group-directories-first": "gdf", "full-time": "full-time", "numeric-uid-gid": "n",
 		},
 		status:  2,
-		partial: map[string]bool{"U": true, "f": true, "i": true, "s": true, "c": true, "C": true, "m": true, "x": true, "Q": true, "N": false, "gdf": true, "full-time": true},
+		partial: map[string]bool{"U": true, "f": true, "c": true, "C": true, "m": true, "x": true, "Q": true, "N": false, "gdf": true, "full-time": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -67,6 +67,10 @@ func Ls(inv *command.Invocation) int {
 			l.classify = true
 		case "p":
 			l.slash = true
+		case "i":
+			l.inode = true
+		case "s":
+			l.blocks = true
 		case "color":
 			// Without a terminal "auto" means no colour; a bare --color
 			// means "always", which is not modelled.
@@ -144,6 +148,7 @@ type lister struct {
 	dirOnly, human, reverse      bool
 	classify, slash              bool
 	noOwner, noGroup, numeric    bool
+	inode, blocks                bool
 	sortBy                       byte
 	status                       int
 }
@@ -200,7 +205,7 @@ func (l *lister) listDir(name, p string, header bool) error {
 		es = append(es, entry{name: fi.Name, path: path.Join(p, fi.Name), fi: fi})
 	}
 	l.sortEntries(es)
-	if l.long {
+	if l.long || l.blocks {
 		var total int64
 		for _, e := range es {
 			total += diskUsage(e.fi)
@@ -251,10 +256,43 @@ func (l *lister) indicator(fi command.FileInfo) string {
 	return ""
 }
 
+// prefixes renders the -i and -s columns, right-aligned across es.
+func (l *lister) prefixes(es []entry) []string {
+	out := make([]string, len(es))
+	if !l.inode && !l.blocks {
+		return out
+	}
+	cols := make([][2]string, len(es))
+	var w [2]int
+	for i, e := range es {
+		if l.inode {
+			cols[i][0] = strconv.FormatUint(e.fi.Ino, 10)
+		}
+		if l.blocks {
+			if l.human {
+				cols[i][1] = human(diskUsage(e.fi))
+			} else {
+				cols[i][1] = strconv.FormatInt(diskUsage(e.fi)/1024, 10)
+			}
+		}
+		w[0], w[1] = max(w[0], len(cols[i][0])), max(w[1], len(cols[i][1]))
+	}
+	for i := range es {
+		if l.inode {
+			out[i] += fmt.Sprintf("%*s ", w[0], cols[i][0])
+		}
+		if l.blocks {
+			out[i] += fmt.Sprintf("%*s ", w[1], cols[i][1])
+		}
+	}
+	return out
+}
+
 func (l *lister) print(es []entry) error {
+	pre := l.prefixes(es)
 	if !l.long {
-		for _, e := range es {
-			l.w.WriteString(e.name + l.indicator(e.fi) + "\n")
+		for i, e := range es {
+			l.w.WriteString(pre[i] + e.name + l.indicator(e.fi) + "\n")
 		}
 		return l.inv.Sys.Charge(int64(len(es)))
 	}
@@ -282,7 +320,7 @@ func (l *lister) print(es []entry) error {
 	now := l.inv.Sys.Now()
 	for i, e := range es {
 		r := rows[i]
-		line := fmt.Sprintf("%s %*s ", r[0], width[1], r[1])
+		line := pre[i] + fmt.Sprintf("%s %*s ", r[0], width[1], r[1])
 		if !l.noOwner {
 			line += fmt.Sprintf("%-*s ", width[2], r[2])
 		}
