@@ -24,9 +24,9 @@ import (
 // -mtime -mmin -newer -newermt -empty -perm -user -group -uid -gid -links
 // -executable -readable -writable -true -false. Options: -maxdepth
 // -mindepth -depth -xdev -mount -noleaf. Actions: -print -print0 -printf
-// -delete -exec/-execdir ... {} ; and {} + -prune -quit. Operators: ! -not
+// -ls -delete -exec/-execdir ... {} ; and {} + -prune -quit. Operators: ! -not
 // -a -and -o -or ( ) and ",". Directories are read in name order (GNU uses
-// the order the filesystem returns). -L/-H, -ls, -fprint*, -ok and -okdir
+// the order the filesystem returns). -L/-H, -fprint*, -ok and -okdir
 // are not modelled and fail as Partial.
 func Find(inv *command.Invocation) int {
 	if err := inv.Sys.Charge(callCost); err != nil {
@@ -341,7 +341,7 @@ func (f *finder) arg(name string) (string, error) {
 }
 
 var findUnsupported = map[string]bool{
-	"-ls": true, "-fls": true, "-fprint": true, "-fprint0": true, "-fprintf": true, "-ok": true,
+	"-fls": true, "-fprint": true, "-fprint0": true, "-fprintf": true, "-ok": true,
 	"-okdir": true, "-follow": true, "-lname": true, "-ilname": true, "-samefile": true,
 	"-inum": true, "-atime": true, "-amin": true, "-ctime": true, "-cmin": true, "-anewer": true,
 	"-cnewer": true, "-used": true, "-xtype": true, "-context": true, "-fstype": true,
@@ -360,6 +360,27 @@ func (f *finder) primary(t string) (findExpr, error) {
 		f.hasAction = true
 		return findPred(func(f *finder, v *visit) (bool, error) {
 			_, err := f.w.WriteString(v.name + "\x00")
+			return err == nil, err
+		}), nil
+	case "-ls":
+		f.hasAction = true
+		now := inv.Sys.Now()
+		return findPred(func(f *finder, v *visit) (bool, error) {
+			fi := v.fi
+			n := fi.Nlink
+			if n == 0 {
+				n = 1
+			}
+			line := fmt.Sprintf("%9d %6d %s %3d %-8s %-8s %8d %s %s", fi.Ino, diskUsage(fi)/1024, modeString(fi.Mode), n,
+				userName(f.inv, fi.UID), groupName(f.inv, fi.GID), fi.Size, lsTime(fi.ModTime, now), v.name)
+			if isSymlink(fi) {
+				t := fi.Target
+				if t == "" {
+					t, _ = f.inv.FS.Readlink(v.abs)
+				}
+				line += " -> " + t
+			}
+			_, err := f.w.WriteString(line + "\n")
 			return err == nil, err
 		}), nil
 	case "-printf":

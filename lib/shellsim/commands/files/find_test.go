@@ -33,7 +33,8 @@ func TestFind(t *testing.T) {
 		{name: "missing", args: "find nosuch", err: "find: 'nosuch': No such file or directory\n", status: 1},
 		{name: "unknown", args: "find . -bogus", err: "find: unknown predicate `-bogus'\n", status: 1},
 		{name: "missing-arg", args: "find . -name", err: "find: missing argument to `-name'\n", status: 1},
-		{name: "unsupported", args: "find . -ls", err: "find: -ls is not supported in ShellSim\n", status: 1},
+		{name: "unsupported", args: "find . -fls x", err: "find: -fls is not supported in ShellSim\n", status: 1},
+		{name: "ls", files: []string{"a=abc", "l->a"}, args: "find a l -ls", out: "       17      4 -rw-r--r--   1 root     root            3 Jan  1 00:00 a\n       18      0 lrwxrwxrwx   1 root     root            1 Jan  1 00:00 l -> a\n"},
 		{name: "quit", files: f, args: "find . -name *.txt -print -quit", out: "./a/x.txt\n"},
 		{name: "regex", files: f, argv: []string{"find", ".", "-regex", `.*\.\(txt\|log\)`}, out: "./a/x.txt\n./c/y.log\n"},
 		{name: "delete", files: f, args: "find a -name *.txt -delete", check: func(t *testing.T, e *commandtest.Env) {
