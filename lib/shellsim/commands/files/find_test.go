@@ -34,7 +34,6 @@ func TestFind(t *testing.T) {
 		{name: "unknown", args: "find . -bogus", err: "find: unknown predicate `-bogus'\n", status: 1},
 		{name: "missing-arg", args: "find . -name", err: "find: missing argument to `-name'\n", status: 1},
 		{name: "unsupported", args: "find . -fls x", err: "find: -fls is not supported in ShellSim\n", status: 1},
-		{name: "ls", files: []string{"a=abc", "l->a"}, args: "find a l -ls", out: "       17      4 -rw-r--r--   1 root     root            3 Jan  1 00:00 a\n       18      0 lrwxrwxrwx   1 root     root            1 Jan  1 00:00 l -> a\n"},
 		{name: "quit", files: f, args: "find . -name *.txt -print -quit", out: "./a/x.txt\n"},
 		{name: "regex", files: f, argv: []string{"find", ".", "-regex", `.*\.\(txt\|log\)`}, out: "./a/x.txt\n./c/y.log\n"},
 		{name: "delete", files: f, args: "find a -name *.txt -delete", check: func(t *testing.T, e *commandtest.Env) {
@@ -135,4 +134,15 @@ func TestFindErrors(t *testing.T) {
 		{name: "user", files: f, argv: []string{"find", "a", "-user", "nosuchuser"}, err: "find: 'nosuchuser' is not the name of a known user\n", status: 1},
 		{name: "type", files: f, argv: []string{"find", "a", "-type", "q"}, err: "find: Unknown argument to -type: q\n", status: 1},
 	})
+}
+
+func TestFindLs(t *testing.T) {
+	e := setup(t, []string{"a=abc", "l->a"})
+	a, _ := e.FS.Lstat("/work/a")
+	l, _ := e.FS.Lstat("/work/l")
+	want := sprintf("%9d      4 -rw-r--r--   1 root     root            3 Jan  1 00:00 a\n", a.Ino) +
+		sprintf("%9d      0 lrwxrwxrwx   1 root     root            1 Jan  1 00:00 l -> a\n", l.Ino)
+	if out, errs, st := e.Run([]string{"find", "a", "l", "-ls"}, ""); out != want || errs != "" || st != 0 {
+		t.Errorf("got %q %q %d\nwant %q", out, errs, st, want)
+	}
 }
