@@ -112,7 +112,8 @@ func Date(inv *command.Invocation) int {
 }
 
 // Strftime formats t as GNU date does for the C locale, including the
-// padding flags -, _, 0, ^ and # and a field width.
+// padding flags -, _, 0, ^ and # and a field width. Hand-written: the Go
+// strftime packages lack GNU's flags, widths and %:z forms.
 func Strftime(format string, t time.Time) string {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
@@ -321,7 +322,9 @@ var monthNames = map[string]time.Month{
 // date -d and touch -d: @EPOCH, now, today, yesterday, tomorrow,
 // YYYY-MM-DD[ HH:MM[:SS]] (also with T and Z), "Jan 2 2025", and relative
 // items such as "2 days ago", "+3 hours" or "next week", alone or after a
-// date. Every time is UTC.
+// date. Every time is UTC. Hand-written: general date-parsing libraries
+// accept different inputs than GNU's parse_datetime (e.g. "10:00 +1 day"
+// is a zone offset there), and matching GNU is the point.
 func ParseDate(s string, now time.Time) (time.Time, error) {
 	bad := fmt.Errorf("invalid date %q", s)
 	now = now.UTC()
