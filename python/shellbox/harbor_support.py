@@ -112,8 +112,9 @@ async def open_shell(
     bash: str | None = None,
 ) -> GoShellSession:
     """Open a persistent shell on a Go-backed machine. ``mode`` "auto" takes
-    a terminal when the backend provides one, else plain pipes, else one
-    complete command per call ("terminal", "pipe", "oneshot" force one)."""
+    the first that works of: a terminal the backend provides ("terminal"), a
+    terminal made by script(1) inside the machine ("script"), plain pipes
+    ("pipe"), one complete command per call ("oneshot"); naming one forces it."""
     reply = await _go.call(
         0,
         "open_shell",

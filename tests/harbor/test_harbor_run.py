@@ -127,6 +127,8 @@ def test_bash_agent_solves_a_task_through_one_shell(harbor_ready: Path, tmp_path
     assert agent["metadata"]["tool_calls"] == 8
     assert agent["metadata"]["final_message"].startswith("Done:")
     assert trial["agent_info"]["name"] == "shellbox-bash"
+    # The agent's shell ran on a pseudo-terminal inside the machine.
+    assert agent["metadata"]["shell_mode"] in ("terminal", "script")
     assert not leftovers(job.marker), leftovers(job.marker)
 
 

@@ -44,9 +44,9 @@ def _factory_for(key: tuple) -> LocalMachineFactory:
 class LocalEnvironment(MachineEnvironment):
     """One local machine per trial. Keyword arguments (``--ek``):
     ``read_only`` and ``bin_dirs`` (host directories, as in HostImage),
-    ``bwrap`` and ``cache_dir`` (as in LocalMachineFactory), ``memory_mb``,
-    and ``shell_mode`` for the agent's shell ("auto", "terminal", "pipe",
-    "oneshot")."""
+    ``bwrap`` and ``cache_dir`` (as in LocalMachineFactory),
+    and ``shell_mode`` for the agent's shell ("auto", "terminal", "script",
+    "pipe", "oneshot"; see shellbox.harbor_support.open_shell)."""
 
     def __init__(
         self,
