@@ -1,6 +1,7 @@
 package text
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -63,20 +64,26 @@ func TestGrepPartial(t *testing.T) {
 }
 
 // endless is an infinite stream of "y\n", as from yes.
-type endless struct{}
+type endless struct{ n *int }
 
-func (endless) Read(b []byte) (int, error) {
-	for i := range b {
-		b[i] = "y\n"[i%2]
+func (e endless) Read(b []byte) (int, error) {
+	if e.n == nil {
+		return 0, io.ErrUnexpectedEOF
 	}
-	return len(b) &^ 1, nil
+	for i := range b {
+		b[i] = "y\n"[*e.n%2]
+		*e.n++
+	}
+	return len(b), nil
 }
+
+func newEndless() endless { return endless{new(int)} }
 
 func TestGrepStopsEarly(t *testing.T) {
 	for _, args := range [][]string{sh("grep -m2 y"), sh("grep -q y"), sh("grep -l y")} {
 		e := setup(t, nil)
 		var out, errb strings.Builder
-		st := e.RunIO(args, endless{}, &out, &errb)
+		st := e.RunIO(args, newEndless(), &out, &errb)
 		want := map[string]string{"-m2": "y\ny\n", "-q": "", "-l": "(standard input)\n"}[args[1]]
 		if st != 0 || out.String() != want || errb.Len() != 0 {
 			t.Errorf("%q: status %d out %q err %q", args, st, out.String(), errb.String())
