@@ -254,8 +254,8 @@ func (m *Machine) waitExit(ctx context.Context, execID string, limit time.Durati
 const rootWrapper = `n=$1; s=$2; shift 2
 /bin/sh -c "$s" shellbox "$@"
 r=$?
-printf '%s:%s\n' "$n" "$r"
-printf '%s:%s\n' "$n" "$r" >&2
+printf '\036%s:%s\n' "$n" "$r"
+printf '\036%s:%s\n' "$n" "$r" >&2
 exit $r`
 
 // rootExec runs a shell script as root in the container, feeding stdin
@@ -274,7 +274,7 @@ func (m *Machine) rootExec(ctx context.Context, script string, args []string, st
 		AttachStdin:  stdin != nil,
 		AttachStdout: true,
 		AttachStderr: true,
-		Cmd:          append([]string{"/bin/sh", "-c", rootWrapper, "shellbox-root", nonce, script}, args...),
+		Cmd:          append([]string{"/bin/sh", "-c", rootWrapper, "shellbox-root", nonce[len(markerLead):], script}, args...),
 	}
 	ex, err := m.startExec(ctx, opts, nonce, parser, 16<<10)
 	if err != nil {

@@ -29,7 +29,7 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 	}
 	p := &process{m: m, cmd: cmd, e: e, stdoutR: pr, stdoutW: pw, exited: make(chan struct{})}
 	p.stdin = &processStdin{p: p}
-	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce+"\n"); err != nil {
+	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"); err != nil {
 		e.raw.closeConnAndWait()
 		return nil, m.opErr(ctx, "writing to the process", err)
 	}

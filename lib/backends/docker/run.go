@@ -34,8 +34,8 @@ setsid /bin/sh -c 'printf "` + pgidPrefix + `%s\n" "$$" && exec "$@"' sh "$@" <&
 exec 3<&- 0</dev/null
 wait $!
 s=$?
-printf '%s:%s\n' "$n" "$s"
-printf '%s:%s\n' "$n" "$s" >&4
+printf '\036%s:%s\n' "$n" "$s"
+printf '\036%s:%s\n' "$n" "$s" >&4
 exit $s`
 
 // stopScript kills a process group as root and polls /proc until no live
@@ -64,13 +64,19 @@ const frameGrace = 5 * time.Second
 // killed.
 const drainGrace = 2 * time.Second
 
+// newNonce is a fresh end marker: an ASCII record separator and 32 random
+// hex digits (the wrappers receive it without the separator and print it
+// back with printf '\036').
 func newNonce() string {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err)
 	}
-	return hex.EncodeToString(b[:])
+	return markerLead + hex.EncodeToString(b[:])
 }
+
+// markerLead starts every end marker.
+const markerLead = "\x1e"
 
 // execution is one wrapped command in flight.
 type execution struct {
@@ -121,7 +127,7 @@ func (m *Machine) wrappedExec(ctx context.Context, cmd machine.Command, stdout i
 // feed writes the nonce line and then stdin, closing the write side at
 // the end (EOF for the command).
 func (e *execution) feed(stdin io.Reader) {
-	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce+"\n"); err != nil {
+	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"); err != nil {
 		return
 	}
 	if stdin != nil {

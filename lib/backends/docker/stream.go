@@ -209,7 +209,15 @@ func (p *stdoutParser) scan(b []byte) error {
 		p.pending = nil
 		return p.addStatus(data[i+len(p.nonce):])
 	}
-	keep := min(len(p.nonce)-1, len(data))
+	// Hold back only a tail that could start the marker, so interactive
+	// output is never delayed (the marker starts with an RS byte).
+	keep := 0
+	for k := min(len(p.nonce)-1, len(data)); k > 0; k-- {
+		if bytes.HasSuffix(data, p.nonce[:k]) {
+			keep = k
+			break
+		}
+	}
 	if _, err := p.out.Write(data[:len(data)-keep]); err != nil {
 		return err
 	}

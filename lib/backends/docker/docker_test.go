@@ -1,0 +1,169 @@
+package docker_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/tests/docker/dockertest"
+)
+
+var (
+	factory *docker.Factory
+	lock    *dockertest.Lock
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	var err error
+	if lock, err = dockertest.Shared(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer lock.Release()
+	ctx := context.Background()
+	if err := dockertest.StartDaemon(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if factory, err = docker.New(ctx, docker.Config{Backend: "docker"}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := dockertest.EnsureBusybox(ctx, factory.Client()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+func TestExecSemantics(t *testing.T)    { t.Parallel(); dockertest.ExecSemantics(t, factory) }
+func TestUsers(t *testing.T)            { t.Parallel(); dockertest.Users(t, factory) }
+func TestOutputLimits(t *testing.T)     { t.Parallel(); dockertest.OutputLimits(t, factory) }
+func TestBoundedOutput(t *testing.T)    { dockertest.BoundedOutput(t, factory, 1024) }
+func TestTimeouts(t *testing.T)         { t.Parallel(); dockertest.Timeouts(t, factory) }
+func TestCancellation(t *testing.T)     { t.Parallel(); dockertest.Cancellation(t, factory) }
+func TestBackground(t *testing.T)       { t.Parallel(); dockertest.Background(t, factory) }
+func TestConcurrency(t *testing.T)      { t.Parallel(); dockertest.Concurrency(t, factory, 4, 10) }
+func TestProcesses(t *testing.T)        { t.Parallel(); dockertest.Processes(t, factory) }
+func TestClosing(t *testing.T)          { t.Parallel(); dockertest.Closing(t, factory) }
+func TestTransfers(t *testing.T)        { t.Parallel(); dockertest.Transfers(t, factory) }
+func TestBoundedDownloads(t *testing.T) { t.Parallel(); dockertest.BoundedDownloads(t, factory) }
+func TestResources(t *testing.T)        { t.Parallel(); dockertest.Resources(t, factory) }
+func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
+func TestSources(t *testing.T)          { t.Parallel(); dockertest.Sources(t, factory) }
+func TestLeaks100(t *testing.T)         { dockertest.Leaks(t, factory, 100) }
+
+func TestRegistered(t *testing.T) {
+	f, err := machine.Open("docker", json.RawMessage(`{"host": "`+factory.Host()+`", "runtime": null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Backend() != "docker" {
+		t.Fatal(f.Backend())
+	}
+	var invalid *machine.InvalidSpec
+	if _, err := machine.Open("docker", json.RawMessage(`{"hots": "x"}`)); !errors.As(err, &invalid) {
+		t.Fatalf("unknown option: %v", err)
+	}
+	var un *machine.SandboxUnavailable
+	if _, err := machine.Open("docker", json.RawMessage(`{"runtime": "no-such-runtime"}`)); !errors.As(err, &un) {
+		t.Fatalf("unknown runtime: %v", err)
+	}
+}
+
+// TestDaemonUnreachable: a bogus socket gives one clear error naming it.
+func TestDaemonUnreachable(t *testing.T) {
+	sock := "unix:///tmp/shellbox-no-such-docker.sock"
+	_, err := docker.New(context.Background(), docker.Config{Host: sock})
+	var un *machine.SandboxUnavailable
+	if !errors.As(err, &un) || !strings.Contains(err.Error(), "/tmp/shellbox-no-such-docker.sock") || machine.ErrorKind(err) != "SandboxUnavailable" {
+		t.Fatalf("got %v", err)
+	}
+	t.Log(err)
+	t.Setenv("DOCKER_HOST", sock)
+	if _, err := machine.Open("docker", nil); !errors.As(err, &un) {
+		t.Fatalf("DOCKER_HOST: %v", err)
+	}
+}
+
+// TestDaemonRestart stops dockerd during a long command: the command ends
+// with machine.ErrTerminated instead of hanging, and the machine can still
+// be closed once the daemon is back. It takes the shared lock exclusively,
+// so no other test process uses the daemon meanwhile.
+func TestDaemonRestart(t *testing.T) {
+	if err := lock.Exclusive(); err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Downgrade()
+	ctx := context.Background()
+	m, err := factory.CreateMachine(ctx, machine.Spec{Source: dockertest.Busybox, Network: machine.NetworkDeny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(ctx)
+	type outcome struct {
+		res machine.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := m.Run(ctx, machine.Command{Argv: []string{"sleep", "600"}, OutputLimit: 100})
+		done <- outcome{res, err}
+	}()
+	time.Sleep(time.Second)
+	pidText, err := os.ReadFile("/var/run/docker.pid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := dockertest.StartDaemon(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	select {
+	case o := <-done:
+		if !errors.Is(o.err, machine.ErrTerminated) || machine.ErrorKind(o.err) != "MachineTerminated" {
+			t.Fatalf("run during restart: %+v %v", o.res, o.err)
+		}
+		t.Log(o.err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("run hung while the daemon stopped")
+	}
+	for i := 0; i < 300 && syscall.Kill(pid, 0) == nil; i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := dockertest.StartDaemon(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}}); !errors.Is(err, machine.ErrTerminated) {
+		t.Fatalf("run after restart: %v", err)
+	}
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := factory.Client().ContainerInspect(ctx, m.ContainerID()); err == nil {
+		t.Fatal("container survived close")
+	}
+	// The factory keeps working against the restarted daemon.
+	m2 := dockertest.NewMachine(t, factory, nil)
+	if r := dockertest.Sh(t, m2, "echo back"); string(r.Stdout) != "back\n" {
+		t.Fatalf("%q", r.Stdout)
+	}
+}
