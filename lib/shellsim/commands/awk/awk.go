@@ -349,13 +349,13 @@ func (m *interp) mainLoop() bool {
 		m.charge(len(rec) + 1)
 	items:
 		for _, it := range m.prog.items {
-			if !m.matches(it) {
+			ok, c := m.safeMatches(it)
+			if !ok && c == cNone {
 				continue
 			}
-			var c ctrl
-			if it.noBody {
+			if c == cNone && it.noBody {
 				m.writeStdout(m.record + m.ors)
-			} else {
+			} else if c == cNone {
 				c = m.runAction(it.body)
 			}
 			switch c {
@@ -369,6 +369,22 @@ func (m *interp) mainLoop() bool {
 			}
 		}
 	}
+}
+
+// safeMatches evaluates a pattern; next or exit inside a function
+// called from the pattern come back as a control value.
+func (m *interp) safeMatches(it *item) (ok bool, c ctrl) {
+	defer func() {
+		if r := recover(); r != nil {
+			ct, isCtrl := r.(ctrl)
+			if !isCtrl {
+				panic(r)
+			}
+			m.frame, m.depth = nil, 0
+			ok, c = false, ct
+		}
+	}()
+	return m.matches(it), cNone
 }
 
 func (m *interp) matches(it *item) bool {

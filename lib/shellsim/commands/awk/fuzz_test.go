@@ -11,7 +11,7 @@ import (
 // FuzzAwk checks that no program, however malformed, crashes the
 // interpreter or escapes the fuel limit.
 func FuzzAwk(f *testing.F) {
-	for _, tc := range awkTests {
+	for _, tc := range append(awkTests, awkTests2...) {
 		if len(tc.args) > 1 {
 			f.Add(tc.args[len(tc.args)-1], tc.stdin)
 		}

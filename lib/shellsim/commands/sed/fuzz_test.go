@@ -9,7 +9,7 @@ import (
 
 // FuzzSed checks that no script crashes sed or escapes the fuel limit.
 func FuzzSed(f *testing.F) {
-	for _, tc := range sedTests {
+	for _, tc := range append(sedTests, sedTests2...) {
 		if len(tc.args) > 1 {
 			f.Add(tc.args[len(tc.args)-1], tc.stdin)
 		}
