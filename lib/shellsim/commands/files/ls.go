@@ -188,6 +188,16 @@ func (l *lister) listDir(name, p string, header bool) error {
 	if err := inv.Sys.Charge(int64(len(infos)) * 10); err != nil {
 		return err
 	}
+	// The listing is held until it is sorted and printed.
+	var held int64
+	for _, fi := range infos {
+		held += int64(len(fi.Name)) + 64
+	}
+	release, err := inv.Sys.Reserve(held)
+	if err != nil {
+		return err
+	}
+	defer release()
 	var es []entry
 	if l.all {
 		for _, dot := range []string{".", ".."} {
