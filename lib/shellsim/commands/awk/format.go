@@ -178,7 +178,7 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 		case 'c':
 			v := next(start)
 			var s string
-			if v.k == kNum {
+			if v.k == kNum || v.k == kStrNum {
 				s = string(rune(int64(v.n)))
 				if int64(v.n) < 128 && int64(v.n) >= 0 {
 					s = string([]byte{byte(int64(v.n))})

@@ -611,7 +611,7 @@ restart:
 			if err := m.flushAppend(); err != nil {
 				return err
 			}
-			m.tflag = false
+			// no new input was read, so the t flag carries over (as GNU)
 			pc = 0
 			continue
 		case 'g':
