@@ -354,40 +354,88 @@ type stream struct {
 	limit     int
 	truncated bool
 	detached  bool
-	done      chan struct{}
+	done      chan struct{} // the pipe reached end of file
+	settled   chan struct{} // collection stopped after a deadline
+	f         *os.File
 	// send, when set, forwards chunks (streaming stdout) instead of
 	// buffering them.
 	send func([]byte) error
 }
 
-func (st *stream) read(f *os.File) {
+func newStream(f *os.File, limit int) *stream {
+	return &stream{f: f, limit: limit, done: make(chan struct{}), settled: make(chan struct{})}
+}
+
+func (st *stream) keep(p []byte) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case st.detached:
+	case st.send != nil:
+		if st.send(p) != nil {
+			st.detached = true
+		}
+	default:
+		keep := min(len(p), st.limit-len(st.buf))
+		if keep > 0 {
+			st.buf = append(st.buf, p[:keep]...)
+		}
+		if keep < len(p) {
+			st.truncated = true
+		}
+	}
+}
+
+// read collects the stream until end of file. When the read deadline set
+// by stopAfter passes, it first takes everything already in the pipe (a
+// busy host may run this goroutine late), then stops collecting and keeps
+// draining and discarding until end of file.
+func (st *stream) read() {
 	defer close(st.done)
-	defer f.Close()
+	defer st.f.Close()
 	b := make([]byte, 32<<10)
 	for {
-		n, err := f.Read(b)
+		n, err := st.f.Read(b)
 		if n > 0 {
-			st.mu.Lock()
-			switch {
-			case st.detached:
-			case st.send != nil:
-				if st.send(b[:n]) != nil {
-					st.detached = true
+			st.keep(b[:n])
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			st.f.SetReadDeadline(time.Time{})
+			raw, rerr := st.f.SyscallConn()
+			for rerr == nil {
+				pending := 0
+				raw.Control(func(fd uintptr) { pending, rerr = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+				if rerr != nil || pending <= 0 {
+					break
 				}
-			default:
-				keep := min(n, st.limit-len(st.buf))
-				if keep > 0 {
-					st.buf = append(st.buf, b[:keep]...)
-				}
-				if keep < n {
-					st.truncated = true
+				n, rerr = st.f.Read(b[:min(pending, len(b))])
+				if n > 0 {
+					st.keep(b[:n])
 				}
 			}
+			st.mu.Lock()
+			st.detached = true
 			st.mu.Unlock()
+			close(st.settled)
+			continue
 		}
 		if err != nil {
 			return
 		}
+	}
+}
+
+// stopAfter makes the reader stop collecting after d unless end of file
+// comes first.
+func (st *stream) stopAfter(d time.Duration) {
+	st.f.SetReadDeadline(time.Now().Add(d))
+}
+
+// wait returns once the stream reached end of file or stopped collecting.
+func (st *stream) wait() {
+	select {
+	case <-st.done:
+	case <-st.settled:
 	}
 }
 
@@ -442,12 +490,12 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	}
 	// Blocking pipes read by dedicated goroutines and a direct fork/exec
 	// keep the per-command cost low (no poller registration, no pidfd).
-	outR, outW, err := blockingPipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		s.fail(bw, err)
 		return
 	}
-	errR, errW, err := blockingPipe()
+	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
@@ -504,13 +552,13 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		s.mu.Unlock()
 	}()
 
-	stdout := &stream{limit: req.OutputLimit, done: make(chan struct{})}
-	stderr := &stream{limit: req.OutputLimit, done: make(chan struct{})}
+	stdout := newStream(outR, req.OutputLimit)
+	stderr := newStream(errR, req.OutputLimit)
 	if req.Stream {
 		stdout.send = func(p []byte) error { return send(FrameStdout, p) }
 	}
-	go stdout.read(outR)
-	go stderr.read(errR)
+	go stdout.read()
+	go stderr.read()
 
 	// The connection reader feeds stdin and notices when the host goes
 	// away, which stops the command.
@@ -580,18 +628,16 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		killErr = st.kill()
 	}
 	finished.Store(true)
+	// Collect until both pipes reach end of file, or, when a background
+	// process keeps one open, for a short grace.
 	if req.Stream {
 		<-stdout.done
+	} else {
+		stdout.stopAfter(outputGrace)
 	}
-	graceOver := make(chan struct{})
-	grace := time.AfterFunc(outputGrace, func() { close(graceOver) })
-	for _, ch := range []chan struct{}{stdout.done, stderr.done} {
-		select {
-		case <-ch:
-		case <-graceOver:
-		}
-	}
-	grace.Stop()
+	stderr.stopAfter(outputGrace)
+	stdout.wait()
+	stderr.wait()
 	if killErr != nil {
 		s.fail(bw, &Failure{Kind: KindInfrastructure, Field: "stop", Message: killErr.Error()})
 		return

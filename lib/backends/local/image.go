@@ -147,9 +147,6 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 			return nil, &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("image user: %v", err)}
 		}
 		if id.uid != 0 {
-			if !f.root {
-				return nil, &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: "the image's default user needs a host process running as root"}
-			}
 			defUser = &id
 		}
 	}
@@ -248,8 +245,14 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 	if f.opts.HashSeed != nil {
 		env["PYTHONHASHSEED"] = *f.opts.HashSeed
 	}
-	return &layoutPlan{dir: mdir, mounts: mounts, readOnly: readOnly, links: links, workdir: workdir,
-		baseEnv: env, users: users, defUser: defUser, userns: !f.root}, nil
+	plan := &layoutPlan{dir: mdir, mounts: mounts, readOnly: readOnly, links: links, workdir: workdir,
+		baseEnv: env, users: users, defUser: defUser, userns: !f.root}
+	if !f.root && defUser != nil {
+		// Without root the sandbox has one uid, mapped to the caller: make
+		// it the image's user.
+		plan.sandboxUID, plan.sandboxGID = defUser.uid, defUser.gid
+	}
+	return plan, nil
 }
 
 // copyTree copies a directory tree (files, directories, symbolic links,

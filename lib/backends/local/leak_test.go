@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -16,14 +17,17 @@ import (
 
 type hostState struct {
 	descendants []string // our child processes, as "pid cmdline"
-	sandboxd    int      // helper processes anywhere on the host
+	sandboxd    int      // helper processes of our machines (see dirs)
 	mounts      []string // /proc/self/mountinfo, without Docker's own mounts
 	tempDirs    []string
 	fds         int
 	goroutines  int
 }
 
-func snapshot(t *testing.T) hostState {
+// snapshot describes the host as far as this test owns it: other agents
+// may run sandboxes and Docker on the same host at the same time, so
+// helpers and temp dirs count only when they belong to dirs (our machines).
+func snapshot(t *testing.T, dirs map[string]bool) hostState {
 	t.Helper()
 	var s hostState
 	parent := map[int]int{}
@@ -53,7 +57,11 @@ func snapshot(t *testing.T) hostState {
 			}
 		}
 		if strings.Contains(cmdline[pid], helperPath) {
-			s.sandboxd++
+			for d := range dirs {
+				if strings.Contains(cmdline[pid], d) {
+					s.sandboxd++
+				}
+			}
 		}
 	}
 	mi, _ := os.ReadFile("/proc/self/mountinfo")
@@ -66,7 +74,7 @@ func snapshot(t *testing.T) hostState {
 	slices.Sort(s.mounts)
 	tmp, _ := os.ReadDir(os.TempDir())
 	for _, e := range tmp {
-		if strings.HasPrefix(e.Name(), "shellbox-local-") || strings.HasPrefix(e.Name(), "shellbox-probe-") {
+		if dirs[filepath.Join(os.TempDir(), e.Name())] {
 			s.tempDirs = append(s.tempDirs, e.Name())
 		}
 	}
@@ -79,11 +87,13 @@ func snapshot(t *testing.T) hostState {
 func TestLeaks200Cycles(t *testing.T) {
 	f := newFactory(t, Options{})
 	ctx := context.Background()
+	dirs := map[string]bool{}
 	cycle := func(i int) {
 		m, err := f.Create(ctx, hostSpec())
 		if err != nil {
 			t.Fatal(err)
 		}
+		dirs[m.(*Machine).dir] = true
 		switch i % 4 {
 		case 0:
 			cmd := sh("sleep 10 & sleep 10")
@@ -117,13 +127,13 @@ func TestLeaks200Cycles(t *testing.T) {
 		}
 	}
 	cycle(0) // warm up lazily created state
-	before := snapshot(t)
+	before := snapshot(t, dirs)
 	for i := range 200 {
 		cycle(i)
 	}
 	var after hostState
 	for range 50 { // goroutines of closed connections wind down
-		after = snapshot(t)
+		after = snapshot(t, dirs)
 		if after.goroutines <= before.goroutines+2 {
 			break
 		}

@@ -74,10 +74,10 @@ func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
 		user = &id
 	}
 	home := map[string]string{}
-	if user != nil && (int(user.uid) != m.f.uid || m.plan.userns) {
+	if user != nil && user.uid != m.plan.sandboxUID {
 		if !m.f.root {
 			return req, &machine.UnsupportedSpec{Backend: Name, Field: "user",
-				Reason: fmt.Sprintf("running as uid %d needs a host process running as root", user.uid)}
+				Reason: fmt.Sprintf("running as uid %d needs a host process running as root (without root a machine has only uid %d)", user.uid, m.plan.sandboxUID)}
 		}
 		req.SwitchUser, req.UID, req.GID = true, user.uid, user.gid
 		if _, isImage := m.spec.Source.(machine.PreparedImage); isImage && user.home != "" {

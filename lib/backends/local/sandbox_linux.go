@@ -44,7 +44,11 @@ type layoutPlan struct {
 	baseEnv  map[string]string
 	users    userDB
 	defUser  *ident // default user for commands; nil: the helper's own
-	userns   bool
+	// userns maps sandboxUID/sandboxGID to the caller in a new user
+	// namespace (a non-root host with an image).
+	userns     bool
+	sandboxUID uint32 // the helper's uid inside the sandbox
+	sandboxGID uint32
 }
 
 // hostSystemArgs binds the host's system directories read-only, as
@@ -188,7 +192,8 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 		env["PYTHONHASHSEED"] = *f.opts.HashSeed
 	}
 	return &layoutPlan{dir: dir, mounts: mounts, readOnly: system, links: hostSystemLinks(),
-		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"}}, nil
+		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"},
+		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid)}, nil
 }
 
 // start launches bwrap with the helper and waits until it is ready.
@@ -231,7 +236,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 
 	args := f.namespaceArgs(spec.Network, plan.userns)
 	if plan.userns {
-		args = append(args, "--uid", "0", "--gid", "0")
+		args = append(args, "--uid", fmt.Sprint(plan.sandboxUID), "--gid", fmt.Sprint(plan.sandboxGID))
 	}
 	args = append(args, plan.mounts...)
 	args = append(args, "--ro-bind", helper, helperPath, "--chdir", "/", "--",
