@@ -80,8 +80,11 @@ func sprintf(format string, args []value, toStr func(value) string) string {
 			break
 		}
 		var flags strings.Builder
-		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
-			flags.WriteByte(format[i])
+		for i < len(format) && strings.IndexByte("-+ #0'", format[i]) >= 0 {
+			// ' (thousands grouping) has no effect in the C.UTF-8 locale
+			if format[i] != '\'' {
+				flags.WriteByte(format[i])
+			}
 			i++
 		}
 		width, prec := -1, -1
