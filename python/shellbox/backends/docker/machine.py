@@ -1,0 +1,28 @@
+"""Docker machines: one container each, driven through the Docker Engine API by Go."""
+
+from __future__ import annotations
+
+from shellbox._go import GoMachine, GoMachineFactory
+from shellbox.machine import Backend
+
+__all__ = ["DockerMachine", "DockerMachineFactory"]
+
+
+class DockerMachine(GoMachine):
+    """One container whose primary process only keeps it alive; commands run as execs."""
+
+
+class DockerMachineFactory(GoMachineFactory):
+    """Creates Docker machines from RegistryImage, DockerfileSource or DockerImage sources.
+
+    ``host`` is the daemon address (default: $DOCKER_HOST, else the local socket);
+    ``runtime`` an OCI runtime registered with the daemon (e.g. "runsc")."""
+
+    backend = Backend.DOCKER
+    machine_class = DockerMachine
+
+    def __init__(self, *, host: str | None = None, runtime: str | None = None):
+        options: dict[str, object] = {"runtime": runtime}
+        if host:
+            options["host"] = host
+        super().__init__(options)

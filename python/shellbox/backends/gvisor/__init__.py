@@ -1,0 +1,1 @@
+"""The gVisor backend: the Docker backend with the runsc runtime."""
