@@ -42,7 +42,6 @@ type Scheduler struct {
 	blocked map[*Task]struct{}
 	cur     *Task
 	root    *Task
-	rootEnd chan struct{}
 	live    int
 
 	procs   map[int]*Proc
@@ -107,15 +106,25 @@ func (s *Scheduler) Spawn(fn func(t *Task)) *Task {
 	return t
 }
 
-// RunRoot runs fn as the root task of an action from outside the scheduler
-// and returns when it finishes. Other tasks stay parked until the next call.
+// RunRoot runs fn as the root task of an action on the calling goroutine
+// and returns when it finishes. Other tasks run only while the root blocks
+// or yields, and stay parked afterwards until the next call.
 func (s *Scheduler) RunRoot(fn func(t *Task)) {
-	end := make(chan struct{})
-	t := s.Spawn(fn)
-	s.root, s.rootEnd = t, end
-	s.next()
-	<-end
-	s.cur = nil
+	t := &Task{s: s, wake: make(chan struct{}, 1), state: running}
+	s.live++
+	s.root = t
+	s.cur = t
+	defer func() {
+		t.state = done
+		s.live--
+		for _, w := range t.waiters {
+			s.Ready(w)
+		}
+		t.waiters = nil
+		s.root = nil
+		s.cur = nil
+	}()
+	fn(t)
 }
 
 func (t *Task) finish() {
@@ -126,11 +135,6 @@ func (t *Task) finish() {
 		s.Ready(w)
 	}
 	t.waiters = nil
-	if t == s.root {
-		s.root = nil
-		close(s.rootEnd)
-		return
-	}
 	s.next()
 }
 

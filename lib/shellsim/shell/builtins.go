@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -361,11 +361,7 @@ func declValue(v *Var) string {
 		b.WriteByte(')')
 		return b.String()
 	case expand.Associative:
-		keys := make([]string, 0, len(v.Map))
-		for k := range v.Map {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := expand.AssocKeys(v.Map)
 		var b strings.Builder
 		b.WriteByte('(')
 		for _, k := range keys {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -16,20 +16,30 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
 )
 
+// ecfg returns the expansion config; the cached one is reused unless an
+// expansion is already in progress on this shell (hooks can nest).
 func (sh *Shell) ecfg() *expand.Config {
-	cfg := &expand.Config{
-		Env:        envAdapter{sh},
-		CmdSubst:   sh.cmdSubst,
-		ProcSubst:  sh.procSubst,
-		NoUnset:    sh.opts.nounset,
-		NullGlob:   sh.opts.nullglob,
-		DotGlob:    sh.opts.dotglob,
-		GlobStar:   sh.opts.globstar,
-		ExtGlob:    sh.opts.extglob,
-		NoCaseGlob: sh.opts.nocaseglob,
+	var cfg *expand.Config
+	if sh.cfgDepth == 0 && sh.cfg != nil {
+		cfg = sh.cfg
+	} else {
+		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst}
+		if sh.cfgDepth == 0 {
+			sh.cfg = cfg
+		}
 	}
+	cfg.NoUnset = sh.opts.nounset
+	cfg.NullGlob = sh.opts.nullglob
+	cfg.DotGlob = sh.opts.dotglob
+	cfg.GlobStar = sh.opts.globstar
+	cfg.ExtGlob = sh.opts.extglob
+	cfg.NoCaseGlob = sh.opts.nocaseglob
+	cfg.ReadDir2 = nil
 	if !sh.opts.noglob {
-		cfg.ReadDir2 = sh.readDirGlob
+		if sh.readDirFn == nil {
+			sh.readDirFn = sh.readDirGlob
+		}
+		cfg.ReadDir2 = sh.readDirFn
 	}
 	return cfg
 }
@@ -39,7 +49,10 @@ func (sh *Shell) fields(words ...*syntax.Word) ([]string, error) {
 	if err := sh.checkBraces(words); err != nil {
 		return nil, err
 	}
-	out, err := expand.Fields(sh.ecfg(), words...)
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	out, err := expand.Fields(cfg, words...)
+	sh.cfgDepth--
 	if err != nil {
 		return nil, sh.expandErr(err)
 	}
@@ -113,7 +126,10 @@ func (sh *Shell) literal(w *syntax.Word) (string, error) {
 	if w == nil {
 		return "", nil
 	}
-	s, err := expand.Literal(sh.ecfg(), w)
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	s, err := expand.Literal(cfg, w)
+	sh.cfgDepth--
 	if err != nil {
 		return "", sh.expandErr(err)
 	}
@@ -125,7 +141,10 @@ func (sh *Shell) literal(w *syntax.Word) (string, error) {
 
 // pattern expands a word as a shell pattern (quoted parts escaped).
 func (sh *Shell) pattern(w *syntax.Word) (string, error) {
-	s, err := expand.Pattern(sh.ecfg(), w)
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	s, err := expand.Pattern(cfg, w)
+	sh.cfgDepth--
 	if err != nil {
 		return "", sh.expandErr(err)
 	}
@@ -136,7 +155,10 @@ func (sh *Shell) document(w *syntax.Word) (string, error) {
 	if w == nil {
 		return "", nil
 	}
-	s, err := expand.Document(sh.ecfg(), w)
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	s, err := expand.Document(cfg, w)
+	sh.cfgDepth--
 	if err != nil {
 		return "", sh.expandErr(err)
 	}
@@ -147,7 +169,10 @@ func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
 	if err := sh.charge(resources.CostNode); err != nil {
 		return 0, err
 	}
-	n, err := expand.Arithm(sh.ecfg(), e)
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	n, err := expand.Arithm(cfg, e)
+	sh.cfgDepth--
 	if err != nil {
 		return 0, sh.expandErr(err)
 	}

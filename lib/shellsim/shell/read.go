@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -71,6 +72,9 @@ type Shell struct {
 	sourceDepth int
 	getoptsLast int
 	curBuiltin  string
+	cfg         *expand.Config
+	cfgDepth    int
+	readDirFn   func(string) ([]fs.DirEntry, error)
 }
 
 // New returns the environment's main shell.
@@ -656,6 +660,7 @@ func (sh *Shell) fork() *Shell {
 		}
 		c.scopes[i] = m
 	}
+	c.cfg, c.cfgDepth, c.readDirFn = nil, 0, nil
 	c.funcs = maps.Clone(sh.funcs)
 	c.aliases = maps.Clone(sh.aliases)
 	c.traps = nil

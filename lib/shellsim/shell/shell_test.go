@@ -69,7 +69,7 @@ func TestArrays(t *testing.T) {
 	runGolden(t, []golden{
 		{"indexed", `a=(one two three); echo ${#a[@]} ${a[1]} "${a[@]:1}"; a+=(four); echo ${a[-1]}; echo ${!a[@]}`,
 			"3 two two three\nfour\n0 1 2 3\n", "", 0},
-		{"assoc", `declare -A m; m[x]=1; m[y]=2; for k in "${!m[@]}"; do echo $k=${m[$k]}; done`, "x=1\ny=2\n", "", 0},
+		{"assoc", `declare -A m; m[x]=1; m[y]=2; for k in "${!m[@]}"; do echo $k=${m[$k]}; done`, "y=2\nx=1\n", "", 0},
 		{"sparse", `arr=([3]=c [1]=a); echo ${!arr[@]} ${arr[@]}; unset 'arr[1]'; echo ${!arr[@]}`, "1 3 a c\n3\n", "", 0},
 		{"declare-p", `arr=(a b); declare -p arr; declare -A h=([k]=v); declare -p h; x=1; declare -p x`,
 			"declare -a arr=([0]=\"a\" [1]=\"b\")\ndeclare -A h=([k]=\"v\" )\ndeclare -- x=\"1\"\n", "", 0},

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 )
 
 // Var is one shell variable: an expand.Variable plus bash attributes the

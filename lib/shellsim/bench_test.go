@@ -1,0 +1,28 @@
+package shellsim_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim"
+)
+
+func BenchmarkNewEnvironment(b *testing.B) {
+	for b.Loop() {
+		shellsim.NewEnvironment(shellsim.DefaultLimits())
+	}
+}
+
+func BenchmarkEchoHi(b *testing.B) {
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	for b.Loop() {
+		env.Run(context.Background(), "echo hi", nil)
+	}
+}
+
+func BenchmarkLoop(b *testing.B) {
+	for b.Loop() {
+		env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+		env.Run(context.Background(), `i=0; s=0; while [ $i -lt 10000 ]; do s=$((s+i)); i=$((i+1)); done`, nil)
+	}
+}
