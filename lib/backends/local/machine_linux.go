@@ -97,6 +97,9 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err != nil {
 		return machine.Result{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return machine.Result{}, err // never start what is already cancelled
+	}
 	res, err := m.client.Exec(ctx, req, cmd.Stdin)
 	if err != nil {
 		return machine.Result{}, m.opError(ctx, err)

@@ -471,3 +471,37 @@ func TestRegistered(t *testing.T) {
 		t.Fatalf("unknown option: %v", err)
 	}
 }
+
+func TestCloseDuringRun(t *testing.T) {
+	f := newFactory(t, Options{})
+	m := newMachine(t, f, hostSpec())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := m.Run(context.Background(), sh("sleep 100"))
+		errc <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if err := m.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, machine.ErrClosed) {
+			t.Fatalf("got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after Close")
+	}
+}
+
+func TestStartupError(t *testing.T) {
+	ro := t.TempDir()
+	f := newFactory(t, Options{ReadOnly: []string{ro}})
+	os.Remove(ro)
+	_, err := f.Create(context.Background(), hostSpec())
+	var se *machine.StartupError
+	if !errors.As(err, &se) || machine.ErrorKind(err) != "MachineStartupError" {
+		t.Fatalf("got %v", err)
+	}
+	t.Log(err)
+}
