@@ -93,12 +93,12 @@ func Grep(inv *command.Invocation) int {
 		fmt.Fprintf(p.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\n")
 		return p.usageErr("")
 	}
-	mode := "G"
+	mode, modeSet := "G", false
 	switch p.name {
 	case "egrep":
-		mode = "E"
+		mode, modeSet = "E", true
 	case "fgrep":
-		mode = "F"
+		mode, modeSet = "F", true
 	}
 	var patterns []string
 	havePat := false
@@ -108,7 +108,11 @@ func Grep(inv *command.Invocation) int {
 	for _, o := range opts {
 		switch o.key {
 		case "E", "F", "G", "P":
-			mode = o.key
+			if modeSet && mode != o.key {
+				p.warn("conflicting matchers specified")
+				return p.exit(2)
+			}
+			mode, modeSet = o.key, true
 		case "e":
 			patterns = append(patterns, strings.Split(o.arg, "\n")...)
 			havePat = true
@@ -649,14 +653,21 @@ func (g *grep) search(r io.Reader, name string) {
 		held      []ctxLine
 		stopAfter bool // max count reached: only trailing context remains
 	)
-	emit := func(text []byte, num, off int64, sepc byte) bool {
-		if g.ctx && g.printedAny && lastOut >= 0 && num != lastOut+1 && !g.noSep {
-			g.writeString(g.sep + "\n")
-		} else if g.ctx && g.printedAny && lastOut < 0 && !g.noSep {
+	// group prints the "--" separator when line num does not follow the
+	// last line output (in any file), once context is on.
+	group := func(num int64) {
+		if g.ctx && g.printedAny && !g.noSep && (lastOut < 0 || num != lastOut+1) {
 			g.writeString(g.sep + "\n")
 		}
 		g.printedAny = true
 		lastOut = num
+	}
+	emit := func(text []byte, num, off int64, sepc byte) bool {
+		group(num)
+		if g.only && sepc == '-' {
+			// -o prints no context lines, but they still join groups.
+			return true
+		}
 		return g.writeLine(name, num, off, sepc, text)
 	}
 	for g.maxCount != 0 {
@@ -681,7 +692,7 @@ func (g *grep) search(r io.Reader, name string) {
 			}
 			selected := g.m.match(line) != g.invert
 			if stopAfter {
-				if selected || pendAfter == 0 {
+				if pendAfter == 0 {
 					break
 				}
 				if !emit(line, lineNum, offset, '-') {
@@ -714,6 +725,7 @@ func (g *grep) search(r io.Reader, name string) {
 					}
 					held = held[:0]
 					if g.only {
+						group(lineNum)
 						if !g.invert {
 							for _, s := range g.m.matches(line, -1) {
 								if s[1] == s[0] {
@@ -724,7 +736,6 @@ func (g *grep) search(r io.Reader, name string) {
 								}
 							}
 						}
-						lastOut = lineNum
 					} else if !emit(line, lineNum, offset, ':') {
 						return
 					}
@@ -761,16 +772,19 @@ func (g *grep) search(r io.Reader, name string) {
 			return
 		}
 	}
+	if g.quiet {
+		return
+	}
 	switch {
-	case g.count:
-		if g.withName {
-			g.writeName(name, ':')
-		}
-		g.writeString(strconv.FormatInt(count, 10) + "\n")
 	case g.listMatch && count > 0:
 		g.writeName(name, '\n')
 	case g.listNon && count == 0:
 		g.writeName(name, '\n')
+	case g.count && !g.listMatch && !g.listNon:
+		if g.withName {
+			g.writeName(name, ':')
+		}
+		g.writeString(strconv.FormatInt(count, 10) + "\n")
 	}
 }
 

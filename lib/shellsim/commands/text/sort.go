@@ -94,7 +94,8 @@ func (k *sortKey) setFlag(c byte, start bool) bool {
 
 func (k *sortKey) incompatible() string {
 	n := 0
-	for _, b := range []bool{k.numeric, k.general, k.human, k.month, k.version, k.random, k.dict || k.nonprint} {
+	// As GNU: -V, -R and -d/-i count as one.
+	for _, b := range []bool{k.numeric, k.general, k.human, k.month, k.version || k.random || k.dict || k.nonprint} {
 		if b {
 			n++
 		}
@@ -106,8 +107,8 @@ func (k *sortKey) incompatible() string {
 	for _, f := range []struct {
 		on bool
 		c  string
-	}{{k.skipsb || k.skipeb, "b"}, {k.dict, "d"}, {k.fold, "f"}, {k.general, "g"}, {k.human, "h"},
-		{k.nonprint, "i"}, {k.month, "M"}, {k.numeric, "n"}, {k.random, "R"}, {k.reverse, "r"}, {k.version, "V"}} {
+	}{{k.dict, "d"}, {k.fold, "f"}, {k.general, "g"}, {k.human, "h"},
+		{k.nonprint, "i"}, {k.month, "M"}, {k.numeric, "n"}, {k.random, "R"}, {k.version, "V"}} {
 		if f.on {
 			s += f.c
 		}
@@ -302,6 +303,10 @@ func (s *sorter) keyCompare(a, b []byte) int {
 }
 
 func compareKey(k *sortKey, a, b []byte) int {
+	if (k.fold || k.dict || k.nonprint) && (k.numeric || k.human || k.general || k.month || k.version) {
+		// GNU translates and filters the key before a typed comparison.
+		a, b = translateKey(k, a), translateKey(k, b)
+	}
 	switch {
 	case k.random:
 		ha, hb := randomHash(k, a), randomHash(k, b)
@@ -324,6 +329,16 @@ func compareKey(k *sortKey, a, b []byte) int {
 		return filevercmp(a, b)
 	}
 	return textCompare(k, a, b)
+}
+
+func translateKey(k *sortKey, b []byte) []byte {
+	t := make([]byte, 0, len(b))
+	for _, c := range b {
+		if !ignored(k, c) {
+			t = append(t, foldByte(k, c))
+		}
+	}
+	return t
 }
 
 func randomHash(k *sortKey, b []byte) uint64 {
@@ -698,9 +713,11 @@ func Sort(inv *command.Invocation) int {
 			return p.partial("sort --random-source", "--random-source is not supported in shellsim")
 		}
 	}
-	if msg := g.incompatible(); msg != "" {
-		p.warn("%s", msg)
-		return p.exit(2)
+	if len(keys) == 0 {
+		if msg := g.incompatible(); msg != "" {
+			p.warn("%s", msg)
+			return p.exit(2)
+		}
 	}
 	for i := range keys {
 		k := &keys[i]
