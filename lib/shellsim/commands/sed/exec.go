@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"unicode"
 
@@ -497,20 +498,29 @@ func (m *machine) endFile() error {
 	m.curName = ""
 	m.out = m.stdout
 	p := m.inv.Abs(name)
+	if m.opt.followSymlinks {
+		if rp, err := m.inv.FS.Realpath(p); err == nil {
+			p = rp
+		}
+	}
 	fi, err := m.inv.FS.Stat(p)
 	if err != nil {
 		fmt.Fprintf(m.inv.Stderr, "sed: couldn't edit %s: %s\n", name, command.Message(err))
 		m.status = 4
 		return nil
 	}
+	// Like GNU sed, the result replaces the file: a symbolic link becomes
+	// a regular file (unless --follow-symlinks) and a backup is the
+	// original renamed.
 	if m.opt.suffix != "" {
-		bak := backupName(p, m.opt.suffix)
-		old, err := m.inv.FS.ReadFile(p)
-		if err == nil {
-			err = m.inv.FS.WriteFile(bak, old, fi.Mode.Perm())
-		}
-		if err != nil {
+		if err := m.inv.FS.Rename(p, backupName(p, m.opt.suffix)); err != nil {
 			fmt.Fprintf(m.inv.Stderr, "sed: cannot rename %s: %s\n", name, command.Message(err))
+			m.status = 4
+			return nil
+		}
+	} else if li, err := m.inv.FS.Lstat(p); err == nil && li.Mode&fs.ModeSymlink != 0 {
+		if err := m.inv.FS.Remove(p); err != nil {
+			fmt.Fprintf(m.inv.Stderr, "sed: cannot remove %s: %s\n", name, command.Message(err))
 			m.status = 4
 			return nil
 		}

@@ -66,13 +66,14 @@ func (e *parseError) Error() string { return e.msg }
 
 // parser reads one -e expression or -f file at a time into a shared program.
 type parser struct {
-	src    string
-	pos    int
-	chunks []chunk
-	ere    bool
-	prog   []*cmd
-	blocks []int
-	quiet  bool // set by #n
+	src     string
+	pos     int
+	chunks  []chunk
+	ere     bool
+	prog    []*cmd
+	blocks  []int
+	quiet   bool // set by #n
+	sandbox bool
 	// haveRegex: a regex was compiled, so an empty one has a referent
 	haveRegex bool
 }
@@ -377,6 +378,9 @@ func (p *parser) command(c *cmd) error {
 		}
 		return nil
 	}
+	if p.sandbox && strings.IndexByte("erRwW", c.name) >= 0 {
+		return p.errf("e/r/w commands disabled in sandbox mode")
+	}
 	switch c.name {
 	case '#':
 		if c.a1 != nil {
@@ -560,7 +564,11 @@ flags:
 			icase = true
 		case f == 'm' || f == 'M':
 			multi = true
-		case f == 'e':
+		case f == 'e' || (f == 'w' && p.sandbox):
+			if p.sandbox {
+				p.pos++
+				return p.errf("e/r/w commands disabled in sandbox mode")
+			}
 			c.eval = true
 		case isDigit(f):
 			if c.nth > 0 {

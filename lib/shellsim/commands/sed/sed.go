@@ -14,8 +14,7 @@ package sed
 // are POSIX BRE (ERE with -E/-r) with the GNU extensions, translated to
 // Go's regexp; patterns with back-references run on a metered backtracking
 // matcher. The e command and the s///e flag run "sh -c" through the
-// machine. Not supported, recorded as partial: L, --posix, --debug,
-// --sandbox and --follow-symlinks.
+// machine. Not supported, recorded as partial: L, --posix and --debug.
 
 import (
 	"bufio"
@@ -32,14 +31,16 @@ func init() {
 }
 
 type options struct {
-	quiet    bool
-	ere      bool
-	inPlace  bool
-	suffix   string
-	separate bool
-	nulls    bool
-	posix    bool
-	lineLen  int
+	quiet          bool
+	ere            bool
+	inPlace        bool
+	suffix         string
+	separate       bool
+	nulls          bool
+	posix          bool
+	sandbox        bool // reject e, r, w and friends
+	followSymlinks bool
+	lineLen        int
 }
 
 type scriptPart struct {
@@ -136,7 +137,11 @@ func sed(inv *command.Invocation) int {
 			case "version":
 				io.WriteString(inv.Stdout, "sed (GNU sed) 4.9\n")
 				return 0
-			case "posix", "debug", "sandbox", "follow-symlinks":
+			case "sandbox":
+				opt.sandbox = true
+			case "follow-symlinks":
+				opt.followSymlinks = true
+			case "posix", "debug":
 				return partial("sed --" + name)
 			default:
 				return fail("unrecognized option '%s'", a)
@@ -194,7 +199,7 @@ func sed(inv *command.Invocation) int {
 		scripts = append(scripts, scriptPart{text: operands[0]})
 		operands = operands[1:]
 	}
-	p := &parser{ere: opt.ere}
+	p := &parser{ere: opt.ere, sandbox: opt.sandbox}
 	var src strings.Builder
 	for n, s := range scripts {
 		if n > 0 {
