@@ -149,6 +149,9 @@ class MachineEnvironment(BaseEnvironment):
     Harbor's operations to the machine's."""
 
     shell_mode: str = "auto"
+    # The shell Harbor's exec strings and the agent's session run in; a
+    # backend without Bash (ShellSim) sets "sh".
+    bash: str = "bash"
 
     def __init__(self, *args: Any, shell_mode: str = "auto", **kwargs: Any):
         self.shell_mode = shell_mode
@@ -254,7 +257,7 @@ class MachineEnvironment(BaseEnvironment):
         resolved = self._resolve_user(user)
         result = await machine.run(
             Command(
-                argv=("bash", "-c", command),
+                argv=(self.bash, "-c", command),
                 cwd=cwd or self.workdir,
                 env=self._merge_env(env) or {},
                 timeout=float(timeout_sec) if timeout_sec else None,
@@ -290,7 +293,7 @@ class MachineEnvironment(BaseEnvironment):
     async def open_bash_session(self) -> GoShellSession:
         """A persistent Bash for an agent, in the workdir with the task's env."""
         session = await open_shell(
-            self._running(), mode=self.shell_mode, env=self._merge_env(None) or {}, cwd=self.workdir, bash="bash"
+            self._running(), mode=self.shell_mode, env=self._merge_env(None) or {}, cwd=self.workdir, bash=self.bash
         )
         self._sessions.append(session)
         return session

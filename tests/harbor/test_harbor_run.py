@@ -120,6 +120,12 @@ def test_bash_agent_solves_a_task_through_one_shell(harbor_ready: Path, tmp_path
     assert set(tool) == {"command", "input", "signal", "wait_ms"}
     assert all(h.get("Authorization") == f"Bearer {SECRET}" for h in server.headers)
     assert not any(SECRET in json.dumps(r) for r in server.requests)
+    # Harbor copies the trial's agent/ and verifier/ directories into the
+    # machine: the key must not be in them either.
+    for sub in ("agent", "verifier"):
+        for path in (Path(trial["_dir"]) / sub).rglob("*"):
+            if path.is_file():
+                assert SECRET not in path.read_text(errors="replace"), path
 
     # What Harbor recorded.
     agent = trial["agent_result"]
