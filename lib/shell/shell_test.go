@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,6 +189,19 @@ func TestOutputLimitTruncates(t *testing.T) {
 				t.Fatalf("limit 0: %+v %v", u, err)
 			}
 			wantDone(t, run(t, s, "echo fresh"), 0, "fresh\n")
+
+			// Twenty megabytes printed with a 1 KiB limit: kept memory stays bounded.
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			u, err = s.Execute(context.Background(), "head -c 20000000 /dev/zero | tr '\\0' b; echo", 60*time.Second, 1024)
+			runtime.ReadMemStats(&after)
+			if err != nil || u.Status != Completed || !u.Truncated || string(u.Output) != strings.Repeat("b", 1024) {
+				t.Fatalf("flood: %s trunc=%v len=%d: %v", u.Status, u.Truncated, len(u.Output), err)
+			}
+			if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 8<<20 {
+				t.Fatalf("heap grew by %d bytes", grown)
+			}
 		})
 	}
 }
