@@ -15,8 +15,8 @@ package awk
 // and system() run "sh -c cmd" through the machine. Arrays iterate in
 // insertion order unless PROCINFO["sorted_in"] says otherwise. Unsupported
 // and recorded as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
-// IGNORECASE, FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, patsplit,
-// split's fourth argument, asort with a sort order.
+// IGNORECASE, FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, asort and
+// asorti with a sort order, sorted_in with a user function.
 
 import (
 	"bufio"

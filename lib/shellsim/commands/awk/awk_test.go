@@ -486,4 +486,7 @@ var awkTests2 = []struct {
 	{"awk1line 12", []string{"awk", "/regex/ { print x }; { x=$0 }"}, "line one\nline two\n\n\nline three 3\nfoo bar 10\nfoo\nbaz 7\n\nend\n", nil, "", "", 0, "", ""},
 	{"awk1line 13", []string{"awk", "NR==8,NR==12"}, "line one\nline two\n\n\nline three 3\nfoo bar 10\nfoo\nbaz 7\n\nend\n", nil, "baz 7\n\nend\n", "", 0, "", ""},
 	{"awk1line 14", []string{"awk", "$NF > 4"}, "line one\nline two\n\n\nline three 3\nfoo bar 10\nfoo\nbaz 7\n\nend\n", nil, "line one\nline two\nfoo bar 10\nfoo\nbaz 7\nend\n", "", 0, "", ""},
+	{"split seps", []string{"awk", "BEGIN{n=split(\"  a b\\t c  \", a, \" \", s); for(i=0;i<=n;i++) printf \"[%s|%s]\", a[i], s[i]; print n; n=split(\"a:b::c\", a, \":\", s); for(i=0;i<=n;i++) printf \"[%s|%s]\", a[i], s[i]; print n}"}, "", nil, "[|  ][a| ][b|\t ][c|  ]3\n[|][a|:][b|:][|:][c|]4\n", "", 0, "", ""},
+	{"patsplit", []string{"awk", "BEGIN{n=patsplit(\"ab12cd345e\", a, /[0-9]+/, s); for(i=0;i<=n;i++) printf \"[%s|%s]\", a[i], s[i]; print n; n=patsplit(\"12ab\", a, \"[0-9]+\"); print n, a[1]}"}, "", nil, "[|ab][12|cd][345|e]2\n1 12\n", "", 0, "", ""},
+	{"split seps regex", []string{"awk", "BEGIN{n=split(\"a1b22c\", a, /[0-9]+/, s); print n, s[1], s[2], length(s)}"}, "", nil, "3 1 22 2\n", "", 0, "", ""},
 }

@@ -78,7 +78,17 @@ func (m *interp) builtin(e *builtinExpr) value {
 			parts = m.splitFields(s, fs, nil, false)
 		}
 		if len(args) == 4 {
-			m.partial("awk split(s, a, fs, seps)")
+			seps := m.arrayOf(args[3].(*varRef))
+			seps.clear()
+			sep, isRE := fs, false
+			if r, ok := args[2].(*regexLit); ok {
+				sep, isRE = r.src, true
+			}
+			for i, t := range separators(s, sep, isRE, m) {
+				if t.ok {
+					seps.set(strconv.Itoa(i), str(t.s))
+				}
+			}
 		}
 		arr.clear()
 		for i, p := range parts {
@@ -266,7 +276,32 @@ func (m *interp) builtin(e *builtinExpr) value {
 		}
 		return str("unassigned")
 	case "patsplit":
-		m.partial("awk patsplit")
+		s := argStr(0)
+		arr := m.arrayOf(args[1].(*varRef))
+		var re = m.regexOf(args[2])
+		m.charge(len(s))
+		var seps *array
+		if len(args) == 4 {
+			seps = m.arrayOf(args[3].(*varRef))
+			seps.clear()
+		}
+		arr.clear()
+		last, n := 0, 0
+		for _, loc := range re.FindAllStringIndex(s, -1) {
+			if loc[0] == loc[1] {
+				continue
+			}
+			if seps != nil {
+				seps.set(strconv.Itoa(n), str(s[last:loc[0]]))
+			}
+			n++
+			arr.set(strconv.Itoa(n), strnum(s[loc[0]:loc[1]]))
+			last = loc[1]
+		}
+		if seps != nil && last < len(s) {
+			seps.set(strconv.Itoa(n), str(s[last:]))
+		}
+		return num(float64(n))
 	}
 	m.partial("awk " + e.name)
 	return value{}
@@ -698,4 +733,54 @@ func (m *interp) sortedIn(arr *array, keys []string) {
 		}
 		return c < 0
 	})
+}
+
+type sepText struct {
+	s  string
+	ok bool
+}
+
+// separators returns split's fourth-argument values: the text between
+// fields (index i is after field i; with the default FS, 0 is leading
+// and n trailing blanks).
+func separators(s, fs string, isRE bool, m *interp) map[int]sepText {
+	out := map[int]sepText{}
+	switch {
+	case fs == " " && !isRE:
+		n := 0
+		i := 0
+		isBlank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+		for i < len(s) {
+			j := i
+			for j < len(s) && isBlank(s[j]) {
+				j++
+			}
+			if j > i {
+				out[n] = sepText{s[i:j], true}
+			}
+			if j >= len(s) {
+				break
+			}
+			for j < len(s) && !isBlank(s[j]) {
+				j++
+			}
+			n++
+			i = j
+		}
+	case fs == "" || s == "":
+	case utf8.RuneCountInString(fs) == 1 && !isRE:
+		for i := 1; i < strings.Count(s, fs)+1; i++ {
+			out[i] = sepText{fs, true}
+		}
+	default:
+		n := 0
+		for _, loc := range m.regex(fs).FindAllStringIndex(s, -1) {
+			if loc[0] == loc[1] {
+				continue
+			}
+			n++
+			out[n] = sepText{s[loc[0]:loc[1]], true}
+		}
+	}
+	return out
 }

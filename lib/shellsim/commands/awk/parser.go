@@ -874,6 +874,11 @@ func (p *parser) checkBuiltin(b *builtinExpr, t token) {
 		if _, ok := b.args[idx].(*varRef); !ok {
 			panic(&syntaxError{pos: t.pos, msg: fmt.Sprintf("%s: second argument is not an array", b.name)})
 		}
+		if len(b.args) == 4 {
+			if _, ok := b.args[3].(*varRef); !ok {
+				panic(&syntaxError{pos: t.pos, msg: fmt.Sprintf("%s: fourth argument is not an array", b.name)})
+			}
+		}
 	case "sub", "gsub":
 		if len(b.args) == 3 && !isLvalue(b.args[2]) {
 			panic(&syntaxError{pos: t.pos, msg: fmt.Sprintf("%s third parameter is not a changeable object", b.name)})
