@@ -13,18 +13,32 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim"
 	_ "github.com/shellbox/shellbox/lib/shellsim/commands/all"
 )
 
+// cpuTime is this process's user+system CPU time: on a shared, loaded host
+// it is a steadier measure than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+var lastCPU, lastSimCPU time.Duration
+
+// bench returns the wall time per call; lastCPU holds the CPU time per call.
 func bench(n int, f func()) time.Duration {
 	f() // warm up
+	c0 := cpuTime()
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		f()
 	}
+	lastCPU = (cpuTime() - c0) / time.Duration(n)
 	return time.Since(start) / time.Duration(n)
 }
 
@@ -61,8 +75,9 @@ func corpus() []byte {
 }
 
 func main() {
-	fmt.Printf("%-36s %14s %14s %8s\n", "benchmark", "shellsim", "host bash", "ratio")
+	fmt.Printf("%-36s %14s %14s %14s %8s\n", "benchmark", "shellsim wall", "shellsim cpu", "host bash", "ratio")
 	row := func(name string, sim, host time.Duration) {
+		simCPU := lastSimCPU
 		ratio := ""
 		if host > 0 {
 			ratio = fmt.Sprintf("%.2fx", float64(sim)/float64(host))
@@ -71,23 +86,29 @@ func main() {
 		if host > 0 {
 			hs = host.String()
 		}
-		fmt.Printf("%-36s %14s %14s %8s\n", name, sim, hs, ratio)
+		fmt.Printf("%-36s %14s %14s %14s %8s\n", name, sim, simCPU, hs, ratio)
 	}
 
 	create := bench(20000, func() { shellsim.NewEnvironment(shellsim.DefaultLimits()) })
+	lastSimCPU = lastCPU
 	row("fresh environment (target <=20us)", create, 0)
 
-	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	warm := shellsim.DefaultLimits()
+	warm.CPU, warm.Output = 1<<60, 1<<60 // usage is cumulative across actions
+	env := shellsim.NewEnvironment(warm)
 	echo := bench(20000, func() {
 		env.Run(context.Background(), "echo hi", nil)
 	})
+	lastSimCPU = lastCPU
 	row("echo hi, warm env (target <=10us)", echo, hostBash("echo hi", nil, 50))
 
 	sortD, _ := simAction(`printf "b\na\n" | sort`, nil, 2000)
+	lastSimCPU = lastCPU
 	row(`printf "b\na\n" | sort`, sortD, hostBash(`printf "b\na\n" | sort`, nil, 50))
 
 	loop := `i=0; s=0; while [ $i -lt 10000 ]; do s=$((s+i)); i=$((i+1)); done; echo $s`
 	loopD, r := simAction(loop, nil, 10)
+	lastSimCPU = lastCPU
 	if string(r.Stdout) != "49995000\n" {
 		fmt.Fprintf(os.Stderr, "loop: unexpected %q %q\n", r.Stdout, r.Stderr)
 	}
@@ -102,6 +123,7 @@ func main() {
 		e := shellsim.NewEnvironment(big)
 		pr = e.Run(context.Background(), pipe, data)
 	})
+	lastSimCPU = lastCPU
 	if pr.Outcome.ExitStatus != 0 {
 		fmt.Fprintf(os.Stderr, "pipeline: status %d %q\n", pr.Outcome.ExitStatus, pr.Stderr)
 	}

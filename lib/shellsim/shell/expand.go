@@ -185,7 +185,7 @@ func (sh *Shell) arithString(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	e, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(s))
+	e, err := sh.rt.parser().Arithmetic(strings.NewReader(s))
 	if err != nil {
 		return 0, errors.New(s + ": syntax error in expression")
 	}

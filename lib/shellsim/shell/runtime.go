@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"mvdan.cc/sh/v3/syntax"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,16 @@ type Runtime struct {
 
 	shellPID int
 	rand     uint32
+	p        *syntax.Parser
+}
+
+// parser returns the runtime's reusable Bash parser (one process runs at a
+// time, and a parse always completes before anything it parsed runs).
+func (rt *Runtime) parser() *syntax.Parser {
+	if rt.p == nil {
+		rt.p = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	return rt.p
 }
 
 // NewRuntime builds a runtime over fs with the given limits.

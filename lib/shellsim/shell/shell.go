@@ -9,6 +9,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -84,19 +85,37 @@ func New(rt *Runtime) *Shell {
 	p := rt.Sched.NewProc(0, 0, []string{"bash"}, sh.dir)
 	sh.pid, sh.pgid = p.PID, p.PID
 	rt.shellPID = p.PID
+	// Variables are never mutated in place once stored, so every fresh
+	// shell can start from one shared template.
+	sh.scopes[0] = maps.Clone(initialVars(rt.Hostname))
+	return sh
+}
+
+var (
+	initMu   sync.Mutex
+	initVars = map[string]map[string]*Var{}
+)
+
+func initialVars(host string) map[string]*Var {
+	initMu.Lock()
+	defer initMu.Unlock()
+	if m, ok := initVars[host]; ok {
+		return m
+	}
+	m := map[string]*Var{}
 	for _, kv := range [][2]string{
 		{"HOME", "/root"}, {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"PWD", "/work"}, {"USER", "root"},
 		{"LOGNAME", "root"}, {"SHELL", "/bin/bash"}, {"LANG", "C.UTF-8"}, {"TMPDIR", "/tmp"},
-		{"SHLVL", "1"}, {"HOSTNAME", rt.Hostname}, {"TERM", "dumb"}, {"OLDPWD", ""}} {
-		sh.scopes[0][kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1], Exported: true}}
+		{"SHLVL", "1"}, {"HOSTNAME", host}, {"TERM", "dumb"}} {
+		m[kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1], Exported: true}}
 	}
-	delete(sh.scopes[0], "OLDPWD")
 	for _, kv := range [][2]string{{"IFS", " \t\n"}, {"OPTIND", "1"}, {"PS4", "+ "},
 		{"BASH_VERSION", "5.2.15(1)-release"}, {"UID", "0"}, {"EUID", "0"}, {"HOSTTYPE", "x86_64"},
 		{"OSTYPE", "linux-gnu"}, {"MACHTYPE", "x86_64-pc-linux-gnu"}, {"BASH", "/bin/bash"}} {
-		sh.scopes[0][kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1]}}
+		m[kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1]}}
 	}
-	return sh
+	initVars[host] = m
+	return m
 }
 
 // Dir is the working directory.
@@ -184,7 +203,7 @@ func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 	if err := sh.charge(int64(len(src))*resources.CostParseByte + 50); err != nil {
 		return nil, err
 	}
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	return sh.rt.parser().Parse(strings.NewReader(src), name)
 }
 
 // ParseErrorText renders a parse error the way bash reports it.
@@ -734,7 +753,7 @@ func (sh *Shell) RunExitTrap() { sh.runExitTrap() }
 func (sh *Shell) runTrap(src string) {
 	st := sh.status
 	sh.inTrap = true
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "trap")
+	f, err := sh.rt.parser().Parse(strings.NewReader(src), "trap")
 	if err == nil {
 		sh.stmts(f.Stmts)
 	}

@@ -30,7 +30,7 @@ func (v *FS) OpenFile(p string, flag int, perm fs.FileMode) (command.File, error
 		}
 		n = v.newNode(perm.Perm())
 		n.nlink = 1
-		parent.children[name] = n
+		setChild(parent, name, n)
 		parent.mtime = v.clock()
 	} else {
 		if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {

@@ -88,23 +88,35 @@ func New(o Options) *FS {
 // /bin /usr/bin /etc /dev /proc /home, and the /dev devices.
 func NewDefault(o Options) *FS {
 	v := New(o)
-	for _, d := range []string{"/bin", "/dev", "/etc", "/home", "/proc", "/root", "/tmp", "/usr", "/usr/bin", "/work"} {
-		n := v.mkdirNode(d, 0o755)
-		if d == "/dev" || d == "/proc" {
-			n.nodisk = true
-		}
+	root := v.root
+	dir := func(parent *node, name string, mode fs.FileMode) *node {
+		n := v.newNode(fs.ModeDir | mode)
+		n.nlink = 2
+		setChild(parent, name, n)
+		parent.nlink++
+		v.used += NodeOverhead
+		return n
 	}
-	v.mustGet("/tmp").mode = fs.ModeDir | fs.ModeSticky | 0o777
-	v.mustGet("/root").mode = fs.ModeDir | 0o700
-	proc := v.mustGet("/proc")
+	dir(root, "bin", 0o755)
+	dev := dir(root, "dev", 0o755)
+	dir(root, "etc", 0o755)
+	dir(root, "home", 0o755)
+	proc := dir(root, "proc", 0o555)
+	dir(root, "root", 0o700)
+	dir(root, "tmp", fs.ModeSticky|0o777)
+	usr := dir(root, "usr", 0o755)
+	dir(usr, "bin", 0o755)
+	dir(root, "work", 0o755)
+	dev.nodisk, proc.nodisk = true, true
 	proc.isProc, proc.proc = true, "."
-	proc.mode = fs.ModeDir | 0o555
-	dev := v.mustGet("/dev")
-	for name, kind := range map[string]int{"null": devNull, "zero": devZero, "stdin": devStdin, "stdout": devStdout, "stderr": devStderr} {
+	for _, d := range [...]struct {
+		name string
+		kind int
+	}{{"null", devNull}, {"stderr", devStderr}, {"stdin", devStdin}, {"stdout", devStdout}, {"zero", devZero}} {
 		n := v.newNode(fs.ModeCharDevice | fs.ModeDevice | 0o666)
-		n.dev, n.nodisk = kind, true
+		n.dev, n.nodisk = d.kind, true
 		n.nlink = 1
-		dev.children[name] = n
+		setChild(dev, d.name, n)
 	}
 	v.used -= 2 * NodeOverhead // /dev and /proc are free
 	v.peak = v.used
@@ -114,9 +126,8 @@ func NewDefault(o Options) *FS {
 func (v *FS) mkdirNode(p string, perm fs.FileMode) *node {
 	parent := v.mustGet(path.Dir(p))
 	n := v.newNode(fs.ModeDir | perm)
-	n.children = map[string]*node{}
 	n.nlink = 2
-	parent.children[path.Base(p)] = n
+	setChild(parent, path.Base(p), n)
 	parent.nlink++
 	v.used += NodeOverhead
 	return n
@@ -417,9 +428,8 @@ func (v *FS) Mkdir(p string, perm fs.FileMode) error {
 		return perr("mkdir", p, err)
 	}
 	d := v.newNode(fs.ModeDir | perm.Perm())
-	d.children = map[string]*node{}
 	d.nlink = 2
-	parent.children[name] = d
+	setChild(parent, name, d)
 	parent.nlink++
 	parent.mtime = v.clock()
 	return nil
@@ -571,7 +581,7 @@ func (v *FS) Rename(oldp, newp string) error {
 		op.nlink--
 		np.nlink++
 	}
-	np.children[nname] = on
+	setChild(np, nname, on)
 	now := v.clock()
 	op.mtime, np.mtime = now, now
 	return nil
@@ -609,7 +619,7 @@ func (v *FS) Symlink(target, link string) error {
 	s := v.newNode(fs.ModeSymlink | 0o777)
 	s.target = target
 	s.nlink = 1
-	parent.children[name] = s
+	setChild(parent, name, s)
 	parent.mtime = v.clock()
 	return nil
 }
@@ -640,7 +650,7 @@ func (v *FS) Link(oldp, newp string) error {
 		return perr("link", newp, err)
 	}
 	on.nlink++
-	parent.children[name] = on
+	setChild(parent, name, on)
 	parent.mtime = v.clock()
 	return nil
 }
@@ -719,4 +729,12 @@ func (v *FS) Realpath(p string) (string, error) {
 		return "", perr("realpath", p, err)
 	}
 	return resolved, nil
+}
+
+// setChild links n under name, allocating the directory map lazily.
+func setChild(dir *node, name string, n *node) {
+	if dir.children == nil {
+		dir.children = map[string]*node{}
+	}
+	dir.children[name] = n
 }
