@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -61,40 +63,22 @@ func (t HostTerminal) OpenTerminal(ctx context.Context, cmd machine.Command) (ma
 	return p, nil
 }
 
+// lookPath finds name in the directories of path (the command's PATH, not
+// this process's).
 func lookPath(name, path string) (string, error) {
-	if name == "" || containsSlash(name) {
+	if strings.Contains(name, "/") {
 		return name, nil
 	}
-	for _, dir := range splitList(path) {
-		full := dir + "/" + name
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		full := filepath.Join(dir, name)
 		if st, err := os.Stat(full); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
 			return full, nil
 		}
 	}
 	return "", errors.New("not found")
-}
-
-func containsSlash(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			return true
-		}
-	}
-	return false
-}
-
-func splitList(path string) []string {
-	var out []string
-	start := 0
-	for i := 0; i <= len(path); i++ {
-		if i == len(path) || path[i] == ':' {
-			if i > start {
-				out = append(out, path[start:i])
-			}
-			start = i + 1
-		}
-	}
-	return out
 }
 
 func envList(env map[string]string) []string {
