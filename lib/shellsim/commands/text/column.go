@@ -159,7 +159,7 @@ func columnTable(out *bytes.Buffer, lines []string, seps, outSep string, right m
 	widths := make([]int, ncol)
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], dispWidth(c))
 		}
 	}
 	for _, r := range rows {
@@ -168,7 +168,7 @@ func columnTable(out *bytes.Buffer, lines []string, seps, outSep string, right m
 			if i < len(r) {
 				c = r[i]
 			}
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
+			pad := strings.Repeat(" ", widths[i]-dispWidth(c))
 			switch {
 			case right[i]:
 				out.WriteString(pad + c)
@@ -192,7 +192,7 @@ func columnFill(out *bytes.Buffer, ents []string, width int, rowsFirst bool) {
 	}
 	maxLen := 0
 	for _, e := range ents {
-		maxLen = max(maxLen, len([]rune(e)))
+		maxLen = max(maxLen, dispWidth(e))
 	}
 	maxLen = (maxLen + 8) &^ 7
 	if maxLen >= width {
@@ -216,7 +216,7 @@ func columnFill(out *bytes.Buffer, ents []string, width int, rowsFirst bool) {
 		chcnt, col, endcol := 0, 0, maxLen
 		for i, e := range ents {
 			out.WriteString(e)
-			chcnt += len([]rune(e))
+			chcnt += dispWidth(e)
 			col++
 			if col == numCols {
 				chcnt, col, endcol = 0, 0, maxLen
@@ -239,7 +239,7 @@ func columnFill(out *bytes.Buffer, ents []string, width int, rowsFirst bool) {
 		endcol, chcnt := maxLen, 0
 		for base, col := row, 0; col < numCols; col++ {
 			out.WriteString(ents[base])
-			chcnt += len([]rune(ents[base]))
+			chcnt += dispWidth(ents[base])
 			base += numRows
 			if base >= len(ents) {
 				break
@@ -249,4 +249,16 @@ func columnFill(out *bytes.Buffer, ents []string, width int, rowsFirst bool) {
 		}
 		out.WriteByte('\n')
 	}
+}
+
+// dispWidth is a cell's width as util-linux measures it: control
+// characters (tabs included) take no columns.
+func dispWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x20 && r != 0x7f {
+			n++
+		}
+	}
+	return n
 }

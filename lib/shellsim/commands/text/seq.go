@@ -22,10 +22,11 @@ var seqSpec = optSpec{short: "f:s:w", noPermute: true, negNumbers: true, long: [
 }}
 
 type seqNum struct {
-	v    float64
-	prec int  // digits after the point
-	exp  bool // written with an exponent
-	text string
+	v     float64
+	prec  int  // digits after the point
+	exp   bool // written with an exponent
+	text  string
+	width int // printed width with its own precision (GNU scan_arg)
 }
 
 func parseSeqNum(s string) (seqNum, bool) {
@@ -51,6 +52,18 @@ func parseSeqNum(s string) (seqNum, bool) {
 		n.prec -= e
 		if n.prec < 0 {
 			n.prec = 0
+		}
+		n.width = len(strconv.FormatFloat(v, 'f', n.prec, 64))
+	} else {
+		t = strings.TrimLeft(t, "+")
+		n.width = len(t)
+		if i := strings.IndexByte(t, '.'); i >= 0 {
+			switch {
+			case i == len(t)-1:
+				n.width-- // "5." prints as "5"
+			case i == 0 || !isDigit(t[i-1]):
+				n.width++ // ".5" prints as "0.5"
+			}
 		}
 	}
 	return n, true
@@ -80,6 +93,10 @@ func Seq(inv *command.Invocation) int {
 	if len(args) > 3 {
 		return p.usageErr("extra operand %s", quote(args[3]))
 	}
+	if format != "" && equal {
+		p.warn("format string may not be specified when printing equal width strings")
+		return p.usageErr("")
+	}
 	nums := make([]seqNum, len(args))
 	for i, a := range args {
 		n, ok := parseSeqNum(a)
@@ -88,7 +105,7 @@ func Seq(inv *command.Invocation) int {
 		}
 		nums[i] = n
 	}
-	first, step := seqNum{v: 1, text: "1"}, seqNum{v: 1, text: "1"}
+	first, step := seqNum{v: 1, text: "1", width: 1}, seqNum{v: 1, text: "1", width: 1}
 	last := nums[len(nums)-1]
 	switch len(nums) {
 	case 2:
@@ -98,10 +115,6 @@ func Seq(inv *command.Invocation) int {
 		if step.v == 0 {
 			return p.usageErr("invalid Zero increment value: %s", quote(args[1]))
 		}
-	}
-	if format != "" && equal {
-		p.warn("format string may not be specified when printing equal width strings")
-		return p.usageErr("")
 	}
 	var fmtNum func(float64) string
 	if format != "" {
@@ -114,9 +127,21 @@ func Seq(inv *command.Invocation) int {
 	} else {
 		prec := max(first.prec, step.prec)
 		width := 0
-		if equal && !first.exp && !step.exp && !last.exp {
-			lastPrec := strconv.FormatFloat(last.v, 'f', prec, 64)
-			width = max(len(strconv.FormatFloat(first.v, 'f', prec, 64)), len(lastPrec))
+		if equal {
+			// GNU get_default_format: the operands' widths adjusted to
+			// the common precision.
+			fw := first.width + prec - first.prec
+			lw := last.width + prec - last.prec
+			if last.prec > 0 && prec == 0 {
+				lw--
+			}
+			if last.prec == 0 && prec > 0 {
+				lw++
+			}
+			if first.prec == 0 && prec > 0 {
+				fw++
+			}
+			width = max(fw, lw)
 		}
 		fmtNum = func(x float64) string {
 			s := strconv.FormatFloat(x, 'f', prec, 64)
