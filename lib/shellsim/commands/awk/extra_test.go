@@ -122,3 +122,20 @@ func TestAwkAliases(t *testing.T) {
 		}
 	}
 }
+
+func TestAwkMemory(t *testing.T) {
+	e := commandtest.New(t)
+	out, _, st := e.Run([]string{"awk", `{ a[NR] = $0 } END { print length(a) }`}, strings.Repeat("some line of text\n", 5000))
+	if out != "5000\n" || st != 0 {
+		t.Fatalf("got %q %d", out, st)
+	}
+	if e.Sys.Mem != 0 || e.Sys.MemPeak < 5000*48 {
+		t.Errorf("memory now %d peak %d", e.Sys.Mem, e.Sys.MemPeak)
+	}
+	e = commandtest.New(t)
+	e.Sys.MemLimit = 64 << 10
+	_, _, st = e.Run([]string{"awk", `BEGIN { while (1) a[i++] = i }`}, "")
+	if st != 1 {
+		t.Errorf("memory exhaustion: status %d, want 1", st)
+	}
+}
