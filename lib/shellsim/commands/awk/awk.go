@@ -257,9 +257,11 @@ func (m *interp) run(name, fs string, fsSet bool, assigns, operands []string) (s
 	m.globals[vRSTART].v = num(0)
 	m.globals[vRLENGTH].v = num(-1)
 	env := newArray()
-	for _, kv := range m.inv.Env.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		env.set(k, strnum(v))
+	if m.inv.Env != nil {
+		for _, kv := range m.inv.Env.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			env.set(k, strnum(v))
+		}
 	}
 	m.globals[vENVIRON].arr = env
 	argv := newArray()
