@@ -33,6 +33,17 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			}
 			str = val
 		}
+		// ShellSim: like bash, a value that is not a number is itself
+		// evaluated as an arithmetic expression ("1+2" in $((x*2))).
+		if t := strings.TrimSpace(str); t != "" && !numberLike(t) && cfg.arithDepth < 64 {
+			e, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(t))
+			if perr != nil || e == nil {
+				return 0, fmt.Errorf("%s: syntax error in expression", t)
+			}
+			cfg.arithDepth++
+			defer func() { cfg.arithDepth-- }()
+			return Arithm(cfg, e)
+		}
 		// default to 0
 		return int(atoi(str)), nil
 	case *syntax.ParenArithm:
@@ -313,4 +324,22 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	default:
 		return 0, fmt.Errorf("unsupported binary arithmetic operator: %q", op)
 	}
+}
+
+// numberLike reports whether s looks like an integer constant (decimal,
+// 0x/0 prefixed, or base#digits) rather than an expression.
+func numberLike(s string) bool {
+	if s[0] == '-' || s[0] == '+' {
+		s = s[1:]
+	}
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#' || c == '@' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
