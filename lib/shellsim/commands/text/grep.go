@@ -77,6 +77,7 @@ type grep struct {
 	label                    string
 	noBinary                 bool // -I: binary files never match
 	mw, mx                   bool // -w, -x
+	nameIfDir                bool
 
 	matched, errored bool
 	printedAny       bool // for group separators
@@ -319,7 +320,10 @@ func Grep(inv *command.Invocation) int {
 			files = []string{"-"}
 		}
 	}
-	g.withName = (len(files) > 1 || g.recursive) && !noName
+	// With -r and a single operand, names are shown only if it is a
+	// directory (GNU's out_file < 0 case).
+	g.withName = len(files) > 1 && !noName
+	g.nameIfDir = g.recursive && len(files) == 1 && !noName && !withName
 	if withName {
 		g.withName = true
 	}
@@ -569,18 +573,23 @@ func (g *grep) walk(name, display string, cmdline bool) {
 		g.errMsg(shown, err)
 		return
 	}
+	if cmdline && g.nameIfDir {
+		g.withName = fi.IsDir()
+	}
 	if fi.IsDir() {
 		if g.skipDirs && !g.recursive {
 			return
 		}
+		if cmdline && len(g.exDs) > 0 && display != "" && g.dirExcluded(name) {
+			return
+		}
 		if !g.recursive {
+			// GNU reads a directory as an empty file that fails.
 			g.errMsg(shown, command.ErrIsDir)
+			g.finish(shown, 0)
 			return
 		}
 		if !cmdline && g.dirExcluded(name) {
-			return
-		}
-		if cmdline && len(g.exDs) > 0 && display != "" && g.dirExcluded(name) {
 			return
 		}
 		ents, err := g.FS.ReadDir(abs)
@@ -772,6 +781,11 @@ func (g *grep) search(r io.Reader, name string) {
 			return
 		}
 	}
+	g.finish(name, count)
+}
+
+// finish prints the per-file summary: -l/-L names or the -c count.
+func (g *grep) finish(name string, count int64) {
 	if g.quiet {
 		return
 	}

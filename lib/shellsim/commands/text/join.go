@@ -368,7 +368,6 @@ func Join(inv *command.Invocation) int {
 	// and to print them with -a.
 	for i, l := range []*joinLine{l1, l2} {
 		for l != nil && !p.stop {
-			j.seenUnp = true
 			if j.unpaired[i] && !j.output(pick(i, l)) {
 				return p.exit(1)
 			}
