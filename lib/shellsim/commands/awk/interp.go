@@ -822,6 +822,9 @@ func (m *interp) mainStarted() bool { return m.argIdx > 0 || m.usedFile }
 func (m *interp) print(s *printStmt) {
 	var out string
 	if s.printf {
+		if len(s.args) == 0 {
+			m.fatal("printf: no arguments")
+		}
 		args := make([]value, len(s.args)-1)
 		for i, a := range s.args[1:] {
 			args[i] = m.eval(a)

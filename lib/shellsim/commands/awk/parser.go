@@ -392,7 +392,7 @@ func (p *parser) simple() stmt {
 		return s
 	case tReturn:
 		if !p.inFunc {
-			panic(&syntaxError{pos: p.tok().pos, msg: "`return' used outside function context", plain: true})
+			p.failf("`return' used outside function context")
 		}
 		p.advance()
 		s := &returnStmt{}
@@ -474,9 +474,6 @@ func (p *parser) print() stmt {
 	case tGT, tAppend, tPipe:
 		s.redir = p.advance().kind
 		s.dest = p.concat(true, false)
-	}
-	if s.printf && len(s.args) == 0 {
-		p.fail()
 	}
 	return s
 }
