@@ -341,7 +341,7 @@ func biExit(sh *Shell, args []string) int {
 func biReturn(sh *Shell, args []string) int {
 	if len(sh.funcNames) == 0 && sh.sourceDepth == 0 {
 		sh.bierr("return", "can only `return' from a function or sourced script")
-		return 1
+		return 2
 	}
 	n, ok := parseStatus(sh, "return", args)
 	if !ok {
@@ -1392,9 +1392,7 @@ func (sh *Shell) describe(name string, mode byte, noFunc bool) (string, bool) {
 		case 'p':
 			return "", true
 		}
-		var b bytes.Buffer
-		syntax.NewPrinter(syntax.Indent(4)).Print(&b, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Parens: true, Body: body})
-		return name + " is a function\n" + strings.TrimRight(b.String(), "\n"), true
+		return name + " is a function\n" + funcText(name, body), true
 	}
 	if _, ok := builtins[name]; ok && mode != 'P' {
 		switch mode {
@@ -1653,6 +1651,7 @@ func biUmask(sh *Shell, args []string) int {
 		return 1
 	}
 	sh.umask = int(n) & 0o777
+	sh.rt.FS.SetUmask(fsMode(sh.umask))
 	return 0
 }
 
@@ -1761,4 +1760,26 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// funcText renders a function the way bash's declare -f and type do.
+func funcText(name string, body *syntax.Stmt) string {
+	var b bytes.Buffer
+	b.WriteString(name + " () \n")
+	blk, ok := body.Cmd.(*syntax.Block)
+	if !ok || len(body.Redirs) > 0 {
+		syntax.NewPrinter(syntax.Indent(4)).Print(&b, body)
+		return b.String()
+	}
+	b.WriteString("{ \n")
+	p := syntax.NewPrinter(syntax.Indent(4))
+	for _, st := range blk.Stmts {
+		var sb bytes.Buffer
+		p.Print(&sb, st)
+		for _, line := range strings.Split(strings.TrimRight(sb.String(), "\n"), "\n") {
+			b.WriteString("    " + line + "\n")
+		}
+	}
+	b.WriteString("}")
+	return b.String()
 }

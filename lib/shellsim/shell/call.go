@@ -24,29 +24,16 @@ func fsMode(m int) fs.FileMode { return fs.FileMode(m) }
 // binDirs are the directories where registered commands "live".
 var binDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true}
 
-func (sh *Shell) call(c *syntax.CallExpr) {
+func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	sh.substRan = false
-	if len(c.Args) == 0 {
-		for _, as := range c.Assigns {
-			if err := sh.assign(as, false); err != nil {
-				sh.assignError(err)
-				return
-			}
+	var args []string
+	if len(c.Args) > 0 {
+		var err error
+		args, err = sh.fields(c.Args...)
+		if err != nil {
+			sh.exprError(err)
+			return
 		}
-		if sh.opts.xtrace {
-			sh.traceAssigns(c.Assigns)
-		}
-		if sh.substRan {
-			sh.status = sh.substSt
-		} else {
-			sh.status = 0
-		}
-		return
-	}
-	args, err := sh.fields(c.Args...)
-	if err != nil {
-		sh.exprError(err)
-		return
 	}
 	if len(args) == 0 {
 		for _, as := range c.Assigns {
@@ -55,11 +42,23 @@ func (sh *Shell) call(c *syntax.CallExpr) {
 				return
 			}
 		}
-		if sh.substRan {
-			sh.status = sh.substSt
-		} else {
-			sh.status = 0
+		if sh.opts.xtrace && len(c.Assigns) > 0 {
+			sh.traceAssigns(c.Assigns)
 		}
+		st := 0
+		if sh.substRan {
+			st = sh.substSt
+		}
+		if len(redirs) > 0 {
+			saved := sh.fds
+			cleanup, err := sh.redirect(redirs)
+			sh.fds = saved
+			cleanup()
+			if err != nil {
+				st = 1
+			}
+		}
+		sh.status = st
 		return
 	}
 	var env []string
@@ -81,7 +80,28 @@ func (sh *Shell) call(c *syntax.CallExpr) {
 	if sh.opts.xtrace {
 		sh.trace(env, args)
 	}
+	if len(redirs) == 0 {
+		sh.runArgs(args, env)
+		return
+	}
+	saved := sh.fds
+	sh.persist = false
+	cleanup, err := sh.redirect(redirs)
+	if err != nil {
+		sh.fds = saved
+		cleanup()
+		if !sh.exiting {
+			sh.status = 1
+		}
+		return
+	}
 	sh.runArgs(args, env)
+	if sh.persist {
+		sh.persist = false
+		return
+	}
+	sh.fds = saved
+	cleanup()
 }
 
 func (sh *Shell) assignError(err error) {

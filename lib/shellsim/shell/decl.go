@@ -273,9 +273,7 @@ func (sh *Shell) printFuncs(names []string, onlyNames bool) int {
 			b.WriteString("declare -f " + n + "\n")
 			continue
 		}
-		s, _ := sh.describe(n, 0, false)
-		_ = body
-		b.WriteString(strings.TrimPrefix(s, n+" is a function\n") + "\n")
+		b.WriteString(funcText(n, body) + "\n")
 	}
 	sh.write(b.String())
 	return st

@@ -283,7 +283,10 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 	if st.Negated {
 		sh.inCond++
 	}
-	if len(st.Redirs) > 0 {
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok {
+		// Simple commands expand their words before redirecting.
+		sh.call(c, st.Redirs)
+	} else if len(st.Redirs) > 0 {
 		saved := sh.fds
 		sh.persist = false
 		cleanup, err := sh.redirect(st.Redirs)
@@ -336,7 +339,7 @@ func (sh *Shell) exit(status int) {
 func (sh *Shell) command(c syntax.Command) {
 	switch c := c.(type) {
 	case *syntax.CallExpr:
-		sh.call(c)
+		sh.call(c, nil)
 	case *syntax.Block:
 		sh.stmts(c.Stmts)
 	case *syntax.Subshell:
@@ -367,6 +370,9 @@ func (sh *Shell) command(c syntax.Command) {
 		}
 		sh.status = b2i(n == 0)
 	case *syntax.TestClause:
+		if sh.opts.xtrace {
+			sh.traceLine(printNode(c))
+		}
 		ok, err := sh.testExpr(c.X)
 		if err != nil {
 			sh.errf("%v", err)
@@ -530,6 +536,9 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 		for _, it := range items {
 			if sh.charge(resources.CostNode) != nil {
 				return
+			}
+			if sh.opts.xtrace {
+				sh.traceLine("for " + l.Name.Value + " in " + strings.Join(traceQuoteAll(items), " "))
 			}
 			if err := sh.SetVar(l.Name.Value, it); err != nil {
 				sh.errf("%v", err)
@@ -960,4 +969,23 @@ func Complete(src string) bool {
 		return true
 	}
 	return complete
+}
+
+func (sh *Shell) traceLine(s string) {
+	ps4, _ := sh.getVar("PS4")
+	io.WriteString(sh.stderr(), ps4+s+"\n")
+}
+
+func traceQuoteAll(items []string) []string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = traceQuote(s)
+	}
+	return out
+}
+
+func printNode(n syntax.Node) string {
+	var b bytes.Buffer
+	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n)
+	return strings.TrimSpace(b.String())
 }

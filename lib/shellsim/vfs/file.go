@@ -28,7 +28,7 @@ func (v *FS) OpenFile(p string, flag int, perm fs.FileMode) (command.File, error
 		if err := v.charge(NodeOverhead); err != nil {
 			return nil, perr("open", p, err)
 		}
-		n = v.newNode(perm.Perm())
+		n = v.newNode(perm.Perm() &^ v.umask)
 		n.nlink = 1
 		setChild(parent, name, n)
 		parent.mtime = v.clock()

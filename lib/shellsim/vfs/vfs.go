@@ -57,6 +57,7 @@ type FS struct {
 	proc    ProcProvider
 	uid     int
 	gid     int
+	umask   fs.FileMode
 }
 
 var _ command.FS = (*FS)(nil)
@@ -151,6 +152,9 @@ func (v *FS) SetClock(c func() time.Time) { v.clock = c }
 
 // SetOwner sets the uid/gid given to new nodes.
 func (v *FS) SetOwner(uid, gid int) { v.uid, v.gid = uid, gid }
+
+// SetUmask sets the mask applied to the permissions of created nodes.
+func (v *FS) SetUmask(m fs.FileMode) { v.umask = m & fs.ModePerm }
 
 // SetProc installs the /proc generator.
 func (v *FS) SetProc(p ProcProvider) { v.proc = p }
@@ -427,7 +431,7 @@ func (v *FS) Mkdir(p string, perm fs.FileMode) error {
 	if err := v.charge(NodeOverhead); err != nil {
 		return perr("mkdir", p, err)
 	}
-	d := v.newNode(fs.ModeDir | perm.Perm())
+	d := v.newNode(fs.ModeDir | perm.Perm()&^v.umask)
 	d.nlink = 2
 	setChild(parent, name, d)
 	parent.nlink++

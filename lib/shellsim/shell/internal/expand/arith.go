@@ -44,6 +44,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			defer func() { cfg.arithDepth-- }()
 			return Arithm(cfg, e)
 		}
+		if t := strings.TrimSpace(str); t != "" {
+			if err := checkNumber(t); err != nil {
+				return 0, err
+			}
+		}
 		// default to 0
 		return int(atoi(str)), nil
 	case *syntax.ParenArithm:
@@ -342,4 +347,44 @@ func numberLike(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkNumber reports bash's "value too great for base" for constants with
+// digits outside their base, such as 08 or 2#3.
+func checkNumber(t string) error {
+	s := strings.TrimLeft(t, "+-")
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	default:
+		if b, rest, ok := strings.Cut(s, "#"); ok {
+			n, err := strconv.Atoi(b)
+			if err != nil || n < 2 || n > 64 {
+				return fmt.Errorf("%s: invalid arithmetic base (error token is \"%s\")", t, t)
+			}
+			if n > 36 {
+				return nil
+			}
+			base, s = n, rest
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		d := 99
+		switch {
+		case c >= '0' && c <= '9':
+			d = int(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = int(c-'A') + 10
+		}
+		if d >= base {
+			return fmt.Errorf("%s: value too great for base (error token is \"%s\")", t, t)
+		}
+	}
+	return nil
 }
