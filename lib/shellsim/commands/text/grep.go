@@ -413,6 +413,10 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 	if icase {
 		flags = "(?i)"
 	}
+	if g.delim == 0 {
+		// With -z a record may hold newlines, and '.' matches them.
+		flags += "(?s)"
+	}
 	re, err := regexp.Compile(flags + expr)
 	if err != nil {
 		p.warn("%s", err)
