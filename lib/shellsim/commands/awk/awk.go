@@ -10,12 +10,12 @@ package awk
 //
 // A POSIX awk interpreter with the gawk extensions scripts commonly use
 // (length of arrays, gensub, strftime, systime, asort, asorti, bit
-// operations, PROCINFO["sorted_in"], \y word boundaries, -e). Files are
+// operations, PROCINFO["sorted_in"], IGNORECASE, \y word boundaries, -e). Files are
 // read and written through the virtual filesystem; "| cmd", "cmd | getline"
 // and system() run "sh -c cmd" through the machine. Arrays iterate in
 // insertion order unless PROCINFO["sorted_in"] says otherwise. Unsupported
 // and recorded as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
-// IGNORECASE, FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, asort and
+// FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, asort and
 // asorti with a sort order, sorted_in with a user function.
 
 import (

@@ -489,4 +489,11 @@ var awkTests2 = []struct {
 	{"split seps", []string{"awk", "BEGIN{n=split(\"  a b\\t c  \", a, \" \", s); for(i=0;i<=n;i++) printf \"[%s|%s]\", a[i], s[i]; print n; n=split(\"a:b::c\", a, \":\", s); for(i=0;i<=n;i++) printf \"[%s|%s]\", a[i], s[i]; print n}"}, "", nil, "[|  ][a| ][b|\t ][c|  ]3\n[|][a|:][b|:][|:][c|]4\n", "", 0, "", ""},
 	{"patsplit", []string{"awk", "BEGIN{n=patsplit(\"ab12cd345e\", a, /[0-9]+/, s); for(i=0;i<=n;i++) printf \"[%s|%s]\", a[i], s[i]; print n; n=patsplit(\"12ab\", a, \"[0-9]+\"); print n, a[1]}"}, "", nil, "[|ab][12|cd][345|e]2\n1 12\n", "", 0, "", ""},
 	{"split seps regex", []string{"awk", "BEGIN{n=split(\"a1b22c\", a, /[0-9]+/, s); print n, s[1], s[2], length(s)}"}, "", nil, "3 1 22 2\n", "", 0, "", ""},
+	{"ignorecase 0", []string{"awk", "BEGIN{IGNORECASE=1} /hello/"}, "Hello World\nfoo\nHELLO\n", nil, "Hello World\nHELLO\n", "", 0, "", ""},
+	{"ignorecase 1", []string{"awk", "BEGIN{IGNORECASE=1} $1 == \"hello\" {print \"eq\", NR}"}, "Hello World\nfoo\nHELLO\n", nil, "eq 1\neq 3\n", "", 0, "", ""},
+	{"ignorecase 2", []string{"awk", "BEGIN{IGNORECASE=1} {print index($0, \"o w\"), gsub(/L/, \"_\"), $0}"}, "Hello World\nfoo\nHELLO\n", nil, "5 3 He__o Wor_d\n0 0 foo\n0 2 HE__O\n", "", 0, "", ""},
+	{"ignorecase 3", []string{"awk", "BEGIN{IGNORECASE=1} {n = split($0, a, /O/); print n}"}, "Hello World\nfoo\nHELLO\n", nil, "3\n3\n2\n", "", 0, "", ""},
+	{"ignorecase 4", []string{"awk", "{IGNORECASE = (NR==2)} /HELLO/ {print NR}"}, "Hello World\nfoo\nHELLO\n", nil, "3\n", "", 0, "", ""},
+	{"printf no arguments", []string{"awk", "BEGIN{printf}"}, "", nil, "", "awk: cmd. line:1: fatal: printf: no arguments\n", 2, "", ""},
+	{"return outside function", []string{"awk", "BEGIN{return 1}"}, "", nil, "", "awk: cmd. line:1: BEGIN{return 1}\nawk: cmd. line:1:       ^ `return' used outside function context\n", 2, "", ""},
 }

@@ -57,6 +57,9 @@ func (m *interp) builtin(e *builtinExpr) value {
 	case "index":
 		s, t := argStr(0), argStr(1)
 		m.charge(len(s))
+		if m.icase {
+			s, t = strings.ToLower(s), strings.ToLower(t)
+		}
 		i := strings.Index(s, t)
 		if i < 0 {
 			return num(0)

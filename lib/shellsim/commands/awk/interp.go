@@ -15,7 +15,7 @@ import (
 
 // Special variables occupy the first global slots.
 var specialNames = []string{"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "FILENAME",
-	"SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV", "RT", "PROCINFO"}
+	"SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV", "RT", "PROCINFO", "IGNORECASE"}
 
 const (
 	vNR = iota
@@ -36,6 +36,7 @@ const (
 	vARGV
 	vRT
 	vPROCINFO
+	vIGNORECASE
 	nSpecial
 )
 
@@ -72,6 +73,7 @@ type interp struct {
 
 	// cached special variables
 	fs, ofs, ors, rs, subsep, convfmt, ofmt string
+	icase                                   bool // gawk's IGNORECASE
 
 	record      string
 	recFS       string // FS when the record was read: later changes apply to the next record
@@ -229,6 +231,8 @@ func (m *interp) setSpecial(idx int, v value) {
 		m.convfmt = s()
 	case vOFMT:
 		m.ofmt = s()
+	case vIGNORECASE:
+		m.icase = v.bool()
 	}
 }
 
@@ -360,23 +364,30 @@ func (m *interp) rebuild() {
 // ---- regexes
 
 func (m *interp) regex(src string) *regexp.Regexp {
-	if re, ok := m.regexCache[src]; ok {
+	key := src
+	if m.icase {
+		key = "\x00i" + src
+	}
+	if re, ok := m.regexCache[key]; ok {
 		return re
 	}
 	m.charge(len(src) * 4)
-	re, err := compileERE(src)
+	re, err := compileERE(src, m.icase)
 	if err != nil {
 		m.fatal("invalid regexp: %s: /%s/", err, src)
 	}
 	if len(m.regexCache) > 500 {
 		m.regexCache = map[string]*regexp.Regexp{}
 	}
-	m.regexCache[src] = re
+	m.regexCache[key] = re
 	return re
 }
 
 func (m *interp) regexOf(e expr) *regexp.Regexp {
 	if r, ok := e.(*regexLit); ok {
+		if m.icase {
+			return m.regex(r.src)
+		}
 		return r.re
 	}
 	return m.regex(m.toStr(m.eval(e)))
@@ -403,7 +414,7 @@ func (m *interp) eval(e expr) value {
 	case *strLit:
 		return str(e.s)
 	case *regexLit:
-		return boolean(e.re.MatchString(m.record))
+		return boolean(m.regexOf(e).MatchString(m.record))
 	case *groupExpr:
 		return m.eval(e.x)
 	case *varRef:
@@ -638,6 +649,8 @@ func (m *interp) binary(e *binaryExpr) value {
 		default: // NaN
 			return boolean(e.op == tNE)
 		}
+	} else if m.icase {
+		c = strings.Compare(strings.ToLower(m.toStr(lv)), strings.ToLower(m.toStr(rv)))
 	} else {
 		c = strings.Compare(m.toStr(lv), m.toStr(rv))
 	}

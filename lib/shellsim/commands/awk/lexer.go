@@ -102,7 +102,7 @@ var builtins = map[string]bool{
 // gawkOnly names gawk features this interpreter does not model; a
 // program using them fails as partial instead of silently differing.
 var gawkOnly = map[string]bool{
-	"BEGINFILE": true, "ENDFILE": true, "switch": true, "IGNORECASE": true,
+	"BEGINFILE": true, "ENDFILE": true, "switch": true,
 	"FIELDWIDTHS": true, "FPAT": true, "BINMODE": true, "LINT": true,
 	"TEXTDOMAIN": true, "ERRNO": true,
 }

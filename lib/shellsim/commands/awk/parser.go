@@ -757,7 +757,7 @@ func (p *parser) primary() expr {
 		return &strLit{t.text}
 	case tRegex:
 		p.advance()
-		re, err := compileERE(t.text)
+		re, err := compileERE(t.text, false)
 		if err != nil {
 			panic(&syntaxError{pos: t.pos, msg: err.Error()})
 		}

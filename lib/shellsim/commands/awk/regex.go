@@ -200,12 +200,16 @@ func classChar(c byte) string {
 	return `\` + string(c)
 }
 
-func compileERE(pat string) (*regexp.Regexp, error) {
+func compileERE(pat string, icase bool) (*regexp.Regexp, error) {
 	g, err := translateERE(pat)
 	if err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile("(?s)" + g)
+	flags := "(?s)"
+	if icase {
+		flags = "(?si)"
+	}
+	re, err := regexp.Compile(flags + g)
 	if err != nil {
 		return nil, fmt.Errorf("invalid regexp: %s", pat)
 	}
