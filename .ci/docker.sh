@@ -93,8 +93,18 @@ EOF
 echo "docker.sh: /etc/docker/daemon.json: $(tr -d '\n ' </etc/docker/daemon.json)"
 
 mkdir -p "$(dirname "$log")"
-# A stale pid file from a killed daemon makes dockerd refuse to start.
-if [ -f /var/run/docker.pid ] && ! kill -0 "$(cat /var/run/docker.pid)" 2>/dev/null; then
+# A daemon that is still shutting down holds the pid file: wait for it. A
+# stale pid file from a killed daemon makes dockerd refuse to start.
+if [ -f /var/run/docker.pid ]; then
+	old=$(cat /var/run/docker.pid)
+	for _ in $(seq 1 120); do
+		kill -0 "$old" 2>/dev/null || break
+		sleep 0.5
+	done
+	if kill -0 "$old" 2>/dev/null; then
+		echo "docker.sh: dockerd (pid $old) runs but does not answer at $sock" >&2
+		exit 1
+	fi
 	rm -f /var/run/docker.pid
 fi
 setsid dockerd --host "unix://$sock" >>"$log" 2>&1 </dev/null &

@@ -61,7 +61,7 @@ func TestProcesses(t *testing.T)        { t.Parallel(); dockertest.Processes(t, 
 func TestClosing(t *testing.T)          { t.Parallel(); dockertest.Closing(t, factory) }
 func TestTransfers(t *testing.T)        { t.Parallel(); dockertest.Transfers(t, factory) }
 func TestBoundedDownloads(t *testing.T) { t.Parallel(); dockertest.BoundedDownloads(t, factory) }
-func TestResources(t *testing.T)        { t.Parallel(); dockertest.Resources(t, factory) }
+func TestResources(t *testing.T)        { dockertest.Resources(t, factory) }
 func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
 func TestSources(t *testing.T)          { t.Parallel(); dockertest.Sources(t, factory) }
 func TestLeaks100(t *testing.T)         { dockertest.Leaks(t, factory, 100) }

@@ -1,0 +1,97 @@
+package gvisor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/lib/backends/gvisor"
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/tests/docker/dockertest"
+)
+
+var factory *docker.Factory
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	lock, err := dockertest.Shared()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer lock.Release()
+	ctx := context.Background()
+	if err := dockertest.StartDaemon(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if factory, err = gvisor.New(ctx, docker.Options{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := dockertest.EnsureBusybox(ctx, factory.Client()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// runsc with the ptrace platform is slow: the suite runs the same checks
+// as the docker backend's, with fewer cycles and smaller outputs.
+func TestExecSemantics(t *testing.T) { t.Parallel(); dockertest.ExecSemantics(t, factory) }
+func TestUsers(t *testing.T)         { t.Parallel(); dockertest.Users(t, factory) }
+func TestOutputLimits(t *testing.T)  { t.Parallel(); dockertest.OutputLimits(t, factory) }
+func TestBoundedOutput(t *testing.T) {
+	dockertest.BoundedOutput(t, factory, dockertest.BigOutputMiB(64))
+}
+func TestTimeouts(t *testing.T)         { t.Parallel(); dockertest.Timeouts(t, factory) }
+func TestCancellation(t *testing.T)     { t.Parallel(); dockertest.Cancellation(t, factory) }
+func TestBackground(t *testing.T)       { t.Parallel(); dockertest.Background(t, factory) }
+func TestConcurrency(t *testing.T)      { t.Parallel(); dockertest.Concurrency(t, factory, 2, 5) }
+func TestProcesses(t *testing.T)        { t.Parallel(); dockertest.Processes(t, factory) }
+func TestClosing(t *testing.T)          { t.Parallel(); dockertest.Closing(t, factory) }
+func TestTransfers(t *testing.T)        { t.Parallel(); dockertest.Transfers(t, factory) }
+func TestBoundedDownloads(t *testing.T) { t.Parallel(); dockertest.BoundedDownloads(t, factory) }
+func TestResources(t *testing.T)        { dockertest.Resources(t, factory) }
+func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
+func TestSources(t *testing.T)          { t.Parallel(); dockertest.Sources(t, factory) }
+func TestLeaks10(t *testing.T)          { dockertest.Leaks(t, factory, 10) }
+
+func TestRegistered(t *testing.T) {
+	f, err := machine.Open("gvisor", json.RawMessage(`{"host": "`+factory.Host()+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Backend() != "gvisor" || f.(*docker.Factory).Runtime() != "runsc" {
+		t.Fatal(f.Backend())
+	}
+}
+
+// TestRuntimeNotRegistered: a daemon without the runtime gives a
+// SandboxUnavailable that says how to register it.
+func TestRuntimeNotRegistered(t *testing.T) {
+	rt := "runsc-not-registered"
+	_, err := gvisor.New(context.Background(), docker.Options{Runtime: &rt})
+	var un *machine.SandboxUnavailable
+	if !errors.As(err, &un) || !strings.Contains(err.Error(), "daemon.json") {
+		t.Fatalf("got %v", err)
+	}
+	t.Log(err)
+}
+
+// TestRuntimeIsRunsc: commands really run under gVisor.
+func TestRuntimeIsRunsc(t *testing.T) {
+	m := dockertest.NewMachine(t, factory, nil)
+	out := string(dockertest.Sh(t, m, "dmesg 2>/dev/null | head -1; cat /proc/version").Stdout)
+	if !strings.Contains(out, "gVisor") && !strings.Contains(out, "4.4.0") {
+		t.Fatalf("not gVisor: %q", out)
+	}
+}
