@@ -98,14 +98,14 @@ func bcLex(src string) ([]bcTok, error) {
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
-				return toks, fmt.Errorf("(standard_in) %d: comment end not found", line)
+				return append(toks, bcTok{"eof", "", line}), fmt.Errorf("(standard_in) %d: comment end not found", line)
 			}
 			line += strings.Count(src[i:i+2+end], "\n")
 			i += end + 4
 		case c == '"':
 			end := strings.IndexByte(src[i+1:], '"')
 			if end < 0 {
-				return toks, fmt.Errorf("(standard_in) %d: string end not found", line)
+				return append(toks, bcTok{"eof", "", line}), fmt.Errorf("(standard_in) %d: string end not found", line)
 			}
 			toks = append(toks, bcTok{"str", src[i+1 : i+1+end], line})
 			line += strings.Count(src[i+1:i+1+end], "\n")
@@ -118,7 +118,7 @@ func bcLex(src string) ([]bcTok, error) {
 			}
 			text := strings.ReplaceAll(src[i:j], "\\\n", "")
 			if strings.Count(text, ".") > 1 {
-				return toks, fmt.Errorf("(standard_in) %d: syntax error", line)
+				return append(toks, bcTok{"eof", "", line}), fmt.Errorf("(standard_in) %d: syntax error", line)
 			}
 			toks = append(toks, bcTok{"num", text, line})
 			i = j
@@ -140,7 +140,7 @@ func bcLex(src string) ([]bcTok, error) {
 				}
 			}
 			if !matched {
-				return toks, fmt.Errorf("(standard_in) %d: illegal character: %c", line, c)
+				return append(toks, bcTok{"eof", "", line}), fmt.Errorf("(standard_in) %d: illegal character: %c", line, c)
 			}
 		}
 	}
@@ -526,7 +526,7 @@ func (p *bcParser) primary() *bcExpr {
 			call := &bcExpr{op: "call", text: t.text}
 			for !p.is("op", ")") {
 				// An array argument is passed as name[].
-				if p.is("name", "") && p.toks[p.pos+1].text == "[" && p.toks[p.pos+2].text == "]" {
+				if p.is("name", "") && p.pos+2 < len(p.toks) && p.toks[p.pos+1].text == "[" && p.toks[p.pos+2].text == "]" {
 					call.args = append(call.args, &bcExpr{op: "arr", text: p.next().text})
 					p.next()
 					p.next()
