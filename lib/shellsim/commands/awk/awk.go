@@ -15,8 +15,8 @@ package awk
 // and system() run "sh -c cmd" through the machine. Arrays iterate in
 // insertion order unless PROCINFO["sorted_in"] says otherwise. Unsupported
 // and recorded as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
-// FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, asort and
-// asorti with a sort order, sorted_in with a user function.
+// FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, and user-defined
+// comparison functions for sorted_in, asort and asorti.
 
 import (
 	"bufio"

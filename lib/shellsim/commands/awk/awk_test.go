@@ -496,4 +496,5 @@ var awkTests2 = []struct {
 	{"ignorecase 4", []string{"awk", "{IGNORECASE = (NR==2)} /HELLO/ {print NR}"}, "Hello World\nfoo\nHELLO\n", nil, "3\n", "", 0, "", ""},
 	{"printf no arguments", []string{"awk", "BEGIN{printf}"}, "", nil, "", "awk: cmd. line:1: fatal: printf: no arguments\n", 2, "", ""},
 	{"return outside function", []string{"awk", "BEGIN{return 1}"}, "", nil, "", "awk: cmd. line:1: BEGIN{return 1}\nawk: cmd. line:1:       ^ `return' used outside function context\n", 2, "", ""},
+	{"asort with order", []string{"awk", "BEGIN{a[\"x\"]=3;a[\"y\"]=1;a[\"z\"]=2; n=asort(a, b, \"@val_num_desc\"); for(i=1;i<=n;i++) printf \"%s \", b[i]; n=asorti(a, c, \"@ind_str_desc\"); for(i=1;i<=n;i++) printf \"%s \", c[i]; print \"\"}"}, "", nil, "3 2 1 z y x \n", "", 0, "", ""},
 }

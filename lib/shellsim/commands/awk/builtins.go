@@ -492,7 +492,21 @@ func (m *interp) asort(e *builtinExpr) value {
 		dst = m.arrayOf(r)
 	}
 	if len(e.args) == 3 {
-		m.partial("awk " + e.name + " with a sort order")
+		keys := src.keys()
+		m.orderKeys(src, keys, m.toStr(m.eval(e.args[2])))
+		vals := make([]value, len(keys))
+		for i, k := range keys {
+			if e.name == "asorti" {
+				vals[i] = strnum(k)
+			} else {
+				vals[i], _ = src.get(k)
+			}
+		}
+		dst.clear()
+		for i, v := range vals {
+			dst.set(strconv.Itoa(i+1), v)
+		}
+		return num(float64(len(vals)))
 	}
 	var vals []value
 	for _, k := range src.keys() {
@@ -673,7 +687,11 @@ func (m *interp) sortedIn(arr *array, keys []string) {
 	if !ok {
 		return
 	}
-	mode := m.toStr(how)
+	m.orderKeys(arr, keys, m.toStr(how))
+}
+
+// orderKeys sorts keys by a gawk ordering name such as "@val_num_desc".
+func (m *interp) orderKeys(arr *array, keys []string, mode string) {
 	if mode == "" || mode == "@unsorted" {
 		return
 	}
@@ -725,7 +743,7 @@ func (m *interp) sortedIn(arr *array, keys []string) {
 			return strings.Compare(a, b)
 		}
 	default:
-		m.partial("awk PROCINFO[\"sorted_in\"] = \"" + mode + "\"")
+		m.partial("awk sort order \"" + mode + "\"")
 	}
 	desc := strings.HasSuffix(mode, "_desc")
 	m.charge(len(keys) * 8)
