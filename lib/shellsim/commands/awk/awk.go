@@ -10,12 +10,13 @@ package awk
 //
 // A POSIX awk interpreter with the gawk extensions scripts commonly use
 // (length of arrays, gensub, strftime, systime, asort, asorti, bit
-// operations, PROCINFO["sorted_in"], IGNORECASE, \y word boundaries, -e). Files are
+// operations, PROCINFO["sorted_in"], IGNORECASE, FPAT, \y word boundaries,
+// -e). Files are
 // read and written through the virtual filesystem; "| cmd", "cmd | getline"
 // and system() run "sh -c cmd" through the machine. Arrays iterate in
 // insertion order unless PROCINFO["sorted_in"] says otherwise. Unsupported
 // and recorded as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
-// FIELDWIDTHS, FPAT, coprocesses (|&), @-directives, and user-defined
+// FIELDWIDTHS, coprocesses (|&), @-directives, and user-defined
 // comparison functions for sorted_in, asort and asorti.
 
 import (

@@ -497,4 +497,6 @@ var awkTests2 = []struct {
 	{"printf no arguments", []string{"awk", "BEGIN{printf}"}, "", nil, "", "awk: cmd. line:1: fatal: printf: no arguments\n", 2, "", ""},
 	{"return outside function", []string{"awk", "BEGIN{return 1}"}, "", nil, "", "awk: cmd. line:1: BEGIN{return 1}\nawk: cmd. line:1:       ^ `return' used outside function context\n", 2, "", ""},
 	{"asort with order", []string{"awk", "BEGIN{a[\"x\"]=3;a[\"y\"]=1;a[\"z\"]=2; n=asort(a, b, \"@val_num_desc\"); for(i=1;i<=n;i++) printf \"%s \", b[i]; n=asorti(a, c, \"@ind_str_desc\"); for(i=1;i<=n;i++) printf \"%s \", c[i]; print \"\"}"}, "", nil, "3 2 1 z y x \n", "", 0, "", ""},
+	{"FPAT csv", []string{"awk", "BEGIN{FPAT=\"([^,]*)|(\\\"[^\\\"]+\\\")\"} {print NF; for(i=1;i<=NF;i++) printf \"<%s>\", $i; print \"\"}"}, "a,\"b,c\",,d\nx,\n,\n\"q\"\n\n", nil, "4\n<a><\"b,c\"><><d>\n2\n<x><>\n2\n<><>\n1\n<\"q\">\n0\n\n", "", 0, "", ""},
+	{"FPAT then FS", []string{"awk", "BEGIN{FPAT=\"[0-9]+\"} {print NF, $1, $2; FS=\"c\"; $0=$0; print NF, $1}"}, "ab12cd345\n", nil, "2 12 345\n2 ab12\n", "", 0, "", ""},
 }

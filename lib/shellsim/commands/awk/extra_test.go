@@ -98,7 +98,7 @@ func TestAwkPartial(t *testing.T) {
 	if st != 2 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported") {
 		t.Errorf("asort with a user order: %q %d %v", errs, st, e.Sys.Partials)
 	}
-	for _, prog := range []string{`BEGINFILE { print }`, `BEGIN { print "x" |& "cat" }`,
+	for _, prog := range []string{`BEGINFILE { print }`, `BEGIN { FIELDWIDTHS = "2 3" }`, `BEGIN { print "x" |& "cat" }`,
 		`{ switch ($1) { case 1: print } }`, `@include "x.awk"`, `BEGIN { PROCINFO["sorted_in"] = "cmp_fn"; a[1]; for (k in a) print k }`} {
 		e = commandtest.New(t)
 		_, errs, st = e.Run([]string{"awk", prog}, "")

@@ -15,7 +15,7 @@ import (
 
 // Special variables occupy the first global slots.
 var specialNames = []string{"NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "FILENAME",
-	"SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV", "RT", "PROCINFO", "IGNORECASE"}
+	"SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV", "RT", "PROCINFO", "IGNORECASE", "FPAT"}
 
 const (
 	vNR = iota
@@ -37,6 +37,7 @@ const (
 	vRT
 	vPROCINFO
 	vIGNORECASE
+	vFPAT
 	nSpecial
 )
 
@@ -73,10 +74,12 @@ type interp struct {
 
 	// cached special variables
 	fs, ofs, ors, rs, subsep, convfmt, ofmt string
-	icase                                   bool // gawk's IGNORECASE
+	icase                                   bool   // gawk's IGNORECASE
+	fpat                                    string // gawk's FPAT, when it was set after FS
 
 	record      string
 	recFS       string // FS when the record was read: later changes apply to the next record
+	recFPAT     string
 	fields      []string
 	fieldsValid bool
 	nf          int
@@ -218,7 +221,9 @@ func (m *interp) setSpecial(idx int, v value) {
 	s := func() string { return m.toStr(v) }
 	switch idx {
 	case vFS:
-		m.fs = s()
+		m.fs, m.fpat = s(), ""
+	case vFPAT:
+		m.fpat = s()
 	case vOFS:
 		m.ofs = s()
 	case vORS:
@@ -257,7 +262,7 @@ func (m *interp) toOutStr(v value) string {
 
 func (m *interp) setRecord(s string) {
 	m.record = s
-	m.recFS = m.fs
+	m.recFS, m.recFPAT = m.fs, m.fpat
 	m.fieldsValid = false
 }
 
@@ -265,7 +270,18 @@ func (m *interp) split() {
 	if m.fieldsValid {
 		return
 	}
-	m.fields = m.splitFields(m.record, m.recFS, m.fields[:0], m.rs == "")
+	if m.recFPAT != "" {
+		// fields are the successive matches of FPAT (gawk)
+		m.fields = m.fields[:0]
+		m.charge(len(m.record))
+		if m.record != "" {
+			for _, loc := range m.regex(m.recFPAT).FindAllStringIndex(m.record, -1) {
+				m.fields = append(m.fields, m.record[loc[0]:loc[1]])
+			}
+		}
+	} else {
+		m.fields = m.splitFields(m.record, m.recFS, m.fields[:0], m.rs == "")
+	}
 	m.nf = len(m.fields)
 	m.fieldsValid = true
 }

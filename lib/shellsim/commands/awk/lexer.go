@@ -103,7 +103,7 @@ var builtins = map[string]bool{
 // program using them fails as partial instead of silently differing.
 var gawkOnly = map[string]bool{
 	"BEGINFILE": true, "ENDFILE": true, "switch": true,
-	"FIELDWIDTHS": true, "FPAT": true, "BINMODE": true, "LINT": true,
+	"FIELDWIDTHS": true, "BINMODE": true, "LINT": true,
 	"TEXTDOMAIN": true, "ERRNO": true,
 }
 
