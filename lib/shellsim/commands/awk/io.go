@@ -173,10 +173,12 @@ func (m *interp) getline(e *getlineExpr) value {
 			} else {
 				f, err := m.inv.FS.Open(m.inv.Abs(name))
 				if err != nil {
+					m.setErrno(command.Message(err))
 					return num(-1)
 				}
 				if fi, err := f.Stat(); err == nil && fi.IsDir() {
 					f.Close()
+					m.setErrno("Is a directory")
 					return num(-1)
 				}
 				in = &inStream{rr: newRecordReader(f), f: f}
@@ -212,4 +214,12 @@ func (m *interp) getline(e *getlineExpr) value {
 		m.store(e.lv, strnum(rec))
 	}
 	return num(1)
+}
+
+// setErrno records a getline failure in gawk's ERRNO, if the program
+// mentions it.
+func (m *interp) setErrno(msg string) {
+	if idx, ok := m.prog.globals["ERRNO"]; ok {
+		m.globals[idx].v = str(msg)
+	}
 }

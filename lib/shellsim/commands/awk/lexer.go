@@ -104,7 +104,7 @@ var builtins = map[string]bool{
 var gawkOnly = map[string]bool{
 	"BEGINFILE": true, "ENDFILE": true, "switch": true,
 	"FIELDWIDTHS": true, "BINMODE": true, "LINT": true,
-	"TEXTDOMAIN": true, "ERRNO": true,
+	"TEXTDOMAIN": true,
 }
 
 // unsupportedError is a valid program that uses a feature ShellSim lacks.
