@@ -8,16 +8,17 @@ package awk
 //	awk [-F FS] [-v VAR=VALUE]... -f PROGFILE [-f PROGFILE]... [--] [FILE | VAR=VALUE]...
 //	awk [-F FS] [-v VAR=VALUE]... -e 'PROGRAM-TEXT'... [--] [FILE | VAR=VALUE]...
 //
-// A POSIX awk interpreter with the gawk extensions scripts commonly use
-// (length of arrays, gensub, strftime, systime, asort, asorti, bit
-// operations, PROCINFO["sorted_in"], IGNORECASE, FPAT, \y word boundaries,
-// -e). Files are
-// read and written through the virtual filesystem; "| cmd", "cmd | getline"
-// and system() run "sh -c cmd" through the machine. Arrays iterate in
-// insertion order unless PROCINFO["sorted_in"] says otherwise. Unsupported
-// and recorded as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
-// FIELDWIDTHS, coprocesses (|&), @-directives, and user-defined
-// comparison functions for sorted_in, asort and asorti.
+// A POSIX awk interpreter with the gawk extensions scripts commonly use:
+// length of arrays, gensub, patsplit, split's separator array, strftime,
+// systime, mktime, asort, asorti, bit operations, strtonum, typeof,
+// PROCINFO["sorted_in"], IGNORECASE, FPAT, ERRNO, \y word boundaries and
+// -e. Files are read and written through the virtual filesystem; "| cmd",
+// "cmd | getline" and system() run "sh -c cmd" through the machine. Arrays
+// iterate in insertion order unless PROCINFO["sorted_in"] says otherwise.
+// Every evaluated node costs one unit of CPU fuel. Unsupported and recorded
+// as partial: other gawk --options, BEGINFILE/ENDFILE, switch,
+// FIELDWIDTHS, BINMODE, LINT, TEXTDOMAIN, coprocesses (|&), @-directives,
+// and user-defined comparison functions for sorted_in, asort and asorti.
 
 import (
 	"bufio"
