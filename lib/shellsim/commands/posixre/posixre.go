@@ -48,6 +48,14 @@ func TranslateERE(pattern string) (string, error) {
 	return translate(pattern, true)
 }
 
+// Translate translates a BRE or (extended) an ERE and also returns the
+// warnings GNU grep prints for it, such as "* at start of expression".
+func Translate(pattern string, extended bool) (expr string, warnings []string, err error) {
+	p := newParser(pattern, extended)
+	expr, err = p.run()
+	return expr, p.warnings, err
+}
+
 // Compile translates and compiles a pattern; icase folds case.
 func Compile(pattern string, extended, icase bool) (*regexp.Regexp, error) {
 	expr, err := translate(pattern, extended)
@@ -66,18 +74,27 @@ func Compile(pattern string, extended, icase bool) (*regexp.Regexp, error) {
 }
 
 type parser struct {
-	src   []rune
-	i     int
-	ere   bool
-	depth int
+	src      []rune
+	i        int
+	ere      bool
+	depth    int
+	warnings []string
 }
 
-func translate(pattern string, ere bool) (string, error) {
+func newParser(pattern string, ere bool) *parser {
 	p := &parser{src: []rune(pattern), ere: ere}
 	if !utf8.ValidString(pattern) {
 		// Keep invalid bytes as they are; RE2 matches them as U+FFFD.
 		p.src = []rune(strings.ToValidUTF8(pattern, "\uFFFD"))
 	}
+	return p
+}
+
+func translate(pattern string, ere bool) (string, error) {
+	return newParser(pattern, ere).run()
+}
+
+func (p *parser) run() (string, error) {
 	out, err := p.alternation()
 	if err != nil {
 		return "", err
@@ -159,6 +176,18 @@ func (p *parser) branch() (string, error) {
 			return "", err
 		} else if isQ {
 			onlyAnchor := len(pieces) == 1 && pieces[0].anchor
+			afterAnchor := len(pieces) > 0 && pieces[len(pieces)-1].anchor
+			if p.ere && (start || afterAnchor) {
+				// GNU applies a leading repetition to an empty
+				// expression: it matches nothing more and is dropped.
+				op := string(p.src[p.i])
+				if op == "{" {
+					op = "{...}"
+				}
+				p.warnings = append(p.warnings, op+" at start of expression")
+				p.i += n
+				continue
+			}
 			if start || (onlyAnchor && !p.ere) {
 				// A leading repetition operator is literal.
 				lit := string(p.src[p.i : p.i+n])
@@ -172,7 +201,7 @@ func (p *parser) branch() (string, error) {
 			}
 			p.i += n
 			last := &pieces[len(pieces)-1]
-			if last.quantified || last.anchor {
+			if last.quantified {
 				last.atom = "(?:" + last.atom + ")"
 			}
 			last.atom += q
@@ -190,7 +219,7 @@ func (p *parser) branch() (string, error) {
 			continue
 		case c == '$' && (p.ere || p.breDollarIsAnchor()):
 			p.i++
-			pieces = append(pieces, piece{atom: "$"})
+			pieces = append(pieces, piece{atom: "$", anchor: p.ere})
 			continue
 		}
 		atom, err := p.atom()

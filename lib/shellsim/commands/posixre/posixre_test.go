@@ -3,6 +3,7 @@ package posixre
 import (
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -45,15 +46,17 @@ func TestTranslate(t *testing.T) {
 		{true, `a{`, `a\{`},
 		{true, `a{1`, `a\{1`},
 		{true, `a{x}`, `a\{x\}`},
-		{true, `{1}a`, `\{1\}a`},
-		{true, `*a`, `\*a`},
-		{true, `+a`, `\+a`},
-		{true, `a|*b`, `a|\*b`},
-		{true, `(*a)`, `(\*a)`},
+		{true, `{1}a`, `a`},
+		{true, `*a`, `a`},
+		{true, `+a`, `a`},
+		{true, `a|*b`, `a|b`},
+		{true, `(*a)`, `(a)`},
+		{true, `^+a`, `^a`},
+		{true, `a$*`, `a$`},
 		{true, `a**`, `(?:a*)*`},
 		{true, `a+?`, `(?:a+)?`},
 		{true, `a{1,2}{3}`, `(?:a{1,2}){3}`},
-		{true, `^*`, `(?:^)*`},
+		{true, `^*`, `^`},
 		{true, `)`, `\)`},
 		{true, `a\{`, `a\{`},
 		{true, `a^b$`, `a^b$`},
@@ -84,7 +87,8 @@ func TestMatchLikeGNU(t *testing.T) {
 		{true, `)`, `a)b`, true},
 		{true, `a{`, `a{`, true},
 		{true, `a{,2}`, `aa`, true},
-		{true, `*a`, `*a`, true},
+		{true, `*a`, `xa`, true},
+		{true, `^*a`, `xa`, false},
 		{true, `a**`, `aaa`, true},
 		{false, `a^b`, `a^b`, true},
 		{false, `a$b`, `a$b`, true},
@@ -176,4 +180,15 @@ func FuzzTranslate(f *testing.F) {
 			t.Fatalf("translate(%q, %v) = %q which RE2 rejects: %v", pat, ere, out, err)
 		}
 	})
+}
+
+func TestWarnings(t *testing.T) {
+	_, w, err := Translate(`*a|?b{2}|{1}c`, true)
+	want := "* at start of expression,? at start of expression,{...} at start of expression"
+	if err != nil || strings.Join(w, ",") != want {
+		t.Errorf("warnings %q, %v", w, err)
+	}
+	if _, w, _ := Translate(`*a`, false); len(w) != 0 {
+		t.Errorf("BRE warnings %q", w)
+	}
 }

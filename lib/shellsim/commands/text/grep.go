@@ -372,7 +372,7 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 	if len(patterns) == 0 {
 		return m, 0
 	}
-	var alts []string
+	var alts, warnings []string
 	for _, pat := range patterns {
 		var expr string
 		var err error
@@ -380,7 +380,9 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 		case "F":
 			expr = regexp.QuoteMeta(pat)
 		case "E":
-			expr, err = posixre.TranslateERE(pat)
+			var warns []string
+			expr, warns, err = posixre.Translate(pat, true)
+			warnings = append(warnings, warns...)
 		case "P":
 			if _, cerr := regexp.Compile(pat); cerr != nil {
 				p.Sys.Partial("grep -P")
@@ -421,6 +423,10 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 	if err != nil {
 		p.warn("%s", err)
 		return nil, p.exit(2)
+	}
+	// GNU prints these only for a pattern that compiles.
+	for _, w := range warnings {
+		p.warn("warning: %s", w)
 	}
 	re.Longest()
 	m.re = re
