@@ -65,6 +65,7 @@ func TestResources(t *testing.T)        { dockertest.Resources(t, factory) }
 func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
 func TestSources(t *testing.T)          { t.Parallel(); dockertest.Sources(t, factory) }
 func TestLeaks100(t *testing.T)         { dockertest.Leaks(t, factory, 100) }
+func TestCreateCancel(t *testing.T)     { dockertest.CreateCancel(t, factory) }
 
 func TestRegistered(t *testing.T) {
 	f, err := machine.Open("docker", json.RawMessage(`{"host": "`+factory.Host()+`", "runtime": null}`))

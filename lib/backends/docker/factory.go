@@ -282,8 +282,11 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 	cfg, hostCfg := f.containerConfig(spec, image, id)
 	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
 	if err != nil {
-		// The daemon may have created it before the request was abandoned.
-		f.removeQuietly(name)
+		if ctx.Err() != nil || client.IsErrConnectionFailed(err) {
+			// The daemon may still create it after the request was
+			// abandoned.
+			f.removeAbandoned(name)
+		}
 		return nil, f.startupErr("creating the container", err)
 	}
 	m := newMachine(f, resp.ID, name, spec)
@@ -365,6 +368,22 @@ func (f *Factory) removeQuietly(ref string) {
 	defer cancel()
 	err := f.cli.ContainerRemove(ctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
 	_ = err // best effort: NotFound means nothing was created
+}
+
+// removeAbandoned removes a container whose create request was abandoned:
+// the daemon keeps handling such a request, so it polls for the name for a
+// few seconds.
+func (f *Factory) removeAbandoned(name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		err := f.cli.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		if err == nil || !isNotFound(err) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func isNotFound(err error) bool { return cerrdefs.IsNotFound(err) }

@@ -64,6 +64,7 @@ func TestResources(t *testing.T)        { dockertest.Resources(t, factory) }
 func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
 func TestSources(t *testing.T)          { t.Parallel(); dockertest.Sources(t, factory) }
 func TestLeaks10(t *testing.T)          { dockertest.Leaks(t, factory, 10) }
+func TestCreateCancel(t *testing.T)     { dockertest.CreateCancel(t, factory) }
 
 func TestRegistered(t *testing.T) {
 	f, err := machine.Open("gvisor", json.RawMessage(`{"host": "`+factory.Host()+`"}`))

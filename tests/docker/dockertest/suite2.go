@@ -344,3 +344,39 @@ func Sources(t *testing.T, f *docker.Factory) {
 		t.Fatalf("failing build: %v", err)
 	}
 }
+
+// CreateCancel abandons creations at various points: nothing is left
+// behind and the error is a StartupError wrapping the context's.
+func CreateCancel(t *testing.T, f *docker.Factory) {
+	ctx := context.Background()
+	before, err := Count(ctx, f.Client(), docker.LabelBackend, f.Backend())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []time.Duration{time.Millisecond, 20 * time.Millisecond, 60 * time.Millisecond, 120 * time.Millisecond, 250 * time.Millisecond} {
+		cctx, cancel := context.WithTimeout(ctx, d)
+		m, err := f.Create(cctx, machine.Spec{Source: Busybox, Network: machine.NetworkDeny})
+		cancel()
+		if err == nil {
+			m.Close(ctx)
+			continue
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("after %v: %v", d, err)
+		}
+	}
+	// The startup timeout of the spec bounds creation the same way.
+	_, err = f.Create(ctx, machine.Spec{Source: Busybox, Network: machine.NetworkDeny, StartupTimeout: time.Millisecond})
+	var se *machine.StartupError
+	if !errors.As(err, &se) {
+		t.Fatalf("startup timeout: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	after, err := Count(ctx, f.Client(), docker.LabelBackend, f.Backend())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Containers > before.Containers {
+		t.Fatalf("abandoned creations left containers: %+v -> %+v", before, after)
+	}
+}
