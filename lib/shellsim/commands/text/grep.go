@@ -78,6 +78,7 @@ type grep struct {
 	noBinary                 bool // -I: binary files never match
 	mw, mx                   bool // -w, -x
 	nameIfDir                bool
+	lineBuf                  bool // --line-buffered: flush every line
 
 	matched, errored bool
 	printedAny       bool // for group separators
@@ -177,7 +178,9 @@ func Grep(inv *command.Invocation) int {
 			g.lineNums = true
 		case "no-line-number":
 			g.lineNums = false
-		case "line-buffered", "U", "u":
+		case "line-buffered":
+			g.lineBuf = true
+		case "U", "u":
 		case "H":
 			withName, noName = true, false
 		case "h":
@@ -653,7 +656,10 @@ func (g *grep) search(r io.Reader, name string) {
 	br := bufio.NewReaderSize(r, 32*1024)
 	binary := false
 	if !g.text {
-		head, _ := br.Peek(32 * 1024)
+		// Look at whatever the first read returned (up to 32 KiB) without
+		// waiting for more, so a slow pipe is not held up.
+		br.Peek(1)
+		head, _ := br.Peek(br.Buffered())
 		binary = bytes.IndexByte(head, 0) >= 0 && g.delim != 0
 		if !binary && g.utf && !utf8.Valid(trimPartialRune(head)) {
 			binary = true
@@ -833,7 +839,10 @@ func (g *grep) writeLine(name string, num, off int64, sep byte, text []byte) boo
 		g.write([]byte{sep})
 	}
 	g.write(text)
-	return g.write([]byte{g.delim})
+	if !g.write([]byte{g.delim}) {
+		return false
+	}
+	return !g.lineBuf || g.flush()
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence cut by a buffer end.
