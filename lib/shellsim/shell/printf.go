@@ -159,6 +159,27 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 				return b.String(), 1, fmt.Errorf("`%s': missing format character", format[i:])
 			}
 			verb := format[j]
+			// Huge widths would be built on the host before any charge:
+			// reserve them first so they die of the memory limit.
+			if w, _ := strconv.Atoi(width); w > 1<<16 {
+				if err := sh.rt.Meter.Reserve(int64(w)); err != nil {
+					sh.fatal(err)
+					return b.String(), 1, err
+				}
+				sh.rt.Meter.Release(int64(w))
+			}
+			if p, _ := strconv.Atoi(prec); p > 1<<16 {
+				if err := sh.rt.Meter.Reserve(int64(p)); err != nil {
+					sh.fatal(err)
+					return b.String(), 1, err
+				}
+				sh.rt.Meter.Release(int64(p))
+			}
+			if b.Len() > 1<<16 {
+				if err := sh.charge(int64(b.Len()) / 64); err != nil {
+					return b.String(), 1, err
+				}
+			}
 			spec := "%" + flags + width
 			if hasPrec {
 				spec += "." + prec

@@ -35,7 +35,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		// ShellSim: like bash, a value that is not a number is itself
 		// evaluated as an arithmetic expression ("1+2" in $((x*2))).
-		if t := strings.TrimSpace(str); t != "" && !numberLike(t) && cfg.arithDepth < 64 {
+		if t := strings.TrimSpace(str); syntax.ValidName(t) {
+			return 0, nil // unset variable
+		} else if t != "" && !numberLike(t) && cfg.arithDepth < 64 {
 			e, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(t))
 			if perr != nil || e == nil {
 				return 0, fmt.Errorf("%s: syntax error in expression", t)

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	code := run(args, devnull, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestCLI(t *testing.T) {
+	tests := []struct {
+		args           []string
+		stdout, stderr string
+		code           int
+	}{
+		{[]string{"-c", "echo hi; exit 3"}, "hi\n", "", 3},
+		{[]string{"-c", `echo "$0 $1 $#"`, "name", "a", "b"}, "name a 2\n", "", 0},
+		{[]string{"--cpu", "1k", "-c", "while :; do :; done"}, "", "", 137},
+		{[]string{"--output=4", "-c", "echo hello"}, "hell", "", 137},
+		{[]string{"--cpu", "junk", "-c", "true"}, "", "", 2},
+		{[]string{"-c"}, "", "", 2},
+		{[]string{"frobnicate"}, "", "", 2},
+	}
+	for _, tc := range tests {
+		out, errs, code := runCLI(t, tc.args...)
+		if out != tc.stdout || code != tc.code || (tc.code != 2 && errs != tc.stderr) {
+			t.Errorf("%v: got %q %q %d", tc.args, out, errs, code)
+		}
+		if tc.code == 2 && !strings.Contains(errs, "usage:") {
+			t.Errorf("%v: usage error without usage: %q", tc.args, errs)
+		}
+	}
+}
+
+func TestEvalReport(t *testing.T) {
+	out, _, code := runCLI(t, "eval", "--memory", "64m", "-c", "ls /nope; echo done; nosuch")
+	if code != 127 {
+		t.Fatalf("code %d", code)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err, out)
+	}
+	for _, k := range []string{"outcome", "stdout", "stderr", "commands", "invocations", "unsupported", "unsupported_commands", "partial_commands"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("report lacks %q", k)
+		}
+	}
+	o := rep["outcome"].(map[string]any)
+	for _, k := range []string{"exit_status", "stop_reason", "limits", "usage", "command_usage", "cost_model_version"} {
+		if _, ok := o[k]; !ok {
+			t.Errorf("outcome lacks %q", k)
+		}
+	}
+	u := o["usage"].(map[string]any)
+	for _, k := range []string{"cpu_used", "memory_current", "memory_peak", "disk_current", "disk_peak", "output_bytes"} {
+		if _, ok := u[k]; !ok {
+			t.Errorf("usage lacks %q", k)
+		}
+	}
+	inv := rep["invocations"].([]any)[0].(map[string]any)
+	if inv["trust"] == nil || inv["argv"] == nil {
+		t.Errorf("invocation %v", inv)
+	}
+	if o["limits"].(map[string]any)["memory"].(float64) != 64<<20 {
+		t.Errorf("limits %v", o["limits"])
+	}
+}
+
+func TestParseCount(t *testing.T) {
+	for in, want := range map[string]int64{"10": 10, "1k": 1024, "2M": 2 << 20, "1g": 1 << 30} {
+		if got, ok := parseCount(in); !ok || got != want {
+			t.Errorf("%s: %d %v", in, got, ok)
+		}
+	}
+	if _, ok := parseCount("1x"); ok {
+		t.Error("1x accepted")
+	}
+}
