@@ -102,6 +102,8 @@ func Grep(inv *command.Invocation) int {
 	case "fgrep":
 		mode, modeSet = "F", true
 	}
+	// egrep and fgrep are scripts that exec grep: diagnostics say "grep".
+	p.name = "grep"
 	var patterns []string
 	havePat := false
 	icase := false

@@ -1889,6 +1889,66 @@ foo_bar foo
 `}, out: `y=22
 z=333
 `},
+		{args: []string{"egrep", "(", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: Unmatched ( or \\(\n", status: 2},
+		{args: []string{"fgrep", "-E", "x", "num.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "", err: "grep: conflicting matchers specified\n", status: 2},
 		{args: []string{"grep", "-f", "pats", "a.txt"}, files: map[string]string{"a.txt": `foo
 bar
 foo bar
