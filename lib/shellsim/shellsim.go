@@ -137,7 +137,7 @@ func (e *Environment) RunArgs(ctx context.Context, source string, stdin []byte, 
 	status := 0
 	rt.Sched.RunRoot(func(t *sched.Task) {
 		e.sh.Attach(t)
-		status = e.sh.RunSource(source, "")
+		status = e.sh.RunSourceGuarded(source, "")
 		e.sh.RunExitTrap()
 		if e.sh.Terminated() {
 			status = e.sh.ExitCode()

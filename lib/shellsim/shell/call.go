@@ -957,7 +957,7 @@ func (s *sysImpl) Exec(req command.ExecRequest) (int, error) {
 	child := sh.rt.Sched.Spawn(func(t *sched.Task) {
 		c.task = t
 		t.Data = c
-		st = run()
+		c.guard(func() { st = run() })
 		if k := t.Killed(); k != 0 {
 			st = 128 + k
 		}

@@ -360,6 +360,11 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.BinaryCmd:
 		sh.binary(c)
 	case *syntax.FuncDecl:
+		if c.Name == nil || c.Body == nil {
+			sh.errf("syntax error near unexpected token `('")
+			sh.status = 2
+			return
+		}
 		sh.funcs[c.Name.Value] = c.Body
 		sh.status = 0
 	case *syntax.ArithmCmd:
@@ -818,7 +823,7 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 		tasks = append(tasks, sh.rt.Sched.Spawn(func(t *sched.Task) {
 			child.task = t
 			t.Data = child
-			child.stmt(st)
+			child.guard(func() { child.stmt(st) })
 			child.finish()
 			s := child.status
 			if child.exiting {
@@ -908,7 +913,7 @@ func (sh *Shell) background(st *syntax.Stmt) {
 	j.task = sh.rt.Sched.Spawn(func(t *sched.Task) {
 		child.task = t
 		t.Data = child
-		child.stmt(&fg)
+		child.guard(func() { child.stmt(&fg) })
 		s := child.status
 		if child.exiting {
 			s = child.exitCode
@@ -988,4 +993,26 @@ func printNode(n syntax.Node) string {
 	var b bytes.Buffer
 	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n)
 	return strings.TrimSpace(b.String())
+}
+
+// guard runs f, turning an executor panic into a diagnostic and status 2
+// instead of crashing the host process.
+func (sh *Shell) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(sh.stderr(), "shellsim: internal error: %v\n", r)
+			sh.rt.Tel.unsupported(fmt.Sprintf("internal-error:%v", r))
+			sh.exit(2)
+		}
+	}()
+	f()
+}
+
+// RunSourceGuarded is RunSource with panics contained.
+func (sh *Shell) RunSourceGuarded(src, name string) (st int) {
+	sh.guard(func() { st = sh.RunSource(src, name) })
+	if sh.exiting {
+		return sh.exitCode
+	}
+	return st
 }
