@@ -53,3 +53,29 @@ func TestRandomArgsLong(t *testing.T) {
 		randomArgs(t, seed, 5000)
 	}
 }
+
+func TestHugeCounts(t *testing.T) {
+	big := "9223372036854775807"
+	runTable(t, []tc{
+		{args: []string{"tail", "-c", big}, stdin: "abc", out: "abc"},
+		{args: []string{"tail", "-n", big}, stdin: "a\nb\n", out: "a\nb\n"},
+		{args: []string{"head", "-c", big}, stdin: "abc", out: "abc"},
+		{args: []string{"head", "-c", "-" + big}, stdin: "abc"},
+		{args: []string{"head", "-n", "-" + big}, stdin: "a\nb\n"},
+		{args: []string{"tail", "-c", "+" + big}, stdin: "abc"},
+		{args: []string{"split", "-b", big}, stdin: "abc", check: wantFiles(nil, map[string]string{"xaa": "abc"})},
+		{args: []string{"fold", "-w", big}, stdin: "abc\n", out: "abc\n"},
+		{args: []string{"uniq", "-f", big, "-s", big, "-w", big}, stdin: "a\nb\n", out: "a\n"},
+		{args: []string{"cut", "-c", big + "-"}, stdin: "abc\n", out: "\n"},
+	})
+}
+
+func TestHugeKeys(t *testing.T) {
+	big := "9223372036854775807"
+	runTable(t, []tc{
+		{args: []string{"sort", "-k1." + big + "," + big + "." + big}, stdin: "b\na\n", out: "a\nb\n"},
+		{args: []string{"sort", "-k" + big}, stdin: "b\na\n", out: "a\nb\n"},
+		{args: []string{"nl", "-v", big}, stdin: "a\n", out: big + "\ta\n"},
+		{args: []string{"seq", big, big}, out: big + "\n"},
+	})
+}

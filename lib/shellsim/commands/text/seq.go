@@ -3,6 +3,7 @@ package text
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -164,9 +165,17 @@ func Seq(inv *command.Invocation) int {
 		}
 		return x < last.v
 	}
+	if format == "" && first.isInt() && step.isInt() && last.isInt() {
+		return p.seqInts(first, step, last, sep, equal)
+	}
 	prev := ""
+	var prevX float64
 	for i := int64(0); ; i++ {
 		x := first.v + float64(i)*step.v
+		if i > 0 && x == prevX {
+			break // beyond float precision: no further distinct values
+		}
+		prevX = x
 		s := fmtNum(x)
 		if past(x) {
 			if i == 0 || s != fmtNum(last.v) || s == prev {
@@ -265,4 +274,62 @@ func cFloatFormat(format string) (func(float64) string, string) {
 		}
 		return pre + fmt.Sprintf(spec, x) + suf
 	}, ""
+}
+
+// isInt reports an operand written as a plain integer ("007", "-3").
+func (n seqNum) isInt() bool {
+	t := strings.TrimPrefix(strings.TrimPrefix(n.text, "+"), "-")
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// seqInts counts exactly with big integers, as GNU seq does for integer
+// operands, so large values neither round nor loop.
+func (p *proc) seqInts(first, step, last seqNum, sep string, equal bool) int {
+	parse := func(n seqNum) *big.Int {
+		v, _ := new(big.Int).SetString(strings.TrimPrefix(n.text, "+"), 10)
+		return v
+	}
+	x, d, end := parse(first), parse(step), parse(last)
+	width := 0
+	if equal {
+		width = max(first.width, last.width)
+	}
+	neg := d.Sign() < 0
+	n := 0
+	for ; neg && x.Cmp(end) >= 0 || !neg && x.Cmp(end) <= 0; n++ {
+		s := x.String()
+		if n == 0 && x.Sign() == 0 && strings.HasPrefix(first.text, "-") {
+			s = "-0" // GNU computes in floating point, where -0 keeps its sign
+		}
+		if len(s) < width {
+			z := strings.Repeat("0", width-len(s))
+			if s[0] == '-' {
+				s = "-" + z + s[1:]
+			} else {
+				s = z + s
+			}
+		}
+		if !p.charge(int64(len(s)) + 1) {
+			return p.exit(1)
+		}
+		if n > 0 {
+			p.writeString(sep)
+		}
+		if !p.writeString(s) {
+			return p.exit(1)
+		}
+		x.Add(x, d)
+	}
+	if n > 0 {
+		p.writeString("\n")
+	}
+	return p.exit(0)
 }

@@ -226,7 +226,7 @@ func (s *sorter) begField(line []byte, k *sortKey) int {
 			ptr++
 		}
 	}
-	return min(lim, ptr+k.schar)
+	return ptr + min(k.schar, lim-ptr)
 }
 
 func (s *sorter) limField(line []byte, k *sortKey) int {
@@ -261,7 +261,7 @@ func (s *sorter) limField(line []byte, k *sortKey) int {
 				ptr++
 			}
 		}
-		ptr = min(lim, ptr+echar)
+		ptr += min(echar, lim-ptr)
 	}
 	return ptr
 }

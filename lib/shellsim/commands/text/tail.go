@@ -158,7 +158,7 @@ func (p *proc) tailBytes(r io.Reader, n int64) error {
 			if !peak.add(p, int64(k)) {
 				return errStop
 			}
-			if int64(len(buf)) > 2*n+int64(len(chunk)) {
+			if n < 1<<40 && int64(len(buf)) > 2*n+int64(len(chunk)) {
 				drop := int64(len(buf)) - n
 				peak.held -= drop
 				buf = append(buf[:0:0], buf[drop:]...)

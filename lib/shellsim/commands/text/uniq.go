@@ -137,7 +137,7 @@ func Uniq(inv *command.Invocation) int {
 				i++
 			}
 		}
-		i = min(len(l), i+skipC)
+		i += min(skipC, len(l)-i)
 		k := l[i:]
 		if check >= 0 && len(k) > check {
 			k = k[:check]
