@@ -400,12 +400,35 @@ func (d *differ) files(a, b node, inDir bool) {
 		return
 	}
 	la, lb := splitLines(da), splitLines(db)
-	ea, eb := d.classes(la, lb)
-	ca, cb, ok := compare(ea, eb, func(n int64) bool { return d.inv.Sys.Charge(n) == nil })
+	// Like GNU diff (io.c find_identical_ends), the identical head and
+	// tail of the files are left out of the comparison, all but "horizon"
+	// lines of them (the context length in unified output). This is not
+	// only faster: it decides where ambiguous changes are reported.
+	horizon := 0
+	if d.o.unified {
+		horizon = d.o.context
+	}
+	pre := 0
+	for pre < len(la) && pre < len(lb) && la[pre] == lb[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(la)-pre && suf < len(lb)-pre && la[len(la)-1-suf] == lb[len(lb)-1-suf] {
+		suf++
+	}
+	pre = max(0, pre-horizon)
+	suf = max(0, suf-horizon)
+	ma, mb := la[pre:len(la)-suf], lb[pre:len(lb)-suf]
+	ea, eb := d.classes(ma, mb)
+	mca, mcb, ok := compare(ea, eb, func(n int64) bool { return d.inv.Sys.Charge(n) == nil })
 	if !ok {
 		d.dead = true
 		return
 	}
+	ca := make([]bool, len(la))
+	cb := make([]bool, len(lb))
+	copy(ca[pre:], mca)
+	copy(cb[pre:], mcb)
 	changes := script(ca, cb)
 	if len(changes) == 0 {
 		return

@@ -1,9 +1,12 @@
 package diff
 
-// The comparison engine follows GNU diffutils' analyze.c: Myers' O(ND)
-// algorithm searching for the middle snake from both ends (diag and
-// compareseq), then shift_boundaries to slide each run of changes to the
-// place GNU diff reports it. No Go diff library reproduces GNU's choice
+// The comparison engine follows GNU diffutils' analyze.c: identical ends
+// are set aside (io.c find_identical_ends, in diff.go), lines with no
+// match are discarded (discard_confusing_lines), Myers' O(ND) algorithm
+// searches for the middle snake from both ends (diag and compareseq), and
+// shift_boundaries slides each run of changes to the place GNU diff
+// reports it. Checked against GNU diff 3.8 on thousands of random file
+// pairs (random_host_test.go). No Go diff library reproduces GNU's choice
 // among equally short scripts (go-difflib is unmaintained and follows
 // Python's difflib; go-diff works on characters), and scripts compare our
 // hunks to GNU's byte for byte, so the algorithm is written here.
@@ -15,24 +18,176 @@ package diff
 // work units; it returns false to abort.
 func compare(a, b []int, charge func(int64) bool) (ca, cb []bool, ok bool) {
 	n, m := len(a), len(b)
-	c := &ctx{a: a, b: b, charge: charge}
 	// ca/cb carry one sentinel slot on each side, as GNU's arrays do.
-	c.ca = make([]bool, n+2)
-	c.cb = make([]bool, m+2)
-	size := n + m + 3
+	ca = make([]bool, n+2)
+	cb = make([]bool, m+2)
+	// Lines GNU discards before the main comparison are changed outright;
+	// the rest are compared through realindexes.
+	ua, ra, ub, rb := discardConfusing(a, b, ca, cb)
+	c := &ctx{a: ua, b: ub, ra: ra, rb: rb, ca: ca, cb: cb, charge: charge}
+	size := len(ua) + len(ub) + 3
 	c.fd = make([]int, size)
 	c.bd = make([]int, size)
-	c.off = m + 1
-	if !c.seq(0, n, 0, m) {
+	c.off = len(ub) + 1
+	if !c.seq(0, len(ua), 0, len(ub)) {
 		return nil, nil, false
 	}
-	shift(c.ca, c.cb, a, n)
-	shift(c.cb, c.ca, b, m)
-	return c.ca[1 : n+1], c.cb[1 : m+1], true
+	shift(ca, cb, a, n)
+	shift(cb, ca, b, m)
+	return ca[1 : n+1], cb[1 : m+1], true
+}
+
+// discardConfusing is GNU's discard_confusing_lines: a line with no match
+// in the other file is certainly changed, and a line matching very many
+// lines is dropped from the comparison when it sits inside a run of such
+// lines. It returns the kept lines of each file and their real indexes,
+// and marks the discarded ones in ca/cb (which have a sentinel at 0).
+func discardConfusing(a, b []int, ca, cb []bool) (ua, ra, ub, rb []int) {
+	maxID := 0
+	for _, v := range a {
+		maxID = max(maxID, v+1)
+	}
+	for _, v := range b {
+		maxID = max(maxID, v+1)
+	}
+	count := [2][]int{make([]int, maxID), make([]int, maxID)}
+	for _, v := range a {
+		count[0][v]++
+	}
+	for _, v := range b {
+		count[1][v]++
+	}
+	files := [2][]int{a, b}
+	var discards [2][]byte
+	for f := 0; f < 2; f++ {
+		end := len(files[f])
+		d := make([]byte, end)
+		counts := count[1-f]
+		many := 5
+		for tem := end / 64; ; {
+			tem >>= 2
+			if tem <= 0 {
+				break
+			}
+			many *= 2
+		}
+		for i, v := range files[f] {
+			switch n := counts[v]; {
+			case n == 0:
+				d[i] = 1
+			case n > many:
+				d[i] = 2
+			}
+		}
+		discards[f] = d
+	}
+	for f := 0; f < 2; f++ {
+		d := discards[f]
+		end := len(d)
+		for i := 0; i < end; i++ {
+			if d[i] == 2 {
+				d[i] = 0
+				continue
+			}
+			if d[i] == 0 {
+				continue
+			}
+			j, provisional := i, 0
+			for ; j < end && d[j] != 0; j++ {
+				if d[j] == 2 {
+					provisional++
+				}
+			}
+			for j > i && d[j-1] == 2 {
+				j--
+				d[j] = 0
+				provisional--
+			}
+			length := j - i
+			if provisional*4 > length {
+				for j > i {
+					j--
+					if d[j] == 2 {
+						d[j] = 0
+					}
+				}
+				continue
+			}
+			minimum := 1
+			for tem := length >> 2; ; {
+				tem >>= 2
+				if tem <= 0 {
+					break
+				}
+				minimum <<= 1
+			}
+			minimum++
+			consec := 0
+			for j = 0; j < length; j++ {
+				if d[i+j] != 2 {
+					consec = 0
+				} else if consec++; minimum == consec {
+					j -= consec
+				} else if minimum < consec {
+					d[i+j] = 0
+				}
+			}
+			consec = 0
+			for j = 0; j < length; j++ {
+				if j >= 8 && d[i+j] == 1 {
+					break
+				}
+				if d[i+j] == 2 {
+					consec = 0
+					d[i+j] = 0
+				} else if d[i+j] == 0 {
+					consec = 0
+				} else {
+					consec++
+				}
+				if consec == 3 {
+					break
+				}
+			}
+			i += length - 1
+			consec = 0
+			for j = 0; j < length; j++ {
+				if j >= 8 && d[i-j] == 1 {
+					break
+				}
+				if d[i-j] == 2 {
+					consec = 0
+					d[i-j] = 0
+				} else if d[i-j] == 0 {
+					consec = 0
+				} else {
+					consec++
+				}
+				if consec == 3 {
+					break
+				}
+			}
+		}
+	}
+	keep := func(f int, changed []bool) (u, r []int) {
+		for i, v := range files[f] {
+			if discards[f][i] == 0 {
+				u = append(u, v)
+				r = append(r, i)
+			} else {
+				changed[i+1] = true
+			}
+		}
+		return
+	}
+	ua, ra = keep(0, ca)
+	ub, rb = keep(1, cb)
+	return
 }
 
 type ctx struct {
 	a, b   []int
+	ra, rb []int // real line index of each compared line
 	ca, cb []bool
 	fd, bd []int
 	off    int
@@ -52,11 +207,11 @@ func (c *ctx) seq(xoff, xlim, yoff, ylim int) bool {
 	switch {
 	case xoff == xlim:
 		for ; yoff < ylim; yoff++ {
-			c.cb[yoff+1] = true
+			c.cb[c.rb[yoff]+1] = true
 		}
 	case yoff == ylim:
 		for ; xoff < xlim; xoff++ {
-			c.ca[xoff+1] = true
+			c.ca[c.ra[xoff]+1] = true
 		}
 	default:
 		xmid, ymid, ok := c.diag(xoff, xlim, yoff, ylim)
