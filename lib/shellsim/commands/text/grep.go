@@ -433,11 +433,16 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 	for _, w := range warnings {
 		p.warn("warning: %s", w)
 	}
-	re.Longest()
+	// POSIX matching is leftmost-longest; Perl's (-P) is leftmost-first.
+	if mode != "P" {
+		re.Longest()
+	}
 	m.re = re
 	if m.word {
 		m.whole = regexp.MustCompile(flags + `\A(?:` + expr + `)`)
-		m.whole.Longest()
+		if mode != "P" {
+			m.whole.Longest()
+		}
 	}
 	return m, 0
 }

@@ -101,3 +101,13 @@ func TestGrepUTF8(t *testing.T) {
 }
 
 var _ = commandtest.New
+
+// -P is leftmost-first like Perl; BRE/ERE are leftmost-longest (GNU grep 3.8).
+func TestGrepMatchSemantics(t *testing.T) {
+	runTable(t, []tc{
+		{args: []string{"grep", "-oP", "a|ab"}, stdin: "abc\n", out: "a\n"},
+		{args: []string{"grep", "-oE", "a|ab"}, stdin: "abc\n", out: "ab\n"},
+		{args: []string{"grep", "-oP", "a.*?c"}, stdin: "abcabc\n", out: "abc\nabc\n"},
+		{args: []string{"grep", "-oP", `\d+`}, stdin: "x12y345\n", out: "12\n345\n"},
+	})
+}
