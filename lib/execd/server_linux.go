@@ -362,6 +362,10 @@ type stream struct {
 	send func([]byte) error
 }
 
+// readBufs recycles the output readers' buffers: a command's cost should
+// not include clearing fresh ones.
+var readBufs = sync.Pool{New: func() any { return new([32 << 10]byte) }}
+
 func newStream(f *os.File, limit int) *stream {
 	return &stream{f: f, limit: limit, done: make(chan struct{}), settled: make(chan struct{})}
 }
@@ -393,7 +397,9 @@ func (st *stream) keep(p []byte) {
 func (st *stream) read() {
 	defer close(st.done)
 	defer st.f.Close()
-	b := make([]byte, 32<<10)
+	bp := readBufs.Get().(*[32 << 10]byte)
+	defer readBufs.Put(bp)
+	b := bp[:]
 	for {
 		n, err := st.f.Read(b)
 		if n > 0 {
