@@ -71,7 +71,9 @@ func Jq(inv *command.Invocation) int {
 		def input_filename: _shellsim_filename; def keys_unsorted: _shellsim_keys_unsorted;
 		def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
 		def from_entries: _shellsim_from_entries; def tojson: _shellsim_tojson;
-		def tostring: if type == "string" then . else _shellsim_tojson end; def fromjson: _shellsim_fromjson; .`)
+		def tostring: if type == "string" then . else _shellsim_tojson end; def fromjson: _shellsim_fromjson;
+		def tonumber: if type == "number" then . elif type == "string" then _shellsim_fromjson
+			else error("\(type) (\(tojson)) cannot be parsed as a number") end; .`)
 	if err != nil {
 		panic(err)
 	}
@@ -330,7 +332,7 @@ func (r *runner) fail(err error) int {
 		r.parseFailed(err)
 		return 2
 	}
-	msg := err.Error()
+	msg := jqMessage(err.Error())
 	var ve gojq.ValueError
 	if errors.As(err, &ve) {
 		switch v := ve.Value().(type) {

@@ -115,3 +115,6 @@ c('debug', ['jq', '-c', '-n', '1 | debug | . + 1'])
 c('file-and-filter-f', ['jq', '-f', 'prog.jq', 'doc.json'], files=dict(F, **{'prog.jq': '.name'}))
 c('slurpfile', ['jq', '-n', '-c', '--slurpfile', 'x', 'multi.json', '$x | length'])
 c('rawfile', ['jq', '-n', '--rawfile', 'x', 'lines.txt', '$x'])
+for i, q in enumerate(['.[]', '. + "a"', '{} - 1', 'keys', '"abc" | tonumber', '. * {}', '. / "x"', '. % 0', '. / 0', 'null | keys', 'true | length',
+                       'has("a")', '{} | has(0)', 'null | .[]', '[] | tonumber', '"12" | tonumber', '"1.5" | tonumber + 1']):
+    c('error-%d' % i, ['jq', q], stdin='1\n')
