@@ -119,6 +119,9 @@ func lockDown() error {
 	// (AllThreadsSyscall needs a helper built without cgo).
 	all := func(trap, a1, a2, a3 uintptr) error {
 		_, _, errno := syscall.AllThreadsSyscall(trap, a1, a2, a3)
+		if errno == syscall.ENOTSUP {
+			return errors.New("shellbox-sandboxd must be built with CGO_ENABLED=0 to change every thread's capabilities")
+		}
 		if errno != 0 {
 			return errno
 		}

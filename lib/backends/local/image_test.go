@@ -17,6 +17,12 @@ import (
 // busyboxLayout builds an OCI image layout holding a static busybox, with
 // the umoci CLI, and returns it with its manifest digest.
 func busyboxLayout(t *testing.T, config ...string) machine.PreparedImage {
+	return busyboxLayoutWith(t, nil, config...)
+}
+
+// busyboxLayoutWith is busyboxLayout with a second layer made by editing
+// the unpacked first one.
+func busyboxLayoutWith(t *testing.T, edit func(rootfs string), config ...string) machine.PreparedImage {
 	t.Helper()
 	for _, tool := range []string{"umoci", "busybox"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -57,6 +63,12 @@ func busyboxLayout(t *testing.T, config ...string) machine.PreparedImage {
 	os.WriteFile(filepath.Join(rootfs, "etc", "group"), []byte("root:x:0:\nnogroup:x:65534:\n"), 0o644)
 	os.WriteFile(filepath.Join(rootfs, "app", "hello.txt"), []byte("from the image\n"), 0o644)
 	sh("umoci", "repack", "--image", layout+":image", bundle)
+	if edit != nil {
+		bundle2 := filepath.Join(dir, "bundle2")
+		sh(append([]string{"umoci", "unpack"}, append(rootless, "--image", layout+":image", bundle2)...)...)
+		edit(filepath.Join(bundle2, "rootfs"))
+		sh("umoci", "repack", "--image", layout+":image", bundle2)
+	}
 	args := append([]string{"umoci", "config", "--image", layout + ":image", "--config.env", "FOO=bar", "--config.env", "PATH=/bin"}, config...)
 	sh(args...)
 	data, err := os.ReadFile(filepath.Join(layout, "index.json"))
@@ -158,5 +170,17 @@ func TestPreparedImageBadDigest(t *testing.T) {
 	_, err := f.Create(context.Background(), machine.Spec{Source: img, Network: machine.NetworkDeny})
 	if machine.ErrorKind(err) != "ValueError" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestPreparedImageWhiteout(t *testing.T) {
+	img := busyboxLayoutWith(t, func(rootfs string) {
+		os.Remove(filepath.Join(rootfs, "app", "hello.txt"))
+		os.WriteFile(filepath.Join(rootfs, "app", "second.txt"), []byte("layer two\n"), 0o600)
+	})
+	f := newFactory(t, Options{CacheDir: t.TempDir()})
+	m := newMachine(t, f, machine.Spec{Source: img, Workdir: "/app", Network: machine.NetworkDeny})
+	if r := run(t, m, sh("ls -A /app; stat -c %a /app/second.txt; cat /app/second.txt")); string(r.Stdout) != "second.txt\n600\nlayer two\n" {
+		t.Fatalf("got %q %q", r.Stdout, r.Stderr)
 	}
 }
