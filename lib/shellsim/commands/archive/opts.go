@@ -49,6 +49,9 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 			n, v, eq := strings.Cut(a[2:], "=")
 			l, full, found := sp.lookup(n)
 			if found == 0 {
+				// Unknown here may still be a real option of the GNU tool:
+				// record it as a gap.
+				inv.Sys.Partial(name + " --" + n)
 				return fail("unrecognized option '%s'", a)
 			}
 			if found > 1 {
@@ -78,6 +81,7 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 				c := a[j]
 				k := strings.IndexByte(sp.short, c)
 				if k < 0 || c == ':' {
+					inv.Sys.Partial(fmt.Sprintf("%s -%c", name, c))
 					return fail("invalid option -- '%c'", c)
 				}
 				if k+1 < len(sp.short) && sp.short[k+1] == ':' {

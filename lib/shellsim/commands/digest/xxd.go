@@ -19,6 +19,7 @@ func init() { command.Register("xxd", command.Partial, Xxd) }
 
 type xxdOpts struct {
 	plain, upper, reverse bool
+	include               bool
 	cols, group           int
 	length, seek          int64
 	hasLen                bool
@@ -86,6 +87,8 @@ func Xxd(inv *command.Invocation) int {
 			o.reverse = true
 		case "rp", "pr":
 			o.reverse, o.plain = true, true
+		case "i", "include":
+			o.include = true
 		default:
 			inv.Sys.Partial("xxd " + a)
 			fmt.Fprintf(inv.Stderr, "xxd: option %s is not supported here\n", a)
@@ -127,7 +130,11 @@ func Xxd(inv *command.Invocation) int {
 		if o.hasLen && o.length < int64(len(data)) {
 			data = data[:max(o.length, 0)]
 		}
-		o.dump(&out, data)
+		if o.include {
+			o.cInclude(&out, data, in)
+		} else {
+			o.dump(&out, data)
+		}
 	}
 	if inv.Sys.Charge(int64(out.Len())) != nil {
 		return 1
@@ -275,4 +282,49 @@ func xxdReverse(data []byte, plain bool) []byte {
 		copy(out[addr:], b)
 	}
 	return out
+}
+
+// cInclude writes data as a C array (xxd -i), named after the file.
+func (o *xxdOpts) cInclude(out *bytes.Buffer, data []byte, name string) {
+	cols := o.cols
+	if cols <= 0 {
+		cols = 12
+	}
+	hexd := "0123456789abcdef"
+	if o.upper {
+		hexd = "0123456789ABCDEF"
+	}
+	ident := ""
+	if name != "-" {
+		b := []byte(name)
+		for i, c := range b {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				b[i] = '_'
+			}
+		}
+		ident = string(b)
+		if ident != "" && ident[0] >= '0' && ident[0] <= '9' {
+			ident = "__" + ident
+		}
+		fmt.Fprintf(out, "unsigned char %s[] = {\n", ident)
+	}
+	for i := 0; i < len(data); i += cols {
+		out.WriteString("  ")
+		end := min(len(data), i+cols)
+		for j := i; j < end; j++ {
+			out.WriteString("0x")
+			out.WriteByte(hexd[data[j]>>4])
+			out.WriteByte(hexd[data[j]&15])
+			if j+1 < len(data) {
+				out.WriteByte(',')
+				if j+1 < end {
+					out.WriteByte(' ')
+				}
+			}
+		}
+		out.WriteByte('\n')
+	}
+	if ident != "" {
+		fmt.Fprintf(out, "};\nunsigned int %s_len = %d;\n", ident, len(data))
+	}
 }

@@ -97,6 +97,7 @@ func TestCommands(t *testing.T) {
 			{args: []string{"curl", "-s", "-w", "%{http_code}\\n", "http://h/"}, out: "000\n", status: 7},
 			{args: []string{"wget", "http://h:9/x"}, err: "--2025-01-01 00:00:00--  http://h:9/x\nConnecting to h:9... failed: Connection refused.\n", status: 4},
 			{args: []string{"wget", "-q", "http://h:9/x"}, status: 4},
+			{args: []string{"wget", "-q", "-O", "empty.out", "http://h:9/x"}, status: 4, file: "empty.out", fileBody: ""},
 		}},
 		{"basic", []step{
 			{args: []string{"net", "route", "http://api/*", "200", "hello", "world"}},
@@ -145,7 +146,9 @@ func TestCommands(t *testing.T) {
 				if out != s.out || errOut != s.err || st != s.status {
 					t.Errorf("%q:\n got out=%q err=%q status=%d\nwant out=%q err=%q status=%d", s.args, out, errOut, st, s.out, s.err, s.status)
 				}
-				if s.file != "" {
+				if s.file != "" && !e.Exists(s.file) {
+					t.Errorf("%q: %s missing", s.args, s.file)
+				} else if s.file != "" {
 					if got := e.ReadFile(s.file); got != s.fileBody {
 						t.Errorf("%q: file %s = %q, want %q", s.args, s.file, got, s.fileBody)
 					}

@@ -120,6 +120,14 @@ func Wget(inv *command.Invocation) int {
 	if len(o.urls) == 0 {
 		return usage("missing URL")
 	}
+	// wget -O FILE creates (and empties) FILE before connecting, so a
+	// failed download leaves an empty file behind.
+	if o.hasOutput && o.output != "-" {
+		if err := inv.FS.WriteFile(inv.Abs(o.output), nil, 0o644); err != nil {
+			fmt.Fprintf(inv.Stderr, "wget: %s: %s\n", o.output, command.Message(err))
+			return 3
+		}
+	}
 	status := 0
 	for _, u := range o.urls {
 		st := o.get(inv, u)
