@@ -59,6 +59,8 @@ const (
 	// exitGrace is how long output may still arrive after the shell's
 	// process ended before the shell is declared gone.
 	exitGrace = 200 * time.Millisecond
+	// settle is how long after a command started Interrupt waits at least.
+	settle = 100 * time.Millisecond
 )
 
 // promptCommand prints the marker of the command that just ended (the
@@ -71,6 +73,9 @@ type Interactive struct {
 	tty       bool
 	open      func(ctx context.Context, cmd machine.Command) (machine.Process, error)
 	interrupt func(ctx context.Context, p *shellProc) error
+	// reap, when set, stops what is left of a shell's session (its jobs)
+	// before the shell's process is closed.
+	reap func(ctx context.Context, pid int)
 
 	opMu sync.Mutex // one Execute or Read at a time
 
@@ -84,6 +89,9 @@ type Interactive struct {
 // terminal t provides. Interrupt types Ctrl-C.
 func NewTerminalSession(t Terminal, opts Options) *Interactive {
 	s := &Interactive{opts: opts, tty: true, open: t.OpenTerminal}
+	if st, ok := t.(ScriptTerminal); ok {
+		s.reap = st.killSession
+	}
 	s.interrupt = func(ctx context.Context, p *shellProc) error {
 		_, err := p.p.Stdin().Write([]byte{0x03})
 		return err
@@ -99,7 +107,9 @@ func NewTerminalSession(t Terminal, opts Options) *Interactive {
 func NewPipeSession(m machine.ProcessMachine, opts Options) *Interactive {
 	s := &Interactive{opts: opts, open: m.OpenProcess}
 	s.interrupt = func(ctx context.Context, p *shellProc) error {
-		script := fmt.Sprintf(`for c in $(cat /proc/%d/task/*/children 2>/dev/null); do kill -INT "$c" 2>/dev/null; done`, p.pid)
+		// The command may not have forked yet: retry for a second.
+		script := fmt.Sprintf(`i=0; while [ $i -lt 20 ]; do f=; for c in $(cat /proc/%d/task/*/children 2>/dev/null); do `+
+			`kill -INT "$c" 2>/dev/null && f=1; done; [ -n "$f" ] && break; i=$((i+1)); sleep 0.05; done; true`, p.pid)
 		res, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", script}, OutputLimit: 4096, Timeout: 10 * time.Second})
 		if err != nil {
 			return err
@@ -180,6 +190,19 @@ func (s *Interactive) Interrupt(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	p.waitStarted(ctx, 10*time.Second)
+	// A command that started a moment ago may still be handing the terminal
+	// to its process group; a Ctrl-C then would reach the shell instead.
+	p.mu.Lock()
+	since := time.Since(p.startedAt)
+	p.mu.Unlock()
+	if since < settle {
+		select {
+		case <-time.After(settle - since):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	return s.interrupt(ctx, p)
 }
 
@@ -197,6 +220,13 @@ func (s *Interactive) Close(ctx context.Context) error {
 	s.mu.Unlock()
 	if p == nil {
 		return nil
+	}
+	return s.closeProc(ctx, p)
+}
+
+func (s *Interactive) closeProc(ctx context.Context, p *shellProc) error {
+	if s.reap != nil && p.pid > 1 {
+		s.reap(ctx, p.pid)
 	}
 	return p.close(ctx)
 }
@@ -221,7 +251,7 @@ func (s *Interactive) drop(ctx context.Context, p *shellProc) {
 		s.running = false
 	}
 	s.mu.Unlock()
-	_ = p.close(ctx)
+	_ = s.closeProc(ctx, p)
 }
 
 func (s *Interactive) start(ctx context.Context) (*shellProc, error) {
@@ -250,7 +280,8 @@ func (s *Interactive) start(ctx context.Context) (*shellProc, error) {
 	p.begin(token, 64<<10)
 	var init string
 	if s.tty {
-		init = "stty -echo -onlcr 2>/dev/null; set +H; set +o history; export -n PROMPT_COMMAND PS0 PS1 PS2; __sb_tok=" + token + "\n"
+		init = "stty -echo -onlcr 2>/dev/null; set +H; set +o history; export -n PROMPT_COMMAND PS0 PS1 PS2; " +
+			"read -r _ _ _ _ _ __sb_sid _ < /proc/$$/stat 2>/dev/null; printf '\\036%s %d\\036' " + token + " \"${__sb_sid:-$$}\"\n"
 	} else {
 		init = "exec 2>&1; set +H; printf '\\036%s %d\\036' " + token + " $$\n"
 	}
@@ -271,6 +302,7 @@ func (s *Interactive) start(ctx context.Context) (*shellProc, error) {
 		}
 		return nil, fmt.Errorf("starting the shell: %w", err)
 	}
+	// The marker's number is the shell's pid (pipes) or session id (terminal).
 	p.pid = *u.ExitCode
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -379,10 +411,12 @@ func commandLines(command, token string, tty bool) []byte {
 		b.WriteByte('\n')
 		data = data[n:]
 	}
+	// The "-1" marker says the shell has read the whole command.
+	started := `printf '\036%s -1\036' ` + token + "; "
 	if tty {
-		b.WriteString("__sb_tok=" + token + `; eval "$__sb_c"` + "\n")
+		b.WriteString("__sb_tok=" + token + "; " + started + `eval "$__sb_c"` + "\n")
 	} else {
-		b.WriteString(`eval "$__sb_c"; printf '\036%s %d\036' ` + token + ` "$?"` + "\n")
+		b.WriteString(started + `eval "$__sb_c"; printf '\036%s %d\036' ` + token + ` "$?"` + "\n")
 	}
 	return []byte(b.String())
 }
@@ -413,17 +447,19 @@ type shellProc struct {
 	p   machine.Process
 	pid int
 
-	mu     sync.Mutex
-	wake   chan struct{} // closed and replaced on every change
-	out    []byte        // output not yet taken
-	cap    int           // bound of out
-	over   bool          // output was dropped since the last take
-	want   string        // token whose marker ends the current command
-	exit   *int          // its status, once seen
-	tail   []byte        // a possible marker cut by a read boundary
-	dead   bool
-	exited bool
-	once   sync.Once
+	mu        sync.Mutex
+	wake      chan struct{} // closed and replaced on every change
+	out       []byte        // output not yet taken
+	cap       int           // bound of out
+	over      bool          // output was dropped since the last take
+	want      string        // token whose marker ends the current command
+	exit      *int          // its status, once seen
+	started   bool          // the shell has read the current command
+	startedAt time.Time     // when that was seen
+	tail      []byte        // a possible marker cut by a read boundary
+	dead      bool
+	exited    bool
+	once      sync.Once
 }
 
 func newShellProc(p machine.Process) *shellProc {
@@ -487,7 +523,29 @@ func (sp *shellProc) signal() {
 func (sp *shellProc) begin(token string, limit int) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	sp.want, sp.exit, sp.out, sp.over, sp.cap = token, nil, nil, false, limit
+	sp.want, sp.exit, sp.out, sp.over, sp.cap, sp.started = token, nil, nil, false, limit, false
+}
+
+// waitStarted waits until the shell has read the current command (or it
+// ended), so that a Ctrl-C cannot flush the command before it runs.
+func (sp *shellProc) waitStarted(ctx context.Context, limit time.Duration) {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		sp.mu.Lock()
+		done, wake := sp.started || sp.exit != nil || sp.dead || sp.want == "", sp.wake
+		sp.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func (sp *shellProc) setLimit(limit int) {
@@ -527,8 +585,12 @@ func (sp *shellProc) feed(data []byte) {
 			continue
 		}
 		if token == sp.want {
-			sp.exit = &code
-			sp.want = ""
+			if code == -1 {
+				sp.started, sp.startedAt = true, time.Now()
+			} else {
+				sp.exit = &code
+				sp.want = ""
+			}
 		}
 		data = data[j+2:]
 	}

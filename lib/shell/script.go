@@ -2,7 +2,9 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -32,6 +34,17 @@ func (t ScriptTerminal) OpenTerminal(ctx context.Context, cmd machine.Command) (
 	// -c runs the command line with /bin/sh when SHELL is unset.
 	c.Argv = []string{script, "-q", "-f", "-e", "-c", strings.Join(quoted, " "), "/dev/null"}
 	return t.Machine.OpenProcess(ctx, c)
+}
+
+// killSession kills every process of the shell's session (script starts
+// the shell in a session of its own, and its jobs have their own process
+// groups in it), with pkill or, without it, by reading /proc.
+func (t ScriptTerminal) killSession(ctx context.Context, sid int) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	script := fmt.Sprintf(`pkill -KILL -s %d 2>/dev/null || for d in /proc/[0-9]*; do `+
+		`read -r _ _ _ _ _ s _ < "$d/stat" 2>/dev/null && [ "$s" = %d ] && kill -KILL "${d#/proc/}" 2>/dev/null; done; true`, sid, sid)
+	_, _ = t.Machine.Run(ctx, machine.Command{Argv: []string{"sh", "-c", script}, OutputLimit: 1024})
 }
 
 // HasScript reports whether m can run script(1).

@@ -104,7 +104,7 @@ func TestLongCommandRunsThenReadCompletes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, _ := open(t)
 			ctx := context.Background()
-			u, err := s.Execute(ctx, "echo begin; sleep 1; echo end", 200*time.Millisecond, 1<<20)
+			u, err := s.Execute(ctx, "echo begin; sleep 3; echo end", time.Second, 1<<20)
 			if err != nil || u.Status != Running || string(u.Output) != "begin\n" || u.ExitCode != nil {
 				t.Fatalf("first: %+v %v", u, err)
 			}
@@ -279,7 +279,10 @@ func TestConcurrentSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(100 * time.Millisecond)
+	deadline := time.Now().Add(5 * time.Second)
+	for countProcs() > before && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if after := countProcs(); after > before {
 		t.Fatalf("processes: %d before, %d after", before, after)
 	}
