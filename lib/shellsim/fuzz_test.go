@@ -2,6 +2,7 @@ package shellsim_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -33,7 +34,8 @@ func FuzzRun(f *testing.F) {
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
-			t.Fatalf("hang on %q", src)
+			// Crash the worker so the fuzzer records the input.
+			panic(fmt.Sprintf("hang on %q", src))
 		}
 	})
 }

@@ -82,6 +82,7 @@ type Task struct {
 	fired    bool
 	slice    int64
 	blockSeq uint64
+	stopErrs int
 	// SigPipe records that a write hit a pipe with no reader.
 	SigPipe bool
 	// Interruptible makes blocking calls fail with ErrInterrupted while a
@@ -178,12 +179,25 @@ func (s *Scheduler) Ready(t *Task) {
 	s.runq = append(s.runq, t)
 }
 
+// maxStopErrors bounds how often a stopped task may keep calling blocking
+// operations after being told to stop; past it the call panics with the stop
+// error so that a command ignoring errors cannot spin forever.
+const maxStopErrors = 100000
+
 func (t *Task) err() error {
 	switch {
 	case t.killed != 0:
+		t.stopErrs++
+		if t.stopErrs > maxStopErrors {
+			panic(ErrKilled)
+		}
 		return ErrKilled
 	case t.deadlock:
-		t.deadlock = false
+		// Sticky: a deadlocked task stays stopped.
+		t.stopErrs++
+		if t.stopErrs > maxStopErrors {
+			panic(ErrDeadlock)
+		}
 		return ErrDeadlock
 	case len(t.pending) > 0 && t.Interruptible:
 		return ErrInterrupted

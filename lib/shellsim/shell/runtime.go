@@ -25,6 +25,8 @@ type Runtime struct {
 	Cancelled atomic.Bool
 	// Terminal is set once exit, set -e or exhaustion ended the session.
 	Terminal bool
+	// Net is the virtual HTTP route table (see network.go); nil until used.
+	Net *command.RouteTable
 
 	shellPID int
 	rand     uint32

@@ -848,10 +848,8 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	for _, t := range tasks {
 		for !t.Done() {
 			if err := sh.task.Wait(t); err != nil {
-				if errors.Is(err, sched.ErrKilled) || errors.Is(err, sched.ErrDeadlock) {
-					sh.fatal(err)
-					break
-				}
+				sh.fatal(err)
+				break
 			}
 		}
 	}
@@ -1000,6 +998,10 @@ func printNode(n syntax.Node) string {
 func (sh *Shell) guard(f func()) {
 	defer func() {
 		if r := recover(); r != nil {
+			if err, ok := r.(error); ok && errors.Is(err, command.ErrStopped) {
+				sh.fatal(err)
+				return
+			}
 			fmt.Fprintf(sh.stderr(), "shellsim: internal error: %v\n", r)
 			sh.rt.Tel.unsupported(fmt.Sprintf("internal-error:%v", r))
 			sh.exit(2)
