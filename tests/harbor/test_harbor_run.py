@@ -201,3 +201,25 @@ def test_bash_agent_on_a_one_shot_shell_offers_only_command(harbor_ready: Path, 
     assert server.requests[0]["model"] == "fake"
     assert job.trials["count-errors"]["agent_result"]["metadata"]["shell_mode"] == "oneshot"
     assert not leftovers(job.marker)
+
+
+def test_bash_agent_is_stopped_by_the_agent_timeout(harbor_ready: Path, tmp_path: Path) -> None:
+    # cpu-burn gives the agent 3 seconds; the model starts a busy loop and waits 30.
+    script = [tool_call({"command": "while :; do :; done", "wait_ms": 30000})]
+    with FakeOpenAI(script, repeat_last=True) as server:
+        job = run_harbor(
+            harbor_ready,
+            tmp_path,
+            tasks=["cpu-burn"],
+            agent={
+                "import_path": "shellbox.agent:BashAgent",
+                "model_name": "fake",
+                "kwargs": {"base_url": server.base_url},
+            },
+        )
+    trial = job.trials["cpu-burn"]
+    assert (trial["exception_info"] or {}).get("exception_type") == "AgentTimeoutError", job.describe()
+    # The verifier still ran on the same machine, and nothing outlived the job.
+    assert job.reward("cpu-burn") == 0.0, job.describe()
+    assert len(server.requests) == 1
+    assert not leftovers(job.marker), leftovers(job.marker)
