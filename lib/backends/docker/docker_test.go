@@ -141,7 +141,7 @@ func TestDaemonRestart(t *testing.T) {
 	select {
 	case o := <-done:
 		if !errors.Is(o.err, machine.ErrTerminated) || machine.ErrorKind(o.err) != "MachineTerminated" {
-			t.Fatalf("run during restart: %+v %v", o.res, o.err)
+			t.Fatalf("run during restart: code %d %+v %v", dockertest.Code(o.res), o.res, o.err)
 		}
 		t.Log(o.err)
 	case <-time.After(60 * time.Second):

@@ -157,6 +157,33 @@ func (m *Machine) deadReason() string {
 	return fmt.Sprintf("container %s is %s (exit code %d%s)", m.name, insp.State.Status, insp.State.ExitCode, oomNote(insp.State.OOMKilled))
 }
 
+// aliveAfterSignal tells, after a command died of a signal, whether the
+// container is still alive: a dying container (its init gone, or its
+// daemon stopping) kills every process in it before the daemon updates its
+// state, so a root probe exec decides. It returns the TerminatedError to
+// surface, or nil.
+func (m *Machine) aliveAfterSignal(ctx context.Context) error {
+	if reason := m.deadReason(); reason != "" {
+		return &machine.TerminatedError{Reason: reason}
+	}
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	code, _, err := m.rootExec(pctx, "exit 0", nil, nil, nil)
+	if err == nil && code == 0 {
+		return nil
+	}
+	if errors.Is(err, machine.ErrTerminated) || errors.Is(err, machine.ErrClosed) {
+		return err
+	}
+	if reason := m.deadReason(); reason != "" {
+		return &machine.TerminatedError{Reason: reason}
+	}
+	if err == nil {
+		err = fmt.Errorf("probe exited with %d", code)
+	}
+	return &machine.TerminatedError{Reason: fmt.Sprintf("container %s stopped responding: %v", m.name, err)}
+}
+
 func oomNote(oom bool) string {
 	if oom {
 		return ", out of memory"

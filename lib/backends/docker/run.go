@@ -198,6 +198,12 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 		// exit for up to 2 s while an earlier exec's background processes
 		// keep that exec's stdout open.
 		if code, ok := p.markerStatus(); ok {
+			if code >= 128 {
+				// Killed by a signal: possibly because the container died.
+				if err := m.aliveAfterSignal(ctx); err != nil {
+					return 0, nil, err
+				}
+			}
 			return code, nil, nil
 		}
 		insp, err := m.waitExit(ictx, e.raw.id, 5*time.Second)
@@ -224,7 +230,12 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 		}
 		return 0, nil, m.opErr(ctx, "inspecting exec", err)
 	}
-	if reason := m.deadReason(); reason != "" {
+	if p.framed && !p.noFrame {
+		// The wrapper itself was killed: most likely with its container.
+		if err := m.aliveAfterSignal(ctx); err != nil {
+			return 0, nil, err
+		}
+	} else if reason := m.deadReason(); reason != "" {
 		return 0, nil, &machine.TerminatedError{Reason: reason}
 	}
 	if !p.framed || p.noFrame {
