@@ -288,6 +288,9 @@ func biCd(sh *Shell, args []string) int {
 	}
 	old := sh.dir
 	sh.dir = p
+	if pr, ok := sh.rt.Sched.Proc(sh.pid); ok {
+		pr.Dir = p
+	}
 	sh.SetVar("OLDPWD", old)
 	if v := sh.lookup("OLDPWD"); v != nil {
 		v.Exported = true

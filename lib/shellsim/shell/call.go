@@ -598,7 +598,10 @@ func (sh *Shell) runEntry(e command.Entry, args []string, env []string, fds [10]
 	inv := &command.Invocation{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: sh.dir,
 		Env: sh.processEnv(env), Sys: sys,
 		FS: &vfs.View{FS: rt.FS, Streams: vfs.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr}}}
+	prevCmd := sh.cmdPID
+	sh.cmdPID = proc.PID
 	st := safeRun(e, inv)
+	sh.cmdPID = prevCmd
 	if t := sh.task; t != nil && t.Killed() != 0 {
 		st = 128 + t.Killed()
 	}

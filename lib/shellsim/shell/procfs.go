@@ -15,6 +15,9 @@ type procFS struct{ rt *Runtime }
 func (p *procFS) currentPID() int {
 	if t := p.rt.Sched.Current(); t != nil {
 		if sh, ok := t.Data.(*Shell); ok && sh != nil {
+			if sh.cmdPID != 0 {
+				return sh.cmdPID
+			}
 			return sh.pid
 		}
 	}

@@ -75,6 +75,7 @@ type Shell struct {
 	curBuiltin  string
 	cfg         *expand.Config
 	cfgDepth    int
+	cmdPID      int // command process running on this shell's task
 	readDirFn   func(string) ([]fs.DirEntry, error)
 }
 
@@ -198,12 +199,30 @@ func (sh *Shell) stopped() bool {
 	return sh.exiting || sh.returning || sh.brk > 0 || sh.cont > 0
 }
 
-// Parse parses bash source, charging for it.
+// Parse parses bash source, charging for it. Like bash, a here-document
+// left open at the end of the input is closed there, with a warning.
 func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 	if err := sh.charge(int64(len(src))*resources.CostParseByte + 50); err != nil {
 		return nil, err
 	}
-	return sh.rt.parser().Parse(strings.NewReader(src), name)
+	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
+	for tries := 0; err != nil && tries < 8; tries++ {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) || !strings.HasPrefix(pe.Text, "unclosed here-document `") {
+			break
+		}
+		word := strings.TrimSuffix(strings.TrimPrefix(pe.Text, "unclosed here-document `"), "`")
+		lines := strings.Count(src, "\n")
+		if !strings.HasSuffix(src, "\n") {
+			lines++
+			src += "\n"
+		}
+		fmt.Fprintf(sh.stderr(), "%s: line %d: warning: here-document at line %d delimited by end-of-file (wanted `%s')\n",
+			sh.name, lines, pe.Pos.Line(), word)
+		src += word + "\n"
+		f, err = sh.rt.parser().Parse(strings.NewReader(src), name)
+	}
+	return f, err
 }
 
 // ParseErrorText renders a parse error the way bash reports it.
