@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -75,7 +74,10 @@ func Serve(listenFD, readyFD int) error {
 	if readyFD >= 0 {
 		unix.CloseOnExec(readyFD)
 	}
-	if err := lockDown(); err != nil {
+	spawns := make(chan spawnRequest)
+	spawnReady := make(chan error, 1)
+	go spawner(spawnReady, spawns)
+	if err := <-spawnReady; err != nil {
 		return err
 	}
 	lf := os.NewFile(uintptr(listenFD), "listener")
@@ -95,7 +97,7 @@ func Serve(listenFD, readyFD int) error {
 	if err != nil {
 		return err
 	}
-	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
+	s := &server{spawns: spawns, devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -110,24 +112,41 @@ func Serve(listenFD, readyFD int) error {
 	}
 }
 
-// lockDown keeps the helper's own capabilities (it may need to switch user
-// and kill other users' processes) but makes sure no command it starts can
-// gain any: no new privileges, an empty bounding set, no ambient or
-// inheritable capabilities.
-func lockDown() error {
-	// Capabilities are per thread: change every thread of the process
-	// (AllThreadsSyscall needs a helper built without cgo).
-	all := func(trap, a1, a2, a3 uintptr) error {
-		_, _, errno := syscall.AllThreadsSyscall(trap, a1, a2, a3)
-		if errno == syscall.ENOTSUP {
-			return errors.New("shellbox-sandboxd must be built with CGO_ENABLED=0 to change every thread's capabilities")
-		}
-		if errno != 0 {
-			return errno
-		}
-		return nil
+// spawnRequest asks the spawner thread to start a command.
+type spawnRequest struct {
+	prog string
+	argv []string
+	attr *syscall.ProcAttr
+	res  chan spawnResult
+}
+
+type spawnResult struct {
+	pid int
+	err error
+}
+
+// spawner starts every command from one locked OS thread. Capabilities are
+// per thread, so that thread alone gives away what commands must not get
+// (an empty bounding set, no ambient or inheritable capabilities, no new
+// privileges) while the helper's other threads keep what the helper needs
+// to switch users and stop other users' processes. Changing one thread is
+// cheap; changing every thread of a Go process is not.
+func spawner(ready chan<- error, reqs <-chan spawnRequest) {
+	runtime.LockOSThread() // never unlocked: the thread dies with the helper
+	err := lockDownThread()
+	ready <- err
+	if err != nil {
+		return
 	}
-	if err := all(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); err != nil {
+	for r := range reqs {
+		pid, err := syscall.ForkExec(r.prog, r.argv, r.attr)
+		r.res <- spawnResult{pid, err}
+	}
+}
+
+// lockDownThread restricts the calling thread, whose children inherit it.
+func lockDownThread() error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
@@ -139,19 +158,17 @@ func lockDown() error {
 		return nil // nothing to give away (a user namespace without capabilities)
 	}
 	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
-		if err := all(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(c), 0); err != nil && err != syscall.EINVAL {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != syscall.EINVAL {
 			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
 		}
 	}
-	if err := all(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0); err != nil && err != syscall.EINVAL {
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != syscall.EINVAL {
 		return fmt.Errorf("clearing ambient capabilities: %w", err)
 	}
 	data[0].Inheritable, data[1].Inheritable = 0, 0
-	if err := all(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); err != nil {
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
 		return fmt.Errorf("capset: %w", err)
 	}
-	runtime.KeepAlive(&hdr)
-	runtime.KeepAlive(&data)
 	return nil
 }
 
@@ -183,6 +200,7 @@ func blockingPipe() (r, w *os.File, err error) {
 }
 
 type server struct {
+	spawns  chan<- spawnRequest
 	devNull *os.File
 	mu      sync.Mutex
 	execs   map[uint64]*execState
@@ -526,8 +544,11 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	if req.SwitchUser {
 		sys.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
 	}
-	pid, startErr := syscall.ForkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
-		Files: []uintptr{inR.Fd(), outW.Fd(), errW.Fd()}, Sys: sys})
+	spawned := make(chan spawnResult, 1)
+	s.spawns <- spawnRequest{prog: prog, argv: req.Argv, res: spawned, attr: &syscall.ProcAttr{Dir: dir,
+		Env: req.Env, Files: []uintptr{inR.Fd(), outW.Fd(), errW.Fd()}, Sys: sys}}
+	sr := <-spawned
+	pid, startErr := sr.pid, sr.err
 	outW.Close()
 	errW.Close()
 	if inR != s.devNull {
