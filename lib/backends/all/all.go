@@ -6,4 +6,5 @@ import (
 	_ "github.com/shellbox/shellbox/lib/backends/docker"
 	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
 	_ "github.com/shellbox/shellbox/lib/backends/local"
+	_ "github.com/shellbox/shellbox/lib/backends/shellsim"
 )

@@ -1,4 +1,4 @@
-// Package shellsim is the "shellsim" machine backend: each machine is one
+// Package shellsimbackend is the "shellsim" machine backend: each machine is one
 // ShellSim environment (an in-memory filesystem, a simulated shell and
 // metered resources in virtual time); nothing runs on the host.
 //
@@ -11,7 +11,7 @@
 // its commands; exhausting one ends the machine: the command that did it
 // exits 137 with "shellsim: <reason>" on stderr, later operations fail
 // with a TerminatedError naming the reason (e.g. cpu_exhausted).
-package shellsim
+package shellsimbackend
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	_ "github.com/shellbox/shellbox/lib/shellsim/commands/all" // the built-in commands
 )
 
 // Backend is the registered name.

@@ -1,4 +1,4 @@
-package shellsim
+package shellsimbackend
 
 import (
 	"context"

@@ -1,0 +1,206 @@
+package shellsim
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/shellsim/sched"
+	"github.com/shellbox/shellbox/lib/shellsim/shell"
+	"github.com/shellbox/shellbox/lib/shellsim/vfs"
+)
+
+// Action is one action for Execute.
+type Action struct {
+	Source string
+	Stdin  []byte
+	// Stdout and Stderr receive the output as it is produced (after the
+	// output cap); nil collects it into the Result.
+	Stdout, Stderr io.Writer
+	// Fresh runs the action in a new shell with fresh state (no functions,
+	// aliases, options or non-exported variables of earlier actions) in Dir
+	// with Env exported, over the same files, processes and meters; exit in
+	// it ends only that shell. Otherwise the action runs in the persistent
+	// main shell, as Run does.
+	Fresh bool
+	Dir   string
+	Env   map[string]string
+}
+
+// ActionResult is Result plus what happened to the shell.
+type ActionResult struct {
+	Result
+	// ShellExited: the persistent main shell exited (exit, set -e); with
+	// ResetOnExit the environment then has a fresh main shell in /work and
+	// stays usable.
+	ShellExited bool
+	// Cancelled: ctx ended the action (status 137).
+	Cancelled bool
+}
+
+// Execute runs one action. Unlike Run, an exit of the main shell does not
+// end the environment when resetOnExit is set: a new main shell replaces
+// it. Resource exhaustion always ends the environment.
+func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) ActionResult {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.terminal {
+		return ActionResult{Result: Result{Outcome: e.last}}
+	}
+	rt := e.rt
+	tel := rt.Tel
+	cmdStart, unsStart, partStart := len(tel.Commands), len(tel.Unsupported), len(tel.Partials)
+	seqStart := 0
+	if n := len(tel.Invocations); n > 0 {
+		seqStart = tel.Invocations[n-1].Sequence
+	}
+	var stdout, stderr bytes.Buffer
+	var ow, ew io.Writer = &outWriter{m: rt.Meter, buf: &stdout}, &outWriter{m: rt.Meter, buf: &stderr}
+	if a.Stdout != nil {
+		ow = &meteredWriter{m: rt.Meter, w: a.Stdout}
+	}
+	if a.Stderr != nil {
+		ew = &meteredWriter{m: rt.Meter, w: a.Stderr}
+	}
+	sh := e.sh
+	if a.Fresh {
+		dir := a.Dir
+		if dir == "" {
+			dir = "/work"
+		}
+		fresh, err := e.sh.Fresh(dir, a.Env)
+		if err != nil {
+			e.terminal = rt.Meter.Stop != resources.None
+			res := Result{Outcome: e.outcome(137)}
+			e.last = res.Outcome
+			return ActionResult{Result: res}
+		}
+		sh = fresh
+	}
+	sh.SetStreams(bytes.NewReader(a.Stdin), ow, ew)
+	done := make(chan struct{})
+	if ctx != nil && ctx.Done() != nil {
+		go func() {
+			select {
+			case <-ctx.Done():
+				rt.Cancelled.Store(true)
+			case <-done:
+			}
+		}()
+	}
+	status := 0
+	rt.Sched.RunRoot(func(t *sched.Task) {
+		sh.Attach(t)
+		status = sh.RunSourceGuarded(a.Source, "")
+		if a.Fresh {
+			sh.Finish()
+		} else {
+			sh.RunExitTrap()
+		}
+		if sh.Terminated() {
+			status = sh.ExitCode()
+		}
+		for rt.Sched.Runnable() > 0 && rt.Meter.Stop == resources.None && !rt.Cancelled.Load() {
+			t.Yield()
+		}
+	})
+	close(done)
+	out := ActionResult{}
+	if rt.Meter.Stop != resources.None {
+		status = 137
+		e.terminal = true
+	} else if rt.Cancelled.Load() {
+		status = 137
+		out.Cancelled = true
+		sh.ClearExit()
+		rt.Cancelled.Store(false)
+	} else if !a.Fresh && sh.Terminated() {
+		out.ShellExited = true
+		if resetOnExit {
+			e.sh = shell.New(rt)
+		} else {
+			e.terminal = true
+		}
+	}
+	if e.terminal {
+		rt.Sched.KillAll(9)
+		rt.Sched.Drain()
+	}
+	res := Result{Outcome: e.outcome(status), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	res.Commands = append([]string(nil), tel.Commands[cmdStart:]...)
+	res.Unsupported = append([]string(nil), tel.Unsupported[unsStart:]...)
+	res.Partials = append([]string(nil), tel.Partials[partStart:]...)
+	uns, part := map[string]bool{}, map[string]bool{}
+	for _, inv := range tel.Invocations {
+		if inv.Sequence <= seqStart {
+			continue
+		}
+		res.Invocations = append(res.Invocations, inv)
+		switch inv.Trust {
+		case string(command.Unsupported):
+			uns[inv.Argv[0]] = true
+		case string(command.Partial):
+			part[inv.Argv[0]] = true
+		}
+	}
+	res.UnsupportedCommands, res.PartialCommands = sortedKeys(uns), sortedKeys(part)
+	e.last = res.Outcome
+	out.Result = res
+	return out
+}
+
+// meteredWriter accounts output against the output cap and passes it on.
+type meteredWriter struct {
+	m *resources.Meter
+	w io.Writer
+}
+
+func (w *meteredWriter) Write(p []byte) (int, error) {
+	n, err := w.m.Output(len(p))
+	if n > 0 {
+		if _, werr := w.w.Write(p[:n]); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return n, err
+}
+
+// StopReason is why the environment ended ("" while it runs).
+func (e *Environment) StopReason() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return string(e.rt.Meter.Stop)
+}
+
+// Usage is the environment's cumulative resource use.
+func (e *Environment) Usage() Usage {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.outcome(0).Usage
+}
+
+// WithFS runs fn with the environment's filesystem while no action runs
+// (the filesystem is not safe for concurrent use).
+func (e *Environment) WithFS(fn func(fsys *vfs.FS) error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return fn(e.rt.FS)
+}
+
+// AddRoute adds a virtual HTTP route that curl, wget and net of this
+// environment (and of its forks) reach.
+func (e *Environment) AddRoute(r command.Route) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.rt.Routes().AddRoute(r)
+}
+
+// NetworkRequests are the requests commands made, in order, and how many
+// were dropped once the record was full.
+func (e *Environment) NetworkRequests() ([]command.RequestRecord, int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.rt.Routes().Record()
+}
