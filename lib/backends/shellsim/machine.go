@@ -220,10 +220,10 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 }
 
 type process struct {
-	m       *Machine
-	cmd     machine.Command
-	stdin   *stdinCollector
-	stdout  []byte
+	m      *Machine
+	cmd    machine.Command
+	stdin  *stdinCollector
+	stdout []byte
 
 	once sync.Once
 	done chan struct{}
