@@ -207,60 +207,60 @@ func Patch(inv *command.Invocation) int {
 			status = 1
 			continue
 		}
-		lines := splitLines(orig)
+		input := splitLines(orig)
+		ap := &applier{input: input}
 		failed := 0
-		delta, lastOffset := 0, 0
 		for n, h := range fp.hunks {
-			oldL, newL := h.side('-'), h.side('+')
-			expected := h.oldStart - 1 + delta
-			if h.oldLen == 0 {
-				expected = h.oldStart + delta
+			if inv.Sys.Charge(int64(len(h.lines)*4+len(input))) != nil {
+				return 2
 			}
-			at, fuzz, found := locate(lines, oldL, h, expected+lastOffset, n == 0)
-			if !found && n == 0 {
-				// A patch that is already applied matches backwards.
-				if _, _, rev := locate(lines, newL, h, expected+lastOffset, true); rev && len(newL) > 0 {
-					if forward {
-						say("Reversed (or previously applied) patch detected!  Skipping patch.\n")
-					} else {
-						say("Reversed (or previously applied) patch detected!  Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n")
+			where, fuzz := 0, 0
+			maxFuzz := min(2, max(h.prefixContext(), h.suffixContext()))
+			for ; fuzz <= maxFuzz; fuzz++ {
+				where = ap.locate(h, false, fuzz)
+				if where == 0 && n == 0 {
+					// A patch that is already applied matches backwards
+					// (GNU tries this for the first hunk at each fuzz).
+					save := ap.inOffset
+					if ap.locate(h, true, fuzz) != 0 && len(h.side('+')) > 0 {
+						if forward {
+							say("Reversed (or previously applied) patch detected!  Skipping patch.\n")
+						} else {
+							say("Reversed (or previously applied) patch detected!  Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n")
+						}
+						say("%d out of %d hunk%s ignored -- rejects not saved (no file was changed)\n", len(fp.hunks), len(fp.hunks), plural(len(fp.hunks)))
+						inv.Sys.Partial("patch .rej")
+						failed = -1
+						break
 					}
-					say("%d out of %d hunk%s ignored\n", len(fp.hunks), len(fp.hunks), plural(len(fp.hunks)))
-					failed = -1
+					ap.inOffset = save
+				}
+				if where != 0 {
 					break
 				}
 			}
-			if !found {
-				say("Hunk #%d FAILED at %d.\n", n+1, max(expected+1, 1))
+			if failed < 0 {
+				break
+			}
+			if where == 0 {
+				say("Hunk #%d FAILED at %d.\n", n+1, h.first()+ap.outOffset)
 				failed++
 				continue
 			}
-			if inv.Sys.Charge(int64(len(h.lines)*4)) != nil {
-				return 2
+			newwhere := where + ap.outOffset
+			ap.apply(h, where)
+			if fuzz > 0 || ap.inOffset != 0 {
+				msg := fmt.Sprintf("Hunk #%d succeeded at %d", n+1, newwhere)
+				if fuzz > 0 {
+					msg += fmt.Sprintf(" with fuzz %d", fuzz)
+				}
+				if ap.inOffset != 0 {
+					msg += fmt.Sprintf(" (offset %d line%s)", ap.inOffset, plural(abs(ap.inOffset)))
+				}
+				say("%s.\n", msg)
 			}
-			cut := len(oldL) - fuzz.head - fuzz.tail
-			repl := newL[fuzz.head : len(newL)-fuzz.tail]
-			next := make([]string, 0, len(lines)-cut+len(repl))
-			next = append(next, lines[:at]...)
-			next = append(next, repl...)
-			next = append(next, lines[at+cut:]...)
-			lines = next
-			offset := at - fuzz.head - (expected + 0)
-			if h.oldLen == 0 {
-				offset = at - expected
-			}
-			lastOffset = offset
-			line := at + 1 - fuzz.head
-			switch {
-			case fuzz.n > 0 && offset != 0:
-				say("Hunk #%d succeeded at %d with fuzz %d (offset %d line%s).\n", n+1, line, fuzz.n, offset, plural(abs(offset)))
-			case fuzz.n > 0:
-				say("Hunk #%d succeeded at %d with fuzz %d.\n", n+1, line, fuzz.n)
-			case offset != 0:
-				say("Hunk #%d succeeded at %d (offset %d line%s).\n", n+1, line, offset, plural(abs(offset)))
-			}
-			delta += len(newL) - len(oldL)
 		}
+		lines := ap.finish()
 		if failed < 0 {
 			status = 1
 			continue
@@ -344,60 +344,158 @@ func (h *hunk) side(kind byte) []string {
 	return out
 }
 
-type fuzzInfo struct{ n, head, tail int }
-
-// locate finds where want (the hunk's old side) matches lines, searching
-// from expected outwards, first exactly, then with fuzz 1 and 2 (dropping
-// up to that many context lines from each end of the hunk).
-func locate(lines, want []string, h *hunk, expected int, first bool) (int, fuzzInfo, bool) {
-	leadCtx, trailCtx := 0, 0
+func (h *hunk) prefixContext() int {
+	n := 0
 	for _, l := range h.lines {
 		if l.kind != ' ' {
 			break
 		}
-		leadCtx++
+		n++
 	}
-	for i := len(h.lines) - 1; i >= 0 && h.lines[i].kind == ' '; i-- {
-		trailCtx++
-	}
-	for fuzz := 0; fuzz <= 2; fuzz++ {
-		head, tail := min(fuzz, leadCtx), min(fuzz, trailCtx)
-		if fuzz > 0 && head == 0 && tail == 0 {
-			break
-		}
-		if head+tail > len(want) || (fuzz > 0 && len(want)-head-tail == 0) {
-			break
-		}
-		w := want[head : len(want)-tail]
-		exp := expected + head
-		limit := len(lines) + 1
-		for off := 0; off <= limit; off++ {
-			for _, at := range []int{exp - off, exp + off} {
-				if at < 0 || at+len(w) > len(lines) {
-					continue
-				}
-				if matchAt(lines, w, at) {
-					return at, fuzzInfo{fuzz, head, tail}, true
-				}
-				if off == 0 {
-					break
-				}
-			}
-			if exp-off < 0 && exp+off+len(w) > len(lines) {
-				break
-			}
-		}
-	}
-	return 0, fuzzInfo{}, false
+	return n
 }
 
-func matchAt(lines, want []string, at int) bool {
-	for i, w := range want {
-		if lines[at+i] != w {
-			return false
+func (h *hunk) suffixContext() int {
+	n := 0
+	for i := len(h.lines) - 1; i >= 0 && h.lines[i].kind == ' '; i-- {
+		n++
+	}
+	return n
+}
+
+// first is the input line where the hunk's old text starts (GNU's
+// pch_first: an empty old range names the line it goes before).
+func (h *hunk) first() int {
+	if h.oldLen == 0 {
+		return h.oldStart + 1
+	}
+	return h.oldStart
+}
+
+// applier applies hunks to an input the way GNU patch does: positions
+// are input line numbers (1-based), in_offset carries the drift found so
+// far, and no hunk may start inside the text an earlier hunk consumed.
+type applier struct {
+	input      []string
+	out        []string
+	copied     int // input lines already moved to out
+	inOffset   int
+	outOffset  int
+	lastFrozen int
+}
+
+// locate is GNU patch's locate_hunk: it returns the input line where the
+// hunk's old text (or, reversed, its new text) matches with the given
+// fuzz, or 0. Hunks with less leading than trailing context are anchored
+// to the start of the file, and the other way round to its end.
+func (a *applier) locate(h *hunk, reversed bool, fuzz int) int {
+	kind := byte('-')
+	pfirst := h.first()
+	if reversed {
+		kind = '+'
+		pfirst = h.newStart
+		if h.newLen == 0 {
+			pfirst++
 		}
 	}
-	return true
+	pat := h.side(kind)
+	patLines := len(pat)
+	inputLines := len(a.input)
+	firstGuess := pfirst + a.inOffset
+	prefixCtx, suffixCtx := h.prefixContext(), h.suffixContext()
+	context := max(prefixCtx, suffixCtx)
+	prefixFuzz := fuzz + prefixCtx - context
+	suffixFuzz := fuzz + suffixCtx - context
+	maxWhere := inputLines - (patLines - suffixFuzz) + 1
+	minWhere := a.lastFrozen + 1 - (prefixCtx - prefixFuzz)
+	maxPos := maxWhere - firstGuess
+	maxNeg := firstGuess - minWhere
+	maxOffset := max(maxPos, maxNeg)
+	if patLines == 0 {
+		return firstGuess
+	}
+	if firstGuess <= maxNeg {
+		maxNeg = firstGuess - 1
+	}
+	match := func(offset, pf, sf int) bool {
+		base := firstGuess + offset + pf
+		for p := pf; p < patLines-sf; p, base = p+1, base+1 {
+			if base < 1 || base > inputLines || a.input[base-1] != pat[p] {
+				return false
+			}
+		}
+		return true
+	}
+	if prefixFuzz < 0 && pfirst <= 1 {
+		// Can only match the start of the file.
+		if suffixFuzz < 0 && (patLines != inputLines || prefixCtx < a.lastFrozen) {
+			return 0
+		}
+		offset := 1 - firstGuess
+		if a.lastFrozen <= prefixCtx && offset <= maxPos && match(offset, 0, max(suffixFuzz, 0)) {
+			a.inOffset += offset
+			return firstGuess + offset
+		}
+		return 0
+	} else if prefixFuzz < 0 {
+		prefixFuzz = 0
+	}
+	if suffixFuzz < 0 {
+		// Can only match the end of the file.
+		offset := firstGuess - (inputLines - patLines + 1)
+		if offset <= maxNeg && match(-offset, prefixFuzz, 0) {
+			a.inOffset -= offset
+			return firstGuess - offset
+		}
+		return 0
+	}
+	for offset := 0; offset <= maxOffset; offset++ {
+		if offset <= maxPos && match(offset, prefixFuzz, suffixFuzz) {
+			a.inOffset += offset
+			return firstGuess + offset
+		}
+		if offset > 0 && offset <= maxNeg && match(-offset, prefixFuzz, suffixFuzz) {
+			a.inOffset -= offset
+			return firstGuess - offset
+		}
+	}
+	return 0
+}
+
+// apply replaces the hunk's old text at input line where: context lines
+// keep the input's text (they may differ under fuzz), removed lines go,
+// added lines come from the hunk.
+func (a *applier) apply(h *hunk, where int) {
+	for a.copied < where-1 && a.copied < len(a.input) {
+		a.out = append(a.out, a.input[a.copied])
+		a.copied++
+	}
+	pos := where - 1
+	added, removed := 0, 0
+	for _, l := range h.lines {
+		switch l.kind {
+		case ' ':
+			if pos < len(a.input) {
+				a.out = append(a.out, a.input[pos])
+			}
+			pos++
+		case '-':
+			pos++
+			removed++
+		case '+':
+			a.out = append(a.out, l.text)
+			added++
+		}
+	}
+	a.copied = min(pos, len(a.input))
+	a.lastFrozen = pos
+	a.outOffset += added - removed
+}
+
+// finish copies the rest of the input and returns the output lines.
+func (a *applier) finish() []string {
+	out := append(a.out, a.input[a.copied:]...)
+	return out
 }
 
 // chooseName picks the file a patch applies to, as GNU patch does: the

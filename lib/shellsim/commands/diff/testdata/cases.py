@@ -65,9 +65,9 @@ c('patch-p0-name', ['patch', 'p1'], stdin=P1, check=['p1'])
 c('patch-dry', ['patch', '-p1', '--dry-run'], stdin=P1, check=['p1'])
 c('patch-i', ['patch', '-p1', '-i', 'fix.diff'], files=dict(F, **{'fix.diff': P1}), check=['p1'])
 c('patch-R', ['patch', '-R', '-p1'], stdin=P1, files=dict(F, p1='the slow\nbrown fox\njumps\n'), check=['p1'])
-c('patch-already', ['patch', '-p1', '-N'], stdin=P1, files=dict(F, p1='the slow\nbrown fox\njumps\n'), check=['p1'], fix=[(' -- saving rejects to file p1.rej', '')])
-# ShellSim writes no reject files (patch is atomic), so it does not announce one.
-c('patch-already-noN', ['patch', '-p1'], stdin=P1, files=dict(F, p1='the slow\nbrown fox\njumps\n'), check=['p1'], fix=[(' -- saving rejects to file p1.rej', '')])
+c('patch-already', ['patch', '-p1', '-N'], stdin=P1, files=dict(F, p1='the slow\nbrown fox\njumps\n'), check=['p1'], fix=[(' -- saving rejects to file p1.rej', ' -- rejects not saved (no file was changed)')])
+# ShellSim writes no reject files (patch is atomic) and says so.
+c('patch-already-noN', ['patch', '-p1'], stdin=P1, files=dict(F, p1='the slow\nbrown fox\njumps\n'), check=['p1'], fix=[(' -- saving rejects to file p1.rej', ' -- rejects not saved (no file was changed)')])
 PA = ''.join('--- a.txt\n+++ b.txt\n')
 import subprocess
 UD = subprocess.run(['diff', '-u', '--label', 'a/a.txt', '--label', 'b/a.txt', '/dev/stdin', '/dev/fd/3'], input=A.encode(), capture_output=True, pass_fds=(), ) if False else None
