@@ -81,6 +81,7 @@ func Hexdump(inv *command.Invocation) int {
 		}
 		data = append(data, b...)
 	}
+	skipped := skip > 0
 	skip = min(skip, int64(len(data)))
 	data = data[skip:]
 	if length >= 0 && length < int64(len(data)) {
@@ -136,7 +137,8 @@ func Hexdump(inv *command.Invocation) int {
 		}
 		out.WriteByte('\n')
 	}
-	if len(data) > 0 {
+	// An empty dump prints nothing, unless -s moved the offset.
+	if len(data) > 0 || skipped {
 		if canon {
 			fmt.Fprintf(&out, "%08x\n", skip+int64(len(data)))
 		} else {
