@@ -81,7 +81,7 @@ func Hexdump(inv *command.Invocation) int {
 		}
 		data = append(data, b...)
 	}
-	skipped := skip > 0
+	skipped := skip > 0 && len(data) > 0
 	skip = min(skip, int64(len(data)))
 	data = data[skip:]
 	if length >= 0 && length < int64(len(data)) {
