@@ -2,12 +2,19 @@
 // with the GNU extensions grep and sed accept, into Go regexp (RE2) syntax.
 //
 // The translation keeps GNU's meaning where RE2 differs: context-dependent
-// literals (a leading '*', a BRE '^' or '$' in the middle), GNU escapes
-// (\+ \? \| \< \> \w \s \` \'), bracket expressions (where '\' is literal
-// and ']' may come first), stacked repetitions (a**), intervals like {,n},
-// and glibc's error messages for malformed patterns. Backreferences have no
-// RE2 equivalent: they give an error wrapping ErrBackreference so callers
-// can record the gap.
+// literals (a leading '*' in a BRE, a BRE '^' or '$' in the middle), GNU's
+// no-op leading repetition in an ERE, GNU escapes (\+ \? \| \w \s \` \'),
+// bracket expressions (where '\' is literal and ']' may come first),
+// stacked repetitions (a**), intervals like {,n}, and glibc's error messages
+// for malformed patterns.
+//
+// Two GNU features have no RE2 equivalent. TranslateBRE, TranslateERE and
+// Translate reject backreferences with an error wrapping ErrBackreference
+// and approximate \< and \> by \b (exact when the neighbouring pattern
+// character is a word character, as in \<word\>). TranslateBackrefs
+// instead emits placeholders for both, which CompileMatcher runs on a
+// small backtracking matcher (POSIX leftmost-longest, with a step budget);
+// patterns without them still compile to RE2.
 //
 // The result carries no flags: callers add (?i) for case folding and (?s)
 // where '.' must match a newline (sed's pattern space).
@@ -48,6 +55,17 @@ func TranslateERE(pattern string) (string, error) {
 	return translate(pattern, true)
 }
 
+// TranslateBackrefs is Translate for patterns that may hold
+// backreferences: each \N (and \<, \>, which RE2 lacks) becomes a
+// placeholder character that only CompileMatcher understands (see
+// ShiftBackrefs for combining patterns).
+func TranslateBackrefs(pattern string, extended bool) (expr string, warnings []string, err error) {
+	p := newParser(pattern, extended)
+	p.backrefs = true
+	expr, err = p.run()
+	return expr, p.warnings, err
+}
+
 // Translate translates a BRE or (extended) an ERE and also returns the
 // warnings GNU grep prints for it, such as "* at start of expression".
 func Translate(pattern string, extended bool) (expr string, warnings []string, err error) {
@@ -79,6 +97,8 @@ type parser struct {
 	ere      bool
 	depth    int
 	warnings []string
+	backrefs bool // emit placeholders for \1-\9, \< and \> (backtracking)
+	groups   int  // groups closed so far
 }
 
 func newParser(pattern string, ere bool) *parser {
@@ -226,7 +246,8 @@ func (p *parser) branch() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		pieces = append(pieces, piece{atom: atom})
+		// A backreference placeholder already carries a {1}.
+		pieces = append(pieces, piece{atom: atom, quantified: strings.HasSuffix(atom, "){1}")})
 	}
 	var b strings.Builder
 	for _, pc := range pieces {
@@ -384,6 +405,7 @@ func (p *parser) group(closeLen int) (string, error) {
 		return "", &Error{Msg: "Unmatched ( or \\("}
 	}
 	p.i += closeLen
+	p.groups++
 	return "(" + inner + ")", nil
 }
 
@@ -421,10 +443,25 @@ func (p *parser) escape() (string, error) {
 			return `\{`, nil
 		}
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if int(d-'0') > p.groups {
+			return "", &Error{Msg: "Invalid back reference"}
+		}
+		if p.backrefs {
+			// Wrapped so that the parser never merges it into a class.
+			return "(?:" + string(backrefRune(int(d-'0'))) + "){1}", nil
+		}
 		return "", &Error{Msg: "backreference \\" + string(d) + " is not supported", err: ErrBackreference}
 	case 'w', 'W', 's', 'S', 'b', 'B':
 		return `\` + string(d), nil
 	case '<', '>':
+		if p.backrefs {
+			// Exact one-sided word boundaries on the backtracking matcher.
+			r := rune(wordStartRune)
+			if d == '>' {
+				r = wordEndRune
+			}
+			return "(?:" + string(r) + "){1}", nil
+		}
 		// RE2 has no one-sided word boundary; \b is exact whenever the
 		// neighbouring pattern character is a word character, the way
 		// \<word\> is written.

@@ -23,11 +23,12 @@ import (
 //	     [--exclude-dir=GLOB] [PATTERNS] [FILE]...
 //
 // Basic and extended regular expressions are translated to RE2 by package
-// posixre and matched leftmost-longest, as POSIX requires. Backreferences
-// have no RE2 equivalent: they are recorded as partial and fail (exit 2).
-// -P uses RE2 directly, which covers Perl syntax except lookaround and
-// backreferences (those fail the same way). --color=always and -T are not
-// modeled. Directories are walked in name order.
+// posixre and matched leftmost-longest, as POSIX requires; patterns with
+// backreferences or \< \> run on posixre's backtracking matcher. -P uses
+// RE2 directly (leftmost-first), which covers Perl syntax except
+// lookaround, backreferences and possessive forms: those are recorded as
+// partial and fail (exit 2). --color=always and -T are not modeled.
+// Directories are walked in name order.
 func init() {
 	command.Register("grep", command.Partial, Grep)
 	command.Register("egrep", command.Partial, Grep)
@@ -366,9 +367,38 @@ func Grep(inv *command.Invocation) int {
 
 // grepMatcher finds selected lines and, for -o, the matches in them.
 type grepMatcher struct {
-	re    *regexp.Regexp // nil: no patterns, nothing matches
-	word  bool
-	whole *regexp.Regexp // anchored form for -w retries
+	re      posixre.Matcher // nil: no patterns, nothing matches
+	word    bool
+	whole   posixre.Matcher // anchored form for -w retries
+	charged int64           // backtracking steps already charged
+}
+
+// meter charges the backtracking matcher's work (patterns with
+// backreferences) and reports whether it gave up on a too complex match.
+func (m *grepMatcher) meter(g *grep) bool {
+	var steps int64
+	var err error
+	for _, x := range []posixre.Matcher{m.re, m.whole} {
+		if bt, ok := x.(*posixre.Backtrack); ok {
+			steps += bt.Steps
+			if bt.Err() != nil {
+				err = bt.Err()
+			}
+		}
+	}
+	if steps > m.charged {
+		if !g.charge((steps - m.charged) / 4) {
+			return false
+		}
+		m.charged = steps
+	}
+	if err != nil {
+		g.warn("%s", err)
+		g.errored = true
+		g.done = true
+		return false
+	}
+	return true
 }
 
 func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher, int) {
@@ -378,16 +408,13 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 		return m, 0
 	}
 	var alts, warnings []string
+	groups := 0 // capture groups so far, to renumber backreferences
 	for _, pat := range patterns {
 		var expr string
 		var err error
 		switch mode {
 		case "F":
 			expr = regexp.QuoteMeta(pat)
-		case "E":
-			var warns []string
-			expr, warns, err = posixre.Translate(pat, true)
-			warnings = append(warnings, warns...)
 		case "P":
 			if _, cerr := regexp.Compile(pat); cerr != nil {
 				p.Sys.Partial("grep -P")
@@ -396,17 +423,16 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 			}
 			expr = pat
 		default:
-			expr, err = posixre.TranslateBRE(pat)
+			var warns []string
+			expr, warns, err = posixre.TranslateBackrefs(pat, mode == "E")
+			warnings = append(warnings, warns...)
 		}
 		if err != nil {
-			if errorsIsBackref(err) {
-				p.Sys.Partial("grep backreference")
-				p.warn("backreferences are not supported in shellsim: %s", quote(pat))
-				return nil, p.exit(2)
-			}
 			p.warn("%s", err)
 			return nil, p.exit(2)
 		}
+		expr = posixre.ShiftBackrefs(expr, groups)
+		groups += posixre.CountGroups(expr)
 		alts = append(alts, "(?:"+expr+")")
 	}
 	expr := strings.Join(alts, "|")
@@ -424,7 +450,9 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 		// With -z a record may hold newlines, and '.' matches them.
 		flags += "(?s)"
 	}
-	re, err := regexp.Compile(flags + expr)
+	// POSIX matching is leftmost-longest; Perl's (-P) is leftmost-first.
+	longest := mode != "P"
+	re, err := posixre.CompileMatcher(flags+expr, longest, 0)
 	if err != nil {
 		p.warn("%s", err)
 		return nil, p.exit(2)
@@ -433,23 +461,11 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 	for _, w := range warnings {
 		p.warn("warning: %s", w)
 	}
-	// POSIX matching is leftmost-longest; Perl's (-P) is leftmost-first.
-	if mode != "P" {
-		re.Longest()
-	}
 	m.re = re
 	if m.word {
-		m.whole = regexp.MustCompile(flags + `\A(?:` + expr + `)`)
-		if mode != "P" {
-			m.whole.Longest()
-		}
+		m.whole, _ = posixre.CompileMatcher(flags+`\A(?:`+expr+`)`, longest, 0)
 	}
 	return m, 0
-}
-
-func errorsIsBackref(err error) bool {
-	pe, ok := err.(*posixre.Error)
-	return ok && pe.Unwrap() == posixre.ErrBackreference
 }
 
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
@@ -723,6 +739,9 @@ func (g *grep) search(r io.Reader, name string) {
 				}
 			}
 			selected := g.m.match(line) != g.invert
+			if !g.m.meter(g) {
+				return
+			}
 			if stopAfter {
 				if pendAfter == 0 {
 					break
