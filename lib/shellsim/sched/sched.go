@@ -263,6 +263,27 @@ func (t *Task) Wait(other *Task) error {
 	return nil
 }
 
+// WaitAny blocks until one of others finishes.
+func (t *Task) WaitAny(others []*Task) error {
+	for {
+		for _, o := range others {
+			if o.state == done {
+				return nil
+			}
+		}
+		for _, o := range others {
+			o.waiters = append(o.waiters, t)
+		}
+		err := t.Block()
+		for _, o := range others {
+			o.removeWaiter(t)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
 func (t *Task) removeWaiter(w *Task) {
 	for i, x := range t.waiters {
 		if x == w {

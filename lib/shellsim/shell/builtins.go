@@ -1165,21 +1165,35 @@ func biWait(sh *Shell, args []string) int {
 			return 127
 		}
 		t := sh.rt.Sched.Current()
-		for {
-			for _, j := range sh.jobs {
-				if j.task.Done() {
-					sh.removeJob(j)
-					return j.status
+		tasks := make([]*sched.Task, len(sh.jobs))
+		for i, j := range sh.jobs {
+			tasks[i] = j.task
+		}
+		t.Interruptible = true
+		err := t.WaitAny(tasks)
+		t.Interruptible = false
+		if err != nil {
+			if errors.Is(err, sched.ErrInterrupted) {
+				sigs := t.TakeSignals()
+				for _, s := range sigs {
+					if tr, ok := sh.traps[signalName(s)]; ok && tr != "" {
+						sh.runTrap(tr)
+					}
+				}
+				if len(sigs) > 0 {
+					return 128 + sigs[len(sigs)-1]
 				}
 			}
-			t.Yield()
-			if sh.rt.Sched.Live() <= 1 || sh.allBlocked() {
-				j := sh.jobs[0]
-				st := sh.waitJob(j)
+			sh.fatal(err)
+			return sh.exitCode
+		}
+		for _, j := range sh.jobs {
+			if j.task.Done() {
 				sh.removeJob(j)
-				return st
+				return j.status
 			}
 		}
+		return 0
 	}
 	if len(a) == 0 {
 		for len(sh.jobs) > 0 {
@@ -1226,8 +1240,6 @@ func biWait(sh *Shell, args []string) int {
 	}
 	return st
 }
-
-func (sh *Shell) allBlocked() bool { return false }
 
 func jobState(j *job) string {
 	if !j.task.Done() {

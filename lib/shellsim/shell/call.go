@@ -666,7 +666,37 @@ func (sh *Shell) newProcessShell(env []string, fds [10]*fdesc) *Shell {
 	p := sh.rt.Sched.NewProc(sh.pid, sh.pgid, []string{"bash"}, sh.dir)
 	p.Task = sh.task
 	c.pid, c.ppid, c.pgid = p.PID, sh.pid, sh.pgid
+	c.topPID = c.pid
 	return c
+}
+
+// runChild runs f for the new shell process c in its own task, so that it
+// can be signalled on its own, and waits for it.
+func (sh *Shell) runChild(c *Shell, f func() int) int {
+	st := 0
+	t := sh.rt.Sched.Spawn(func(t *sched.Task) {
+		c.task = t
+		t.Data = c
+		if p, ok := sh.rt.Sched.Proc(c.pid); ok {
+			p.Task = t
+		}
+		c.guard(func() { st = f() })
+		if c.exiting {
+			st = c.exitCode
+		}
+		if k := t.Killed(); k != 0 {
+			st = 128 + k
+		}
+	})
+	if err := sh.task.Wait(t); err != nil {
+		t.Signal(9, true)
+		sh.fatal(err)
+		return 128 + 9
+	}
+	if t.Killed() != 0 {
+		c.exiting, c.exitCode = true, st
+	}
+	return st
 }
 
 func (sh *Shell) endProcessShell(c *Shell) int {
@@ -695,7 +725,7 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		return 137
 	}
 	var src, script string
-	haveC := false
+	haveC, readStdin, noexec := false, false, false
 	i := 1
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -720,7 +750,11 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 				switch f {
 				case 'c':
 					haveC = true
-				case 's', 'i', 'l':
+				case 's':
+					readStdin = true
+				case 'n':
+					noexec = true
+				case 'i', 'l':
 				default:
 					if !c.setFlag(f, a[0] == '-') {
 						fmt.Fprintf(writerOf(fds, 2), "%s: -%c: invalid option\n", args[0], f)
@@ -756,13 +790,14 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		}
 		c.name = c.arg0
 		c.params = rest
-		return sh.finishShellCmd(seq, c, c.RunSource(src, ""))
+		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(src, "", noexec) }))
 	}
-	if len(rest) == 0 {
+	if len(rest) == 0 || readStdin {
 		b, _ := io.ReadAll(readerOf(fds))
 		c.fds[0] = &fdesc{r: strings.NewReader("")}
 		c.arg0 = args[0]
-		return sh.finishShellCmd(seq, c, c.RunSource(string(b), ""))
+		c.params = rest
+		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), "", noexec) }))
 	}
 	script = rest[0]
 	b, err := sh.rt.FS.ReadFile(command.Join(sh.dir, script))
@@ -771,7 +806,22 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		return sh.finishShellCmd(seq, c, 127)
 	}
 	c.arg0, c.name, c.params = script, script, rest[1:]
-	return sh.finishShellCmd(seq, c, c.RunSource(string(b), script))
+	return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), script, noexec) }))
+}
+
+// runMaybe runs src, or only parses it for bash -n.
+func (sh *Shell) runMaybe(src, name string, noexec bool) int {
+	if noexec {
+		if _, err := sh.Parse(src, name); err != nil {
+			if sh.exiting {
+				return sh.exitCode
+			}
+			io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
+			return 2
+		}
+		return 0
+	}
+	return sh.RunSource(src, name)
 }
 
 func (sh *Shell) finishShellCmd(seq int, c *Shell, st int) int {
@@ -833,7 +883,7 @@ func (sh *Shell) runScript(p string, args []string, env []string, fds [10]*fdesc
 			}
 		}
 		c.arg0, c.name, c.params = args[0], args[0], args[1:]
-		return sh.finishShellCmd(seq, c, c.RunSource(string(b), args[0]))
+		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.RunSource(string(b), args[0]) }))
 	}
 	if e, ok := command.Lookup(base); ok {
 		full := append([]string{base}, iargs...)

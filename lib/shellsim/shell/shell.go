@@ -76,6 +76,7 @@ type Shell struct {
 	cfg         *expand.Config
 	cfgDepth    int
 	cmdPID      int // command process running on this shell's task
+	topPID      int // $$: the PID of the shell process (not of subshells)
 	readDirFn   func(string) ([]fs.DirEntry, error)
 }
 
@@ -86,6 +87,7 @@ func New(rt *Runtime) *Shell {
 	p := rt.Sched.NewProc(0, 0, []string{"bash"}, sh.dir)
 	sh.pid, sh.pgid = p.PID, p.PID
 	rt.shellPID = p.PID
+	sh.topPID = p.PID
 	// Variables are never mutated in place once stored, so every fresh
 	// shell can start from one shared template.
 	sh.scopes[0] = maps.Clone(initialVars(rt.Hostname))

@@ -402,7 +402,7 @@ func (sh *Shell) envGet(name string) expand.Variable {
 	case "?":
 		return strVar(strconv.Itoa(sh.status))
 	case "$":
-		return strVar(strconv.Itoa(sh.rt.shellPID))
+		return strVar(strconv.Itoa(sh.topPID))
 	case "!":
 		if sh.lastBg == 0 {
 			return expand.Variable{}
