@@ -160,10 +160,19 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 			buf = payload[:0]
 		}
 		switch typ {
-		case FrameStdout:
-			res.Stdout = appendBounded(res.Stdout, payload, req.OutputLimit)
-		case FrameStderr:
-			res.Stderr = appendBounded(res.Stderr, payload, req.OutputLimit)
+		case FrameStdout, FrameStderr:
+			dst := &res.Stdout
+			if typ == FrameStderr {
+				dst = &res.Stderr
+			}
+			if len(*dst) == 0 && len(payload) <= req.OutputLimit {
+				// Keep the frame's buffer (usually the whole stream)
+				// instead of copying it.
+				*dst = payload
+				buf = nil
+			} else {
+				*dst = appendBounded(*dst, payload, req.OutputLimit)
+			}
 		case FrameExit:
 			if err := jsonUnmarshal(payload, &res.Exit); err != nil {
 				return res, &ConnError{err}

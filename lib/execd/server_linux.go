@@ -683,19 +683,24 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	exit.StdoutTruncated, exit.StderrTruncated = outTrunc, errTrunc
 	wmu.Lock()
 	defer wmu.Unlock()
+	// Large frames let the host keep each stream in one allocation.
 	if len(errBuf) > 0 {
-		writeChunks(bw, FrameStderr, errBuf)
+		writeChunksOf(bw, FrameStderr, errBuf, MaxFrame)
 	}
 	if len(outBuf) > 0 && !req.Stream {
-		writeChunks(bw, FrameStdout, outBuf)
+		writeChunksOf(bw, FrameStdout, outBuf, MaxFrame)
 	}
 	writeFrame(bw, FrameExit, mustJSON(exit))
 	bw.Flush()
 }
 
 func writeChunks(w io.Writer, typ byte, p []byte) error {
+	return writeChunksOf(w, typ, p, chunkSize)
+}
+
+func writeChunksOf(w io.Writer, typ byte, p []byte, size int) error {
 	for len(p) > 0 {
-		c := min(len(p), chunkSize)
+		c := min(len(p), size)
 		if err := writeFrame(w, typ, p[:c]); err != nil {
 			return err
 		}

@@ -177,7 +177,7 @@ func TestTruncationBoundedMemory(t *testing.T) {
 	if growth > 16<<20 {
 		t.Fatalf("RSS grew by %d bytes", growth)
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
 		t.Fatalf("allocated %d bytes", alloc)
 	}
 }
