@@ -73,7 +73,10 @@ def main() -> None:
         began = time.perf_counter()
         done = subprocess.run(
             [str(venv / "bin" / "harbor"), "run", "-c", str(work / "job.json"), "-y", "-q"],
-            cwd=work, env=env, capture_output=True, text=True,
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
         )
         wall = time.perf_counter() - began
         if done.returncode != 0 or not (work / "jobs" / "bench" / "result.json").exists():
@@ -91,7 +94,9 @@ def main() -> None:
                 from datetime import datetime
 
                 setups.append(
-                    (datetime.fromisoformat(setup["finished_at"]) - datetime.fromisoformat(setup["started_at"])).total_seconds()
+                    (
+                        datetime.fromisoformat(setup["finished_at"]) - datetime.fromisoformat(setup["started_at"])
+                    ).total_seconds()
                 )
         phases: dict[str, dict[str, float]] = {}
         for line in timings.read_text().splitlines() if timings.exists() else []:

@@ -75,7 +75,9 @@ class BashAgent(BaseAgent):
         super().__init__(*args, **kwargs)
 
     @classmethod
-    def resolve_model_connection_config(cls, model_name: str | None, resolve_env: Any, **options: Any) -> ResolvedModelConnection:
+    def resolve_model_connection_config(
+        cls, model_name: str | None, resolve_env: Any, **options: Any
+    ) -> ResolvedModelConnection:
         # The endpoint is this agent's own base_url, called from this process:
         # Harbor has no provider credentials to find or route for it.
         base_url = options.get("base_url")
@@ -92,7 +94,9 @@ class BashAgent(BaseAgent):
 
     async def setup(self, environment: BaseEnvironment) -> None:
         if not isinstance(environment, BashSessionProvider):
-            raise TypeError(f"BashAgent needs an environment with open_bash_session(); {type(environment).__name__} has none")
+            raise TypeError(
+                f"BashAgent needs an environment with open_bash_session(); {type(environment).__name__} has none"
+            )
         session = await environment.open_bash_session()
         if not isinstance(getattr(session, "handle", None), int):
             raise TypeError("BashAgent needs a Go-backed shell session (shellbox.harbor_support.GoShellSession)")

@@ -118,7 +118,13 @@ async def open_shell(
     reply = await _go.call(
         0,
         "open_shell",
-        {"machine": machine_handle(machine), "mode": mode, "env": dict(env or {}), "cwd": cwd or "", "bash": bash or ""},
+        {
+            "machine": machine_handle(machine),
+            "mode": mode,
+            "env": dict(env or {}),
+            "cwd": cwd or "",
+            "bash": bash or "",
+        },
     )
     head = reply.header
     return GoShellSession(head["handle"], head["interactive"], head["mode"])
@@ -241,7 +247,9 @@ class MachineEnvironment(BaseEnvironment):
         _TIMING.info("%s %s %.1f ms", self.session_id, phase, seconds * 1000)
         path = os.environ.get("SHELLBOX_HARBOR_TIMINGS")
         if path:
-            line = json.dumps({"session": self.session_id, "env": type(self).__name__, "phase": phase, "seconds": seconds})
+            line = json.dumps(
+                {"session": self.session_id, "env": type(self).__name__, "phase": phase, "seconds": seconds}
+            )
             with open(path, "a") as out:
                 out.write(line + "\n")
 
@@ -297,4 +305,3 @@ class MachineEnvironment(BaseEnvironment):
         )
         self._sessions.append(session)
         return session
-

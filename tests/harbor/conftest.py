@@ -59,9 +59,17 @@ def harbor_venv() -> Path:
 
 def harbor_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_", "HARBOR_")) and k != "PYTHONPATH"
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OPENAI_", "ANTHROPIC_", "HARBOR_")) and k != "PYTHONPATH"
     }
-    env.update(HARBOR_TELEMETRY="0", LITELLM_LOCAL_MODEL_COST_MAP="True", PYTHONPATH=str(ROOT / "python"), NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.update(
+        HARBOR_TELEMETRY="0",
+        LITELLM_LOCAL_MODEL_COST_MAP="True",
+        PYTHONPATH=str(ROOT / "python"),
+        NO_COLOR="1",
+        PYTHONUNBUFFERED="1",
+    )
     env.update(extra or {})
     return env
 
@@ -82,7 +90,9 @@ def harbor_ready(harbor_venv: Path) -> Path:
     if check.returncode != 0:
         _fail(f"loading libshellbox from {harbor_venv} failed (run `make native`):\n{check.stderr[-3000:]}")
     if "local" not in check.stdout:
-        _fail(f"libshellbox has no local backend registered (backends: {check.stdout.strip()}); rebuild with `make native`")
+        _fail(
+            f"libshellbox has no local backend registered (backends: {check.stdout.strip()}); rebuild with `make native`"
+        )
     return harbor_venv
 
 
@@ -108,7 +118,9 @@ class Job:
         lines = [f"harbor exit {self.process.returncode}", self.process.stdout[-3000:], self.process.stderr[-3000:]]
         for name, trial in self.trials.items():
             exc = trial.get("exception_info") or {}
-            lines.append(f"{name}: reward={self.reward(name)} exception={exc.get('exception_type')}: {exc.get('exception_message')}")
+            lines.append(
+                f"{name}: reward={self.reward(name)} exception={exc.get('exception_type')}: {exc.get('exception_message')}"
+            )
             log = Path(trial["_dir"]) / "exception.txt"
             if log.exists():
                 lines.append(log.read_text()[-3000:])
@@ -151,7 +163,9 @@ def run_harbor(
     time.sleep(0.2)  # let killed processes be reaped
     job_dir = workdir / "jobs" / job_name
     if not (job_dir / "result.json").exists():
-        raise AssertionError(f"harbor wrote no job result (exit {process.returncode}):\n{process.stdout[-4000:]}\n{process.stderr[-4000:]}")
+        raise AssertionError(
+            f"harbor wrote no job result (exit {process.returncode}):\n{process.stdout[-4000:]}\n{process.stderr[-4000:]}"
+        )
     job = Job(job_dir, process, seconds)
     job.marker = marker
     return job

@@ -20,7 +20,11 @@ def tool_call(arguments: dict[str, Any], name: str = "Bash", call_id: str = "cal
                     "role": "assistant",
                     "content": None,
                     "tool_calls": [
-                        {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+                        {
+                            "id": call_id,
+                            "type": "function",
+                            "function": {"name": name, "arguments": json.dumps(arguments)},
+                        }
                     ],
                 }
             }

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from conftest import harbor_env
 
-SCRIPT = textwrap.dedent(
-    """
+SCRIPT = textwrap.dedent("""
     import asyncio
     from shellbox.backends.local.machine import LocalMachineFactory
     from shellbox.harbor_support import GoShellSession, open_shell
@@ -66,13 +65,16 @@ SCRIPT = textwrap.dedent(
         print("ok", shell.mode)
 
     asyncio.run(main())
-    """
-)
+    """)
 
 
 def test_go_shell_session_protocol(harbor_ready: Path) -> None:
     done = subprocess.run(
-        [str(harbor_ready / "bin" / "python"), "-c", SCRIPT], env=harbor_env(), capture_output=True, text=True, timeout=120
+        [str(harbor_ready / "bin" / "python"), "-c", SCRIPT],
+        env=harbor_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr[-4000:]
     assert done.stdout.strip() in ("ok terminal", "ok script"), done.stdout
