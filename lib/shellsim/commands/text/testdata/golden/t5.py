@@ -64,7 +64,7 @@ emit(D+'rev_test.go', 'TestRev', [
  case(['rev'], F, stdin='h\xc3\xa9llo\n', env={'LC_ALL': 'C.UTF-8'}),
 ], note='Goldens recorded from util-linux rev on the build host.')
 Q = 'the quick brown fox jumps over the lazy dog\n'
-emit(D+'fold_test.go', 'TestFoldExpand', [
+emit(D+'fold_test.go', 'TestFold', [
  case(['fold', '-w', '10'], F, stdin=Q),
  case(['fold', '-sw', '10'], F, stdin=Q),
  case(['fold', '-w', '5'], F, stdin='a\tbcdefghij\n'),
@@ -79,6 +79,8 @@ emit(D+'fold_test.go', 'TestFoldExpand', [
  case(['fold', '-s', '-w', '4'], F, stdin='abcdefgh ij\n'),
  case(['fold', '-w', '4'], F, stdin='ab\rcdefg\n'),
  case(['fold', 'nosuch'], F),
+])
+emit(D+'expand_test.go', 'TestExpand', [
  case(['expand'], F, stdin='a\tb\tc\n'),
  case(['expand', '-t', '4'], F, stdin='a\tb\tc\n'),
  case(['expand', '-t', '2,5'], F, stdin='a\tb\tc\n'),

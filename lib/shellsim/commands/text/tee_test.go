@@ -1,0 +1,35 @@
+package text
+
+import (
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+)
+
+func TestTee(t *testing.T) {
+	runTable(t, []tc{
+		{args: sh("tee t1 t2"), stdin: "hi\n", out: "hi\n", files: map[string]string{"t1": "old\n"},
+			check: func(t *testing.T, e *commandtest.Env) {
+				if e.ReadFile("t1") != "hi\n" || e.ReadFile("t2") != "hi\n" {
+					t.Errorf("files: %q %q", e.ReadFile("t1"), e.ReadFile("t2"))
+				}
+			}},
+		{args: sh("tee -a t1"), stdin: "x\n", out: "x\n", files: map[string]string{"t1": "old\n"},
+			check: func(t *testing.T, e *commandtest.Env) {
+				if got := e.ReadFile("t1"); got != "old\nx\n" {
+					t.Errorf("t1 = %q", got)
+				}
+			}},
+		{args: sh("tee nosuchdir/x t1"), stdin: "hi\n", out: "hi\n", status: 1,
+			err: "tee: nosuchdir/x: No such file or directory\n",
+			check: func(t *testing.T, e *commandtest.Env) {
+				if got := e.ReadFile("t1"); got != "hi\n" {
+					t.Errorf("t1 = %q", got)
+				}
+			}},
+		{args: sh("tee d"), files: map[string]string{"d/": ""}, stdin: "hi\n", out: "hi\n", status: 1,
+			err: "tee: d: Is a directory\n"},
+		{args: sh("tee -p -i"), stdin: "hi\n", out: "hi\n"},
+		{args: sh("tee -z"), status: 1, err: "tee: invalid option -- 'z'\nTry 'tee --help' for more information.\n"},
+	})
+}
