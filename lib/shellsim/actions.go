@@ -80,15 +80,21 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		sh = fresh
 	}
 	sh.SetStreams(bytes.NewReader(a.Stdin), ow, ew)
-	done := make(chan struct{})
+	// A stale flag (a cancellation that raced the end of an earlier action)
+	// must not stop this one.
+	rt.Cancelled.Store(false)
+	done, exited := make(chan struct{}), make(chan struct{})
 	if ctx != nil && ctx.Done() != nil {
 		go func() {
+			defer close(exited)
 			select {
 			case <-ctx.Done():
 				rt.Cancelled.Store(true)
 			case <-done:
 			}
 		}()
+	} else {
+		close(exited)
 	}
 	status := 0
 	rt.Sched.RunRoot(func(t *sched.Task) {
@@ -106,16 +112,18 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 			t.Yield()
 		}
 	})
+	cancelled := rt.Cancelled.Load()
 	close(done)
+	<-exited
+	rt.Cancelled.Store(false)
 	out := ActionResult{}
 	if rt.Meter.Stop != resources.None {
 		status = 137
 		e.terminal = true
-	} else if rt.Cancelled.Load() {
+	} else if cancelled {
 		status = 137
 		out.Cancelled = true
 		sh.ClearExit()
-		rt.Cancelled.Store(false)
 	} else if !a.Fresh && sh.Terminated() {
 		out.ShellExited = true
 		if resetOnExit {
