@@ -150,23 +150,20 @@ func expandEscapes(s string, echo bool) (string, bool) {
 		case '\\':
 			b.WriteByte('\\')
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j, maxd := i, 3
-			if s[i] == '0' && echo {
+			// echo -e knows only \0NNN; printf %b also takes \NNN.
+			j := i
+			if s[i] == '0' {
 				j++
-			} else if !echo && s[i] == '0' {
-				j++
-			}
-			if echo || s[i] == '0' {
-				maxd = 3
+			} else if echo {
+				b.WriteByte('\\')
+				b.WriteByte(s[i])
+				continue
 			}
 			n, k := 0, 0
-			for k < maxd && j < len(s) && s[j] >= '0' && s[j] <= '7' {
+			for k < 3 && j < len(s) && s[j] >= '0' && s[j] <= '7' {
 				n = n*8 + int(s[j]-'0')
 				j++
 				k++
-			}
-			if !echo && s[i] != '0' {
-				// %b: \NNN with 1-3 digits
 			}
 			b.WriteByte(byte(n))
 			i = j - 1

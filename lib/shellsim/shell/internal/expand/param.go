@@ -131,6 +131,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			callVarInd = false
 			elems = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
 			str = join(elems)
+		case Associative:
+			// ShellSim: ${#A[@]} and friends see every value.
+			indexAllElements = true
+			callVarInd = false
+			elems = assocValues(vr.Map)
+			str = join(elems)
 		}
 	}
 	if callVarInd {
