@@ -26,7 +26,7 @@ func Cat(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(catSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	var c catState
 	for _, o := range opts {

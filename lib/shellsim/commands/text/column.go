@@ -37,7 +37,7 @@ func Column(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(columnSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	width := 80
 	if v, ok := inv.Env.Get("COLUMNS"); ok {

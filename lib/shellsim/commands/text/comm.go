@@ -28,7 +28,7 @@ func Comm(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(commSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	show := [4]bool{false, true, true, true}
 	check := 0 // 0 default, 1 always, -1 never

@@ -104,7 +104,7 @@ func Cut(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(cutSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	mode, list := "", ""
 	delim, delimSet := byte('\t'), false

@@ -93,7 +93,7 @@ func Expand(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(expandSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	initial := false
 	var specs []string

@@ -326,7 +326,7 @@ func Fmt(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(fmtSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	f := &fmter{p: p, maxW: 75}
 	width, goal := "", ""

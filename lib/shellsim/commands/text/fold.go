@@ -33,7 +33,7 @@ func Fold(inv *command.Invocation) int {
 	p.Invocation = &inv2
 	opts, files, ok := p.parse(foldSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	width, bytesMode, spaces := 80, false, false
 	for _, o := range opts {

@@ -30,7 +30,7 @@ func Head(inv *command.Invocation) int {
 	p.Invocation = &inv2
 	opts, files, ok := p.parse(headSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	n, bytes, allBut := int64(10), false, false
 	headers := 0 // 0 auto, 1 always, -1 never

@@ -191,7 +191,7 @@ func Join(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(joinSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	j := &joiner{proc: p, tab: -1, term: '\n'}
 	fieldNum := func(s string) (int, bool) {

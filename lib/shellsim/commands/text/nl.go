@@ -40,7 +40,7 @@ func Nl(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(nlSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	styles := [3]nlStyle{{kind: 'n'}, {kind: 't'}, {kind: 'n'}} // header body footer
 	format, width, sep := "rn", 6, "\t"

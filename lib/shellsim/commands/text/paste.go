@@ -61,7 +61,7 @@ func Paste(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(pasteSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	delims := []string{"\t"}
 	serial := false

@@ -26,6 +26,9 @@ type proc struct {
 	stop  bool // a Charge, Reserve or stdout write failed: stop now
 	rels  []func()
 	usage int // exit status for usage errors (1 for coreutils, 2 for grep/sort)
+	// status is what a command returns when parse reports !ok: the usage
+	// status, or 0 after --help or --version.
+	status int
 }
 
 func newProc(inv *command.Invocation, usageStatus int) *proc {
@@ -132,11 +135,25 @@ func (p *proc) usageErr(format string, args ...any) int {
 	return p.exit(p.usage)
 }
 
-// parse runs getopt and reports a usage error itself; ok is false then.
+// parse runs getopt and reports a usage error itself; ok is false then,
+// and the command returns p.status. --help and --version are answered
+// here too.
 func (p *proc) parse(spec optSpec) ([]option, []string, bool) {
+	for _, a := range p.Args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "--version" {
+			p.status = p.helpOrVersion(a)
+			return nil, nil, false
+		}
+		if spec.noPermute && (len(a) < 2 || a[0] != '-') {
+			break
+		}
+	}
 	opts, operands, msg := spec.getopt(p.Args[1:])
 	if msg != "" {
-		p.usageErr("%s", msg)
+		p.status = p.usageErr("%s", msg)
 		return nil, nil, false
 	}
 	return opts, operands, true

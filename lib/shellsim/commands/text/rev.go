@@ -19,7 +19,7 @@ func Rev(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	_, files, ok := p.parse(optSpec{})
 	if !ok {
-		return 1
+		return p.status
 	}
 	utf := utf8Locale(inv.Env)
 	status := 0

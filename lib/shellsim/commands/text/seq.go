@@ -75,7 +75,7 @@ func Seq(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, args, ok := p.parse(seqSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	sep, format, equal := "\n", "", false
 	for _, o := range opts {

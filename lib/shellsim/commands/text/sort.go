@@ -604,7 +604,7 @@ func Sort(inv *command.Invocation) int {
 	p := newProc(inv, 2)
 	opts, files, ok := p.parse(sortSpec)
 	if !ok {
-		return 2
+		return p.status
 	}
 	var g sortKey
 	g.eol = true

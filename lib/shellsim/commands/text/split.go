@@ -118,7 +118,7 @@ func Split(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, args, ok := p.parse(splitSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	s := &splitter{proc: p, prefix: "x", alphabet: "abcdefghijklmnopqrstuvwxyz", auto: true}
 	mode, size := "l", int64(1000)

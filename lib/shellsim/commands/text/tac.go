@@ -24,7 +24,7 @@ func Tac(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(tacSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	sep, before, isRE := "\n", false, false
 	for _, o := range opts {

@@ -32,7 +32,7 @@ func Tail(inv *command.Invocation) int {
 	p.Invocation = &inv2
 	opts, files, ok := p.parse(tailSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	n, bytes, fromStart := int64(10), false, false
 	headers := 0

@@ -25,7 +25,7 @@ func Tee(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(teeSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	for _, o := range opts {

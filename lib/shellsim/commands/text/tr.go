@@ -189,7 +189,7 @@ func Tr(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, args, ok := p.parse(trSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	var comp, del, squeeze, trunc bool
 	for _, o := range opts {

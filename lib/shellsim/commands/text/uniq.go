@@ -31,7 +31,7 @@ func Uniq(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, args, ok := p.parse(uniqSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	var count, repeated, unique, icase, allRep bool
 	allMethod, group := "none", ""

@@ -34,7 +34,7 @@ func Wc(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	opts, files, ok := p.parse(wcSpec)
 	if !ok {
-		return 1
+		return p.status
 	}
 	var show [5]bool // lines words chars bytes maxlen
 	var files0 string

@@ -19,7 +19,7 @@ func Yes(inv *command.Invocation) int {
 	p := newProc(inv, 1)
 	_, args, ok := p.parse(optSpec{})
 	if !ok {
-		return 1
+		return p.status
 	}
 	line := "y\n"
 	if len(args) > 0 {
