@@ -980,7 +980,7 @@ func (m *bcMachine) eval(e *bcExpr, fn string) (num, error) {
 		if err != nil {
 			return num{}, err
 		}
-		return num{new(big.Int).Neg(x.v), x.scale}, nil
+		return num{v: new(big.Int).Neg(x.v), scale: x.scale}, nil
 	case "not":
 		x, err := m.eval(e.a, fn)
 		if err != nil {

@@ -64,7 +64,7 @@ func toFloat(x num, prec uint) *big.Float {
 func fromFloat(f *big.Float, scale int) num {
 	t := new(big.Float).SetPrec(f.Prec()).Mul(f, new(big.Float).SetPrec(f.Prec()).SetInt(pow10(scale)))
 	i, _ := t.Int(nil) // truncates toward zero
-	return num{i, scale}
+	return num{v: i, scale: scale}
 }
 
 func newF(prec uint, v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }

@@ -10,10 +10,14 @@ import (
 type num struct {
 	v     *big.Int
 	scale int
+	// negZero marks a power whose negative result truncated to zero: GNU
+	// bc keeps the sign there and prints "-0".
+	negZero bool
 }
 
 var (
 	errDivZero  = errors.New("Divide by zero")
+	errModZero  = errors.New("Modulo by zero")
 	errNegSqrt  = errors.New("Square root of a negative number")
 	errExpRange = errors.New("exponent too large in raise")
 	bigTen      = big.NewInt(10)
@@ -21,7 +25,7 @@ var (
 
 func pow10(n int) *big.Int { return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil) }
 
-func newInt(n int64) num { return num{big.NewInt(n), 0} }
+func newInt(n int64) num { return num{v: big.NewInt(n), scale: 0} }
 
 // rescale returns x with scale s (truncating when s is smaller).
 func (x num) rescale(s int) num {
@@ -29,9 +33,9 @@ func (x num) rescale(s int) num {
 	case s == x.scale:
 		return x
 	case s > x.scale:
-		return num{new(big.Int).Mul(x.v, pow10(s-x.scale)), s}
+		return num{v: new(big.Int).Mul(x.v, pow10(s-x.scale)), scale: s}
 	}
-	return num{new(big.Int).Quo(x.v, pow10(x.scale-s)), s}
+	return num{v: new(big.Int).Quo(x.v, pow10(x.scale-s)), scale: s}
 }
 
 func (x num) isZero() bool { return x.v.Sign() == 0 }
@@ -43,16 +47,16 @@ func (x num) cmp(y num) int {
 
 func add(x, y num) num {
 	s := max(x.scale, y.scale)
-	return num{new(big.Int).Add(x.rescale(s).v, y.rescale(s).v), s}
+	return num{v: new(big.Int).Add(x.rescale(s).v, y.rescale(s).v), scale: s}
 }
 
 func sub(x, y num) num {
 	s := max(x.scale, y.scale)
-	return num{new(big.Int).Sub(x.rescale(s).v, y.rescale(s).v), s}
+	return num{v: new(big.Int).Sub(x.rescale(s).v, y.rescale(s).v), scale: s}
 }
 
 func mul(x, y num, scale int) num {
-	full := num{new(big.Int).Mul(x.v, y.v), x.scale + y.scale}
+	full := num{v: new(big.Int).Mul(x.v, y.v), scale: x.scale + y.scale}
 	return full.rescale(min(x.scale+y.scale, max(scale, x.scale, y.scale)))
 }
 
@@ -63,15 +67,18 @@ func div(x, y num, scale int) (num, error) {
 	// x/y * 10^scale = X * 10^(scale+sy) / (Y * 10^sx)
 	n := new(big.Int).Mul(x.v, pow10(scale+y.scale))
 	d := new(big.Int).Mul(y.v, pow10(x.scale))
-	return num{n.Quo(n, d), scale}, nil
+	return num{v: n.Quo(n, d), scale: scale}, nil
 }
 
 func mod(x, y num, scale int) (num, error) {
+	if y.isZero() {
+		return num{}, errModZero
+	}
 	q, err := div(x, y, scale)
 	if err != nil {
 		return num{}, err
 	}
-	p := num{new(big.Int).Mul(q.v, y.v), q.scale + y.scale}
+	p := num{v: new(big.Int).Mul(q.v, y.v), scale: q.scale + y.scale}
 	return sub(x, p).rescale(max(scale+y.scale, x.scale)), nil
 }
 
@@ -85,11 +92,13 @@ func power(x, y num, scale int) (num, error) {
 	if neg {
 		n = -n
 	}
-	r := num{new(big.Int).Exp(x.v, big.NewInt(n), nil), x.scale * int(n)}
+	r := num{v: new(big.Int).Exp(x.v, big.NewInt(n), nil), scale: x.scale * int(n)}
 	if neg {
 		return div(newInt(1), r, scale)
 	}
-	return r.rescale(min(x.scale*int(n), max(scale, x.scale))), nil
+	t := r.rescale(min(x.scale*int(n), max(scale, x.scale)))
+	t.negZero = t.v.Sign() == 0 && r.v.Sign() < 0
+	return t, nil
 }
 
 func sqrtNum(x num, scale int) (num, error) {
@@ -98,7 +107,7 @@ func sqrtNum(x num, scale int) (num, error) {
 	}
 	s := max(scale, x.scale)
 	n := new(big.Int).Mul(x.v, pow10(2*s-x.scale))
-	return num{n.Sqrt(n), s}, nil
+	return num{v: n.Sqrt(n), scale: s}, nil
 }
 
 // parseNum converts a bc constant in base ibase; single-digit constants
@@ -124,11 +133,11 @@ func parseNum(s string, ibase int) num {
 		v.Mul(v, base).Add(v, big.NewInt(d))
 	}
 	if frac == "" {
-		return num{v, 0}
+		return num{v: v, scale: 0}
 	}
 	if ibase == 10 {
 		f, _ := new(big.Int).SetString(frac, 10)
-		return num{new(big.Int).Add(new(big.Int).Mul(v, pow10(len(frac))), f), len(frac)}
+		return num{v: new(big.Int).Add(new(big.Int).Mul(v, pow10(len(frac))), f), scale: len(frac)}
 	}
 	// Other bases: accumulate the fraction exactly, keep len(frac) digits.
 	numer, denom := new(big.Int), big.NewInt(1)
@@ -140,12 +149,15 @@ func parseNum(s string, ibase int) num {
 	sc := len(frac)
 	fv := new(big.Int).Mul(numer, pow10(sc))
 	fv.Quo(fv, denom)
-	return num{new(big.Int).Add(new(big.Int).Mul(v, pow10(sc)), fv), sc}
+	return num{v: new(big.Int).Add(new(big.Int).Mul(v, pow10(sc)), fv), scale: sc}
 }
 
 // format prints x in obase the way bc does, without line splitting.
 func (x num) format(obase int) string {
 	if x.isZero() {
+		if x.negZero {
+			return "-0"
+		}
 		return "0"
 	}
 	neg := x.v.Sign() < 0
