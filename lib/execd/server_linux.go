@@ -74,12 +74,6 @@ func Serve(listenFD, readyFD int) error {
 	if readyFD >= 0 {
 		unix.CloseOnExec(readyFD)
 	}
-	spawns := make(chan spawnRequest)
-	spawnReady := make(chan error, 1)
-	go spawner(spawnReady, spawns)
-	if err := <-spawnReady; err != nil {
-		return err
-	}
 	lf := os.NewFile(uintptr(listenFD), "listener")
 	ln, err := net.FileListener(lf)
 	lf.Close()
@@ -97,7 +91,7 @@ func Serve(listenFD, readyFD int) error {
 	if err != nil {
 		return err
 	}
-	s := &server{spawns: spawns, devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
+	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -112,36 +106,22 @@ func Serve(listenFD, readyFD int) error {
 	}
 }
 
-// spawnRequest asks the spawner thread to start a command.
-type spawnRequest struct {
-	prog string
-	argv []string
-	attr *syscall.ProcAttr
-	res  chan spawnResult
-}
-
-type spawnResult struct {
-	pid int
-	err error
-}
-
-// spawner starts every command from one locked OS thread. Capabilities are
-// per thread, so that thread alone gives away what commands must not get
-// (an empty bounding set, no ambient or inheritable capabilities, no new
-// privileges) while the helper's other threads keep what the helper needs
-// to switch users and stop other users' processes. Changing one thread is
-// cheap; changing every thread of a Go process is not.
-func spawner(ready chan<- error, reqs <-chan spawnRequest) {
-	runtime.LockOSThread() // never unlocked: the thread dies with the helper
-	err := lockDownThread()
-	ready <- err
-	if err != nil {
-		return
+// forkExec starts a command from a thread that gives away what commands
+// must not get: capabilities are per thread, so each thread that starts a
+// command first empties its own bounding set and drops its ambient and
+// inheritable capabilities (once; a single prctl tells whether it has),
+// while keeping what the helper itself needs to switch users and stop
+// other users' processes. Changing one thread is cheap; changing every
+// thread of a Go process at once is not.
+func forkExec(prog string, argv []string, attr *syscall.ProcAttr) (int, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if held, _ := unix.PrctlRetInt(unix.PR_CAPBSET_READ, unix.CAP_SETUID, 0, 0, 0); held == 1 {
+		if err := lockDownThread(); err != nil {
+			return 0, err
+		}
 	}
-	for r := range reqs {
-		pid, err := syscall.ForkExec(r.prog, r.argv, r.attr)
-		r.res <- spawnResult{pid, err}
-	}
+	return syscall.ForkExec(prog, argv, attr)
 }
 
 // lockDownThread restricts the calling thread, whose children inherit it.
@@ -200,7 +180,6 @@ func blockingPipe() (r, w *os.File, err error) {
 }
 
 type server struct {
-	spawns  chan<- spawnRequest
 	devNull *os.File
 	mu      sync.Mutex
 	execs   map[uint64]*execState
@@ -544,11 +523,8 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	if req.SwitchUser {
 		sys.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
 	}
-	spawned := make(chan spawnResult, 1)
-	s.spawns <- spawnRequest{prog: prog, argv: req.Argv, res: spawned, attr: &syscall.ProcAttr{Dir: dir,
-		Env: req.Env, Files: []uintptr{inR.Fd(), outW.Fd(), errW.Fd()}, Sys: sys}}
-	sr := <-spawned
-	pid, startErr := sr.pid, sr.err
+	pid, startErr := forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
+		Files: []uintptr{inR.Fd(), outW.Fd(), errW.Fd()}, Sys: sys})
 	outW.Close()
 	errW.Close()
 	if inR != s.devNull {
