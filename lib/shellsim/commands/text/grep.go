@@ -27,7 +27,8 @@ import (
 // backreferences or \< \> run on posixre's backtracking matcher. -P uses
 // RE2 directly (leftmost-first), which covers Perl syntax except
 // lookaround, backreferences and possessive forms: those are recorded as
-// partial and fail (exit 2). --color=always and -T are not modeled.
+// partial and fail (exit 2). --color=always uses GNU's default GREP_COLORS
+// (GREP_COLORS and GREP_COLOR are not read); -T is not modeled.
 // Directories are walked in name order.
 func init() {
 	command.Register("grep", command.Partial, Grep)
@@ -80,6 +81,7 @@ type grep struct {
 	mw, mx                   bool // -w, -x
 	nameIfDir                bool
 	lineBuf                  bool // --line-buffered: flush every line
+	color                    bool // --color=always
 
 	matched, errored bool
 	printedAny       bool // for group separators
@@ -282,8 +284,10 @@ func Grep(inv *command.Invocation) int {
 		case "color":
 			switch o.arg {
 			case "", "never", "no", "none", "auto", "tty", "if-tty":
+				// Output is never a terminal, so auto means never.
+				g.color = false
 			case "always", "yes", "force":
-				return p.partial("grep --color=always", "--color=always is not supported in shellsim")
+				g.color = true
 			default:
 				p.warn("invalid argument %s for '--color'", quote(o.arg))
 				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'\n")
@@ -705,7 +709,7 @@ func (g *grep) search(r io.Reader, name string) {
 	// last line output (in any file), once context is on.
 	group := func(num int64) {
 		if g.ctx && g.printedAny && !g.noSep && (lastOut < 0 || num != lastOut+1) {
-			g.writeString(g.sep + "\n")
+			g.writeString(g.paint(sgrSep, g.sep) + "\n")
 		}
 		g.printedAny = true
 		lastOut = num
@@ -716,7 +720,7 @@ func (g *grep) search(r io.Reader, name string) {
 			// -o prints no context lines, but they still join groups.
 			return true
 		}
-		return g.writeLine(name, num, off, sepc, text)
+		return g.writeLine(name, num, off, sepc, text, false)
 	}
 	for g.maxCount != 0 {
 		raw, err := lr.next()
@@ -782,7 +786,7 @@ func (g *grep) search(r io.Reader, name string) {
 								if s[1] == s[0] {
 									continue
 								}
-								if !g.writeLine(name, lineNum, offset+int64(s[0]), ':', line[s[0]:s[1]]) {
+								if !g.writeLine(name, lineNum, offset+int64(s[0]), ':', line[s[0]:s[1]], true) {
 									return
 								}
 							}
@@ -845,26 +849,68 @@ func (g *grep) finish(name string, count int64) {
 }
 
 // writeName prints a file name followed by sep, or by NUL with -Z.
+// GNU grep's default GREP_COLORS.
+const (
+	sgrMatch = "01;31"
+	sgrFile  = "35"
+	sgrNum   = "32"
+	sgrSep   = "36"
+)
+
+// paint wraps s in an SGR color sequence when --color=always is on.
+func (g *grep) paint(sgr, s string) string {
+	if !g.color || s == "" {
+		return s
+	}
+	return "\x1b[" + sgr + "m\x1b[K" + s + "\x1b[m\x1b[K"
+}
+
+func (g *grep) writeSep(sep byte) bool {
+	if sep == ':' || sep == '-' {
+		return g.writeString(g.paint(sgrSep, string(sep)))
+	}
+	return g.write([]byte{sep})
+}
+
+// writeName prints a file name followed by sep, or by NUL with -Z.
 func (g *grep) writeName(name string, sep byte) bool {
 	if g.nullName {
 		sep = 0
 	}
-	return g.writeString(name) && g.write([]byte{sep})
+	return g.writeString(g.paint(sgrFile, name)) && g.writeSep(sep)
 }
 
-func (g *grep) writeLine(name string, num, off int64, sep byte, text []byte) bool {
+// writeLine prints one output line with its prefixes; with color the
+// matches in it are highlighted (whole text for -o, which passes only).
+func (g *grep) writeLine(name string, num, off int64, sep byte, text []byte, only bool) bool {
 	if g.withName {
 		g.writeName(name, sep)
 	}
 	if g.lineNums {
-		g.writeString(strconv.FormatInt(num, 10))
-		g.write([]byte{sep})
+		g.writeString(g.paint(sgrNum, strconv.FormatInt(num, 10)))
+		g.writeSep(sep)
 	}
 	if g.byteOff {
-		g.writeString(strconv.FormatInt(off, 10))
-		g.write([]byte{sep})
+		g.writeString(g.paint(sgrNum, strconv.FormatInt(off, 10)))
+		g.writeSep(sep)
 	}
-	g.write(text)
+	switch {
+	case !g.color:
+		g.write(text)
+	case only:
+		g.writeString(g.paint(sgrMatch, string(text)))
+	default:
+		last := 0
+		for _, m := range g.m.matches(text, -1) {
+			if m[1] == m[0] {
+				continue
+			}
+			g.write(text[last:m[0]])
+			g.writeString(g.paint(sgrMatch, string(text[m[0]:m[1]])))
+			last = m[1]
+		}
+		g.write(text[last:])
+	}
 	if !g.write([]byte{g.delim}) {
 		return false
 	}

@@ -48,7 +48,6 @@ func TestGrepPartial(t *testing.T) {
 		feature string
 	}{
 		{[]string{"grep", "-P", `a(?=1)`}, "grep: Perl regular expression not supported in shellsim: error parsing regexp: invalid or unsupported Perl syntax: `(?=`\n", "grep -P"},
-		{[]string{"grep", "--color=always", "a"}, "grep: --color=always is not supported in shellsim\n", "grep --color=always"},
 	} {
 		e := setup(t, nil)
 		out, errs, st := e.Run(c.args, "aa\n")

@@ -2328,6 +2328,216 @@ foo_bar foo
 `}, out: `foo
 foo bar
 `},
+		{args: []string{"grep", "--color=always", "-n", "foo", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "\x1b[35m\x1b[Ka.txt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K1\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n\x1b[35m\x1b[Ka.txt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K3\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K bar\n\x1b[35m\x1b[Kctx\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K2\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n\x1b[35m\x1b[Kctx\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K6\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n\x1b[35m\x1b[Kctx\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K11\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n"},
+		{args: []string{"grep", "--color=always", "-v", "-A1", "bar", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "foo\n\x1b[01;31m\x1b[Kbar\x1b[m\x1b[K\n"},
+		{args: []string{"grep", "--color=always", "-c", "foo", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "\x1b[35m\x1b[Ka.txt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K2\n\x1b[35m\x1b[Kctx\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K3\n"},
+		{args: []string{"grep", "--color=always", "-l", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "\x1b[35m\x1b[Ka.txt\x1b[m\x1b[K\n"},
+		{args: []string{"grep", "--color=always", "-C1", "-o", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n\x1b[36m\x1b[K--\x1b[m\x1b[K\n\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n\x1b[36m\x1b[K--\x1b[m\x1b[K\n\x1b[01;31m\x1b[Kfoo\x1b[m\x1b[K\n"},
+		{args: []string{"grep", "--color=always", "-bH", "-e", "o", "-e", "ba"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, stdin: "foo bar\n", out: "\x1b[35m\x1b[K(standard input)\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K0\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Kf\x1b[01;31m\x1b[Ko\x1b[m\x1b[K\x1b[01;31m\x1b[Ko\x1b[m\x1b[K \x1b[01;31m\x1b[Kba\x1b[m\x1b[Kr\n"},
+		{args: []string{"grep", "--colour=always", "-w", "cat", "w.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: "the \x1b[01;31m\x1b[Kcat\x1b[m\x1b[K\n\x1b[01;31m\x1b[Kcat\x1b[m\x1b[K\n"},
 		{args: []string{"grep", "--colour=auto", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
 bar
 foo bar
