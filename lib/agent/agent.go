@@ -29,6 +29,10 @@ type Config struct {
 	// RequestTimeout bounds one completion request; 0 means 120 seconds.
 	RequestTimeout time.Duration
 	HTTPClient     *http.Client
+	// Progress, when set, receives the run's counts after every model
+	// answer and tool call (Messages left out), so a caller can report a
+	// run that is cancelled midway.
+	Progress func(Result)
 }
 
 // Result is what a run did; a run that failed still reports its progress.
@@ -103,6 +107,13 @@ func Run(ctx context.Context, cfg Config, instruction string, sh shell.Session) 
 		{Role: "user", Content: &instruction},
 	}}
 	model := EndpointModel(cfg.Model)
+	report := func() {
+		if cfg.Progress != nil {
+			p := res
+			p.Messages = nil
+			cfg.Progress(p)
+		}
+	}
 	for res.Turns < maxTurns {
 		msg, usage, err := c.complete(ctx, completionRequest{Model: model, Messages: res.Messages, Tools: []Tool{tool}})
 		if err != nil {
@@ -118,6 +129,7 @@ func Run(ctx context.Context, cfg Config, instruction string, sh shell.Session) 
 		}
 		res.Messages = append(res.Messages, reply)
 		res.FinalMessage = *reply.Content
+		report()
 		if len(msg.ToolCalls) == 0 {
 			return res, nil
 		}
@@ -131,6 +143,7 @@ func Run(ctx context.Context, cfg Config, instruction string, sh shell.Session) 
 			}
 			res.ToolCalls++
 			res.Messages = append(res.Messages, Message{Role: "tool", Content: &content, ToolCallID: call.ID})
+			report()
 		}
 	}
 	return res, &TurnCapError{Turns: maxTurns}

@@ -269,8 +269,12 @@ func TestRunIsCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := Run(ctx, Config{BaseURL: hs.URL + "/v1", Model: "m"}, "x", sh)
+	var last Result
+	_, err := Run(ctx, Config{BaseURL: hs.URL + "/v1", Model: "m", Progress: func(r Result) { last = r }}, "x", sh)
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
 		t.Fatalf("got %v after %v", err, time.Since(start))
+	}
+	if last.Turns != 1 || last.InputTokens != 10 || last.OutputTokens != 5 || last.Messages != nil {
+		t.Fatalf("progress: %+v", last)
 	}
 }

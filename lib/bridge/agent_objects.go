@@ -40,8 +40,10 @@ func runAgent(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	if !ok {
 		return Reply{}, &machine.InvalidSpec{Field: "shell", Reason: fmt.Sprintf("handle %d is not a shell session", r.Shell)}
 	}
+	so.setProgress(agent.Result{})
 	res, err := agent.Run(ctx, agent.Config{
 		BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, MaxTurns: r.MaxTurns, SystemPrompt: r.SystemPrompt,
+		Progress: so.setProgress,
 	}, r.Instruction, so.session)
 	if err != nil && ctx.Err() != nil {
 		return Reply{}, ctx.Err()

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/agent"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shell"
 )
@@ -99,6 +101,15 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 
 type shellObject struct {
 	session shell.Session
+
+	mu       sync.Mutex
+	progress *agent.Result // the last agent run's counts on this shell
+}
+
+func (s *shellObject) setProgress(r agent.Result) {
+	s.mu.Lock()
+	s.progress = &r
+	s.mu.Unlock()
 }
 
 func (s *shellObject) Release() {
@@ -179,6 +190,12 @@ func (s *shellObject) Call(ctx context.Context, method string, req, payload []by
 		return Reply{}, shellError(s.session.Write(ctx, payload))
 	case "interrupt":
 		return Reply{}, shellError(s.session.Interrupt(ctx))
+	case "agent_progress":
+		// The counts of the agent run on this shell so far (null before any):
+		// what a caller records when it cancelled the run.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return Reply{Header: s.progress}, nil
 	case "close":
 		return Reply{}, s.session.Close(ctx)
 	}

@@ -116,6 +116,9 @@ func TestRunAgentOnAShellHandle(t *testing.T) {
 	if res.In != 14 || res.Out != 6 || res.Tools != 1 || res.Final != "all done" || res.Error != nil {
 		t.Fatalf("run_agent: %s", o.header)
 	}
+	if o := call(t, b, 6, h, "agent_progress", `{}`, nil); o.err != nil || !strings.Contains(string(o.header), `"n_input_tokens":14`) {
+		t.Fatalf("agent_progress: %s %v", o.header, o.err)
+	}
 	turn = 0
 	o = call(t, b, 5, Root, "run_agent", fmt.Sprintf(`{"shell":%d,"base_url":%q,"model":"m","max_turns":1,"instruction":"go"}`, h, srv.URL), nil)
 	if o.err != nil || !strings.Contains(string(o.header), `"kind":"TurnCapExhausted"`) || !strings.Contains(string(o.header), `"tool_calls":1`) {

@@ -16,6 +16,7 @@ Job YAML::
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -107,29 +108,26 @@ class BashAgent(BaseAgent):
             await self.setup(environment)
         if not self.model_name:
             raise ValueError("BashAgent needs a model name (harbor run -m ...)")
-        reply = await _go.call(
-            0,
-            "run_agent",
-            {
-                "shell": self._session.handle,
-                "base_url": self._endpoint,
-                "api_key": self._api_key,
-                "model": self.model_name,
-                "max_turns": self._max_turns,
-                "instruction": instruction,
-                "system_prompt": self._system_prompt,
-            },
-        )
+        try:
+            reply = await _go.call(
+                0,
+                "run_agent",
+                {
+                    "shell": self._session.handle,
+                    "base_url": self._endpoint,
+                    "api_key": self._api_key,
+                    "model": self.model_name,
+                    "max_turns": self._max_turns,
+                    "instruction": instruction,
+                    "system_prompt": self._system_prompt,
+                },
+            )
+        except asyncio.CancelledError:
+            # Harbor's agent timeout: record what the run did before it stopped.
+            self._fill(context, _go.call_sync(self._session.handle, "agent_progress").header)
+            raise
         result = reply.header
-        context.n_input_tokens = (context.n_input_tokens or 0) + result["n_input_tokens"]
-        context.n_output_tokens = (context.n_output_tokens or 0) + result["n_output_tokens"]
-        context.metadata = {
-            **(context.metadata or {}),
-            "final_message": result["final_message"],
-            "tool_calls": result["tool_calls"],
-            "turns": result["turns"],
-            "shell_mode": getattr(self._session, "mode", None),
-        }
+        self._fill(context, result)
         self._write_log(result)
         error = result.get("error")
         if error:
@@ -139,6 +137,19 @@ class BashAgent(BaseAgent):
             if kind == "HTTPError":
                 raise AgentEndpointError(message, error.get("status"))
             raise _go.translate(_GoErrorLike({"kind": kind, "message": message}))
+
+    def _fill(self, context: AgentContext, result: dict[str, Any] | None) -> None:
+        if not result:
+            return
+        context.n_input_tokens = (context.n_input_tokens or 0) + result["n_input_tokens"]
+        context.n_output_tokens = (context.n_output_tokens or 0) + result["n_output_tokens"]
+        context.metadata = {
+            **(context.metadata or {}),
+            "final_message": result["final_message"],
+            "tool_calls": result["tool_calls"],
+            "turns": result["turns"],
+            "shell_mode": getattr(self._session, "mode", None),
+        }
 
     def _write_log(self, result: dict[str, Any]) -> None:
         try:

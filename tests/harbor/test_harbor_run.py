@@ -222,4 +222,7 @@ def test_bash_agent_is_stopped_by_the_agent_timeout(harbor_ready: Path, tmp_path
     # The verifier still ran on the same machine, and nothing outlived the job.
     assert job.reward("cpu-burn") == 0.0, job.describe()
     assert len(server.requests) == 1
+    # The cancelled run's progress was recorded.
+    assert trial["agent_result"]["n_input_tokens"] == 100, trial["agent_result"]
+    assert trial["agent_result"]["metadata"]["turns"] == 1
     assert not leftovers(job.marker), leftovers(job.marker)
