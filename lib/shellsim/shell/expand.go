@@ -23,7 +23,7 @@ func (sh *Shell) ecfg() *expand.Config {
 	if sh.cfgDepth == 0 && sh.cfg != nil {
 		cfg = sh.cfg
 	} else {
-		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst}
+		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize}
 		if sh.cfgDepth == 0 {
 			sh.cfg = cfg
 		}
@@ -311,4 +311,14 @@ func (sh *Shell) readFile(name string) ([]byte, error) {
 		err = sh.charge(int64(len(b)))
 	}
 	return b, err
+}
+
+// checkSize fails when n more bytes would not fit the memory limit.
+func (sh *Shell) checkSize(n int64) error {
+	if err := sh.rt.Meter.Reserve(n); err != nil {
+		sh.fatal(err)
+		return err
+	}
+	sh.rt.Meter.Release(n)
+	return sh.charge(n / 16)
 }

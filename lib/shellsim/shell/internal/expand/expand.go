@@ -88,6 +88,10 @@ type Config struct {
 
 	arithDepth int // ShellSim: nesting of expressions evaluated from values
 
+	// Check (ShellSim) is asked before building a result of n bytes that
+	// may be large; a non-nil error aborts the expansion.
+	Check func(n int64) error
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart

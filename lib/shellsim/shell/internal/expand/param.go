@@ -401,6 +401,13 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	out := make([]string, len(elems))
 	for i, elem := range elems {
 		locs := findAllIndex(orig, elem, n)
+		// ShellSim: let the caller veto results too big for the memory limit
+		// before they are built on the host.
+		if size := int64(len(elem)) + int64(len(locs))*int64(len(with)); size > 1<<20 && cfg.Check != nil {
+			if err := cfg.Check(size); err != nil {
+				return nil, err
+			}
+		}
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
