@@ -47,10 +47,13 @@ func (t ScriptTerminal) killSession(ctx context.Context, sid int) {
 	_, _ = t.Machine.Run(ctx, machine.Command{Argv: []string{"sh", "-c", script}, OutputLimit: 1024})
 }
 
-// HasScript reports whether m can run script(1).
+// HasScript reports whether m has a script(1) that takes the options
+// ScriptTerminal uses (util-linux's does; BusyBox's lacks -e).
 func HasScript(ctx context.Context, m machine.Machine) bool {
-	res, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "command -v script"}, OutputLimit: 1024})
-	return err == nil && res.ExitCode != nil && *res.ExitCode == 0
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	res, err := m.Run(ctx, machine.Command{Argv: []string{"script", "-q", "-f", "-e", "-c", "exit 7", "/dev/null"}, OutputLimit: 1024})
+	return err == nil && res.ExitCode != nil && *res.ExitCode == 7
 }
 
 func shellQuote(s string) string {
