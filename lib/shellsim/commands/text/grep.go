@@ -28,7 +28,7 @@ import (
 // RE2 directly (leftmost-first), which covers Perl syntax except
 // lookaround, backreferences and possessive forms: those are recorded as
 // partial and fail (exit 2). --color=always uses GNU's default GREP_COLORS
-// (GREP_COLORS and GREP_COLOR are not read); -T is not modeled.
+// (GREP_COLORS and GREP_COLOR are not read).
 // Directories are walked in name order.
 func init() {
 	command.Register("grep", command.Partial, Grep)
@@ -82,6 +82,8 @@ type grep struct {
 	nameIfDir                bool
 	lineBuf                  bool // --line-buffered: flush every line
 	color                    bool // --color=always
+	tabs                     bool // -T: align the line content on a tab stop
+	numWidth                 int  // -T: width of line numbers and offsets
 
 	matched, errored bool
 	printedAny       bool // for group separators
@@ -259,7 +261,7 @@ func Grep(inv *command.Invocation) int {
 		case "c":
 			g.count = true
 		case "T":
-			return p.partial("grep -T", "-T (--initial-tab) is not supported in shellsim")
+			g.tabs = true
 		case "Z":
 			g.nullName = true
 		case "A", "B", "C":
@@ -665,10 +667,21 @@ func (g *grep) walk(name, display string, cmdline bool) {
 		return
 	}
 	defer f.Close()
+	g.numWidth = len(strconv.FormatInt(fi.Size, 10))
 	g.search(&meter{g.proc, f}, shown)
 }
 
 func (g *grep) searchStdin() {
+	// -T pads numbers to the input's size digits; a pipe has no size, and
+	// GNU then uses the widest 64-bit number.
+	g.numWidth = 19
+	if st, ok := g.Stdin.(interface {
+		Stat() (command.FileInfo, error)
+	}); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode.IsRegular() {
+			g.numWidth = len(strconv.FormatInt(fi.Size, 10))
+		}
+	}
 	g.search(&meter{g.proc, g.Stdin}, g.label)
 }
 
@@ -886,13 +899,22 @@ func (g *grep) writeLine(name string, num, off int64, sep byte, text []byte, onl
 	if g.withName {
 		g.writeName(name, sep)
 	}
-	if g.lineNums {
-		g.writeString(g.paint(sgrNum, strconv.FormatInt(num, 10)))
+	number := func(n int64) {
+		s := strconv.FormatInt(n, 10)
+		if g.tabs && len(s) < g.numWidth {
+			s = strings.Repeat(" ", g.numWidth-len(s)) + s
+		}
+		g.writeString(g.paint(sgrNum, s))
 		g.writeSep(sep)
 	}
+	if g.lineNums {
+		number(num)
+	}
 	if g.byteOff {
-		g.writeString(g.paint(sgrNum, strconv.FormatInt(off, 10)))
-		g.writeSep(sep)
+		number(off)
+	}
+	if g.tabs && (g.withName || g.lineNums || g.byteOff) {
+		g.write([]byte{'\t'})
 	}
 	switch {
 	case !g.color:

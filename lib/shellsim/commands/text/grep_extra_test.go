@@ -104,6 +104,7 @@ func TestGrepStopsEarly(t *testing.T) {
 
 func TestGrepUTF8(t *testing.T) {
 	runTable(t, []tc{
+		{args: sh("grep -Tn y"), stdin: "x\ny\n", out: "                  2:\ty\n"},
 		{args: sh("grep -o é."), stdin: "café!\n", out: "é!\n", env: map[string]string{"LANG": "C.UTF-8"}},
 		{args: sh("grep a"), stdin: "a\xff\n", err: "grep: (standard input): binary file matches\n",
 			env: map[string]string{"LANG": "C.UTF-8"}},

@@ -2328,6 +2328,207 @@ foo_bar foo
 `}, out: `foo
 foo bar
 `},
+		{args: []string{"grep", "-THnb", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt: 1: 0:	foo
+a.txt: 3: 8:	foo bar
+`},
+		{args: []string{"grep", "-Tn", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: ` 2:	foo
+ 6:	foo
+11:	foo
+`},
+		{args: []string{"grep", "-TH", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:	foo
+a.txt:	foo bar
+`},
+		{args: []string{"grep", "-T", "foo", "a.txt"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `foo
+foo bar
+`},
+		{args: []string{"grep", "-Tc", "foo", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: `a.txt:2
+ctx:3
+`},
+		{args: []string{"grep", "-T", "-C1", "-n", "foo", "ctx"}, files: map[string]string{"a.txt": `foo
+bar
+foo bar
+`, "bin.dat": "x\x00foo\n", "ctx": `a
+foo
+b
+c
+d
+foo
+e
+f
+g
+h
+foo
+`, "d/": "", "num.txt": `x=1
+y=22
+abc
+z=333
+`, "pats": `bar
+zz
+`, "up.txt": `Hello
+HELLO world
+hello
+`, "w.txt": `the cat
+catalog
+concat
+cat
+@foo a@foo
+foo_bar foo
+`}, out: ` 1-	a
+ 2:	foo
+ 3-	b
+--
+ 5-	d
+ 6:	foo
+ 7-	e
+--
+10-	h
+11:	foo
+`},
 		{args: []string{"grep", "--color=always", "-n", "foo", "a.txt", "ctx"}, files: map[string]string{"a.txt": `foo
 bar
 foo bar

@@ -77,7 +77,6 @@ func TestPartialFlags(t *testing.T) {
 		{sh("split --filter=x"), "split: --filter is not supported in shellsim\n", 1, "split --filter"},
 		{sh("fmt -p #"), "fmt: -p (--prefix) is not supported in shellsim\n", 1, "fmt -p"},
 		{sh("column -J"), "column: option -J is not supported in shellsim\n", 1, "column -J"},
-		{sh("grep -T x"), "grep: -T (--initial-tab) is not supported in shellsim\n", 2, "grep -T"},
 	} {
 		e := setup(t, nil)
 		out, errs, st := e.Run(c.args, "")
