@@ -572,9 +572,20 @@ func (e envList) Get(name string) (string, bool) {
 }
 func (e envList) Environ() []string { return []string(e) }
 
+// argMax is the simulated execve limit on argument and environment bytes.
+const argMax = 2097152
+
 // runEntry runs a registered command as a child process.
 func (sh *Shell) runEntry(e command.Entry, args []string, env []string, fds [10]*fdesc) int {
 	rt := sh.rt
+	size := 0
+	for _, a := range args {
+		size += len(a) + 1
+	}
+	if size > argMax {
+		fmt.Fprintf(writerOf(fds, 2), "%s: line %d: %s: Argument list too long\n", sh.name, sh.lineno, args[0])
+		return 126
+	}
 	if sh.charge(resources.CostDispatch) != nil {
 		return sh.exitCode
 	}

@@ -125,6 +125,12 @@ func biRead(sh *Shell, args []string) int {
 			gotDelim = true
 			break
 		}
+		if len(line)&0xffff == 0xffff {
+			// Long lines are modeled memory too.
+			if err := sh.checkSize(int64(len(line)) + 1); err != nil {
+				return 1
+			}
+		}
 		if c == '\\' && !raw && !exact {
 			c2, err := sh.readByte(r, buf)
 			if err != nil {
@@ -288,6 +294,7 @@ func biMapfile(sh *Shell, args []string) int {
 		}
 	}
 	one := make([]byte, 1)
+	var total, checked int64
 	for !done {
 		var n int
 		var err error
@@ -302,6 +309,13 @@ func biMapfile(sh *Shell, args []string) int {
 		if n > 0 {
 			if sh.charge(int64(n)) != nil {
 				return 1
+			}
+			total += int64(n)
+			if total-checked > 1<<20 {
+				if sh.checkSize(2*total) != nil {
+					return 1
+				}
+				checked = total
 			}
 			for _, c := range buf[:n] {
 				if c == delim {

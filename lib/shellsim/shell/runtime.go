@@ -127,6 +127,7 @@ type Telemetry struct {
 	DroppedUnsupported int
 	Usage              map[string]*CommandUsage
 	seq                int
+	invBytes           int64
 }
 
 // Invocation is one command run.
@@ -148,7 +149,18 @@ type CommandUsage struct {
 	DiskDelta int64  `json:"disk_delta"`
 }
 
-const telemetryCap = 4096
+const (
+	telemetryCap   = 4096
+	telemetryBytes = 4 << 20 // modeled bytes of the invocation log
+)
+
+func invSize(inv Invocation) int64 {
+	n := int64(128 + len(inv.UnsupportedReason))
+	for _, s := range inv.Argv {
+		n += int64(len(s))
+	}
+	return n
+}
 
 func (t *Telemetry) start(pid int, argv []string, trust string) int {
 	t.seq++
@@ -157,11 +169,17 @@ func (t *Telemetry) start(pid int, argv []string, trust string) int {
 	} else {
 		t.DroppedCommands++
 	}
-	if len(t.Invocations) >= telemetryCap {
+	a := append([]string(nil), argv...)
+	size := int64(128)
+	for _, s := range a {
+		size += int64(len(s))
+	}
+	for len(t.Invocations) > 0 && (len(t.Invocations) >= telemetryCap || t.invBytes+size > telemetryBytes) {
+		t.invBytes -= invSize(t.Invocations[0])
 		t.Invocations = t.Invocations[1:]
 		t.DroppedInvocations++
 	}
-	a := append([]string(nil), argv...)
+	t.invBytes += size
 	t.Invocations = append(t.Invocations, Invocation{Sequence: t.seq, PID: pid, Argv: a, Trust: trust})
 	return t.seq
 }
