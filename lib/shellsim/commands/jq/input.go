@@ -170,3 +170,15 @@ func (d *decoder) at(msg string, off int) error {
 	col := off - (bytes.LastIndexByte(d.data[:off], '\n') + 1)
 	return &parseError{msg: msg, line: line, col: col}
 }
+
+// lineNumber is jq's input_line_number: the newlines the parser has read.
+func (in *inputs) lineNumber() int {
+	if in.dec == nil {
+		return in.rawPos
+	}
+	// jq reads its input in 64 KiB blocks and counts the newlines of
+	// every block it has read so far.
+	off := int(in.dec.dec.InputOffset())
+	off = min(len(in.data), (off/65536+1)*65536)
+	return bytes.Count(in.data[:off], []byte("\n"))
+}

@@ -24,10 +24,12 @@ import (
 //
 // The language is gojq's (a faithful pure-Go jq); the command line, output
 // format (jq 1.6 numbers, 2-space indent, input key order), diagnostics
-// and exit codes are jq 1.6's. Differences that remain: runtime error texts
-// are gojq's, objects that gojq builds from scratch keep key order only
-// when the same key set was seen in the input or written in the query, and
-// colour, --seq, --stream and modules are not modeled.
+// and exit codes are jq 1.6's. Objects are iterated and printed in their
+// input order (gojq sorts keys; see prelude.go). Differences that remain:
+// some runtime error texts are gojq's, an object built key by key (reduce
+// with .[$k] = v) prints in sorted key order unless its key set was seen
+// in the input or written in the query, $__loc__ is missing, and colour,
+// --seq, --stream and modules are not modeled.
 func init() { command.Register("jq", command.Partial, Jq) }
 
 // runLimit bounds one jq run in host time, as a last resort against
@@ -64,19 +66,12 @@ func Jq(inv *command.Invocation) int {
 		return compileError(inv, o.filter, err)
 	}
 	collectQueryOrders(query, order)
-	// Shadow builtins that would reach the host (clock, time zone) or that
-	// the library leaves undefined (debug, stderr, input_filename).
-	defs, err := gojq.Parse(`def now: _shellsim_now; def localtime: gmtime; def strflocaltime(f): strftime(f);
-		def debug: _shellsim_debug; def debug(m): (m | _shellsim_debug | empty), .; def stderr: _shellsim_stderr;
-		def input_filename: _shellsim_filename; def keys_unsorted: _shellsim_keys_unsorted;
-		def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
-		def from_entries: _shellsim_from_entries; def tojson: _shellsim_tojson;
-		def tostring: if type == "string" then . else _shellsim_tojson end; def fromjson: _shellsim_fromjson;
-		def tonumber: if type == "number" then . elif type == "string" then _shellsim_fromjson
-			else error("\(type) (\(tojson)) cannot be parsed as a number") end; .`)
+	rewriteQuery(query)
+	defs, err := gojq.Parse(prelude)
 	if err != nil {
 		panic(err)
 	}
+	collectQueryOrders(defs, order)
 	query.FuncDefs = append(defs.FuncDefs, query.FuncDefs...)
 
 	enc := &encoder{indent: "  ", sortKeys: o.sortKeys, ascii: o.ascii, order: order}
@@ -154,6 +149,9 @@ func Jq(inv *command.Invocation) int {
 				return fmt.Errorf("%s (while parsing '%s')", err, s)
 			}
 			return x
+		}),
+		gojq.WithFunction("_shellsim_input_line_number", 0, 0, func(any, []any) any {
+			return in.lineNumber()
 		}),
 		gojq.WithFunction("_shellsim_filename", 0, 0, func(any, []any) any {
 			if in.file == "" || in.file == "-" {
@@ -831,4 +829,36 @@ func fromEntries(order *keyOrder, v any) any {
 	}
 	order.remember(m, keys)
 	return m
+}
+
+// walkTerms calls fn on every term of q, children before parents, by
+// reflection over gojq's AST so that no node type is missed.
+func walkTerms(q *gojq.Query, fn func(*gojq.Term)) {
+	termType := reflect.TypeOf(&gojq.Term{})
+	seen := map[uintptr]bool{}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] {
+				return
+			}
+			seen[v.Pointer()] = true
+			walk(v.Elem())
+			if v.Type() == termType {
+				fn(v.Interface().(*gojq.Term))
+			}
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i))
+				}
+			}
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(reflect.ValueOf(q))
 }
