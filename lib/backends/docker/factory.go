@@ -294,6 +294,7 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 		f.removeQuietly(resp.ID)
 		return nil, f.startupErr("starting the container", err)
 	}
+	m.refillStandby()
 	return m, nil
 }
 

@@ -32,6 +32,73 @@ type Machine struct {
 	removed bool
 	// removeMu serializes removal attempts.
 	removeMu sync.Mutex
+
+	// standby is a wrapper exec started ahead of time that waits for its
+	// command on stdin, so a Run does not wait for the runtime to spawn a
+	// process in the container (the bulk of an exec's latency).
+	standbyMu    sync.Mutex
+	standby      *execution
+	standbyReady chan struct{} // closed when the refill in flight ends
+}
+
+// takeStandby returns the waiting standby exec (waiting for one being
+// started), or nil.
+func (m *Machine) takeStandby(ctx context.Context) *execution {
+	m.standbyMu.Lock()
+	e, ready := m.standby, m.standbyReady
+	m.standby = nil
+	m.standbyMu.Unlock()
+	if e != nil || ready == nil {
+		return e
+	}
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		return nil
+	}
+	m.standbyMu.Lock()
+	e, m.standby = m.standby, nil
+	m.standbyMu.Unlock()
+	return e
+}
+
+// refillStandby starts a standby exec in the background unless one is
+// waiting or starting.
+func (m *Machine) refillStandby() {
+	m.standbyMu.Lock()
+	if m.standby != nil || m.standbyReady != nil || m.isClosed() {
+		m.standbyMu.Unlock()
+		return
+	}
+	ready := make(chan struct{})
+	m.standbyReady = ready
+	m.standbyMu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		e, err := m.startWrapped(ctx, "", nil, nil)
+		m.standbyMu.Lock()
+		m.standbyReady = nil
+		if err == nil && m.standby == nil && !m.isClosed() {
+			m.standby, e = e, nil
+		}
+		m.standbyMu.Unlock()
+		close(ready)
+		if e != nil {
+			e.raw.closeConn()
+		}
+	}()
+}
+
+// dropStandby releases the waiting standby exec.
+func (m *Machine) dropStandby() {
+	m.standbyMu.Lock()
+	e := m.standby
+	m.standby = nil
+	m.standbyMu.Unlock()
+	if e != nil {
+		e.raw.closeConn()
+	}
 }
 
 var (
@@ -71,6 +138,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	m.closed = true
 	done := m.removed
 	m.mu.Unlock()
+	m.dropStandby()
 	if done {
 		return nil
 	}
@@ -202,7 +270,13 @@ type rawExec struct {
 	// errParser strips the end marker from stderr (nil without marker).
 	errParser *stdoutParser
 	once      sync.Once
+	// start holds the demultiplexer back until the output limits are set.
+	start     chan struct{}
+	startOnce sync.Once
 }
+
+// begin lets the demultiplexer run.
+func (ex *rawExec) begin() { ex.startOnce.Do(func() { close(ex.start) }) }
 
 // startExec creates and attaches an exec; stdout receives its stdout.
 // With a nonce, the exec prints it as an end marker on both stdout (the
@@ -210,6 +284,17 @@ type rawExec struct {
 // markers arrived. The caller feeds stdin (when opts.AttachStdin) and must
 // call closeConn.
 func (m *Machine) startExec(ctx context.Context, opts container.ExecOptions, nonce string, stdout io.Writer, stderrLimit int) (*rawExec, error) {
+	ex, err := m.startExecDeferred(ctx, opts, nonce, stdout, stderrLimit)
+	if err != nil {
+		return nil, err
+	}
+	ex.begin()
+	return ex, nil
+}
+
+// startExecDeferred is startExec leaving the demultiplexer waiting for
+// begin.
+func (m *Machine) startExecDeferred(ctx context.Context, opts container.ExecOptions, nonce string, stdout io.Writer, stderrLimit int) (*rawExec, error) {
 	created, err := m.cli.ContainerExecCreate(ctx, m.id, opts)
 	if err != nil {
 		return nil, m.opErr(ctx, "creating exec", err)
@@ -218,7 +303,7 @@ func (m *Machine) startExec(ctx context.Context, opts container.ExecOptions, non
 	if err != nil {
 		return nil, m.opErr(ctx, "starting exec", err)
 	}
-	ex := &rawExec{id: created.ID, hj: hj, done: make(chan struct{})}
+	ex := &rawExec{id: created.ID, hj: hj, done: make(chan struct{}), start: make(chan struct{})}
 	ex.stderr.limit = stderrLimit
 	ex.system.limit = 4096
 	var stderr io.Writer = &ex.stderr
@@ -228,6 +313,7 @@ func (m *Machine) startExec(ctx context.Context, opts container.ExecOptions, non
 		stderr = ex.errParser
 	}
 	go func() {
+		<-ex.start
 		ex.err = demux(hj.Reader, stdout, stderr, &ex.system, nonce != "")
 		if ex.errParser != nil && !ex.errParser.done {
 			_ = ex.errParser.flush()
@@ -239,6 +325,7 @@ func (m *Machine) startExec(ctx context.Context, opts container.ExecOptions, non
 
 func (ex *rawExec) closeConn() {
 	ex.once.Do(func() { ex.hj.Close() })
+	ex.begin()
 }
 
 // closeConnAndWait closes the connection and waits for the demultiplexer.

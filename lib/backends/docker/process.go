@@ -23,13 +23,15 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 		return nil, err
 	}
 	pr, pw := io.Pipe()
-	e, err := m.wrappedExec(ctx, cmd, pw, cmd.OutputLimit)
+	line, execEnv := m.commandLine(cmd)
+	e, err := m.startWrapped(ctx, cmd.User, execEnv, pw)
 	if err != nil {
 		return nil, err
 	}
+	e.configure(cmd.OutputLimit)
 	p := &process{m: m, cmd: cmd, e: e, stdoutR: pr, stdoutW: pw, exited: make(chan struct{})}
 	p.stdin = &processStdin{p: p}
-	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"); err != nil {
+	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"+line+"\n"); err != nil {
 		e.raw.closeConnAndWait()
 		return nil, m.opErr(ctx, "writing to the process", err)
 	}

@@ -19,18 +19,25 @@ import (
 )
 
 // runScript wraps every command. It reads the per-run nonce from the first
-// line of stdin, starts the command under setsid (a new session, so a new
-// process group whose id is the command's pid) with the rest of stdin,
-// and waits for it. The command's shell prints the group frame before it
-// execs the command, so the frame is always the first line of stdout;
+// line of stdin and the command from the second (a line of shell that sets
+// the directory D, exports the environment and sets the arguments), then
+// starts the command under setsid (a new session, so a new process group
+// whose id is the command's pid) with the rest of stdin, and waits for it.
+// The command's shell prints the group frame before it changes directory
+// and execs the command, so the frame is always the first line of stdout;
 // after the command exited the wrapper prints the nonce and the status on
 // stdout and on stderr, which tells the host that both streams are
-// complete even when background processes still hold them open. The command runs in the background so that
-// setsid never needs to fork (a backgrounded child is not a group leader);
-// the wrapper's own diagnostics (job notices) go to /dev/null.
+// complete even when background processes still hold them open. The
+// command runs in the background so that setsid never needs to fork (a
+// backgrounded child is not a group leader); the wrapper's own diagnostics
+// (job notices) go to /dev/null. Because the command arrives on stdin, an
+// exec can be started ahead of time and wait for it (see standby).
 const runScript = `IFS= read -r n || exit 125
+IFS= read -r c || exit 125
+D=
+eval "$c"
 exec 3<&0 4>&2 2>/dev/null
-setsid /bin/sh -c 'printf "` + pgidPrefix + `%s\n" "$$" && exec "$@"' sh "$@" <&3 2>&4 3<&- 4>&- &
+setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&- &
 exec 3<&- 0</dev/null
 wait $!
 s=$?
@@ -90,12 +97,12 @@ type execution struct {
 	startOut limitedBuffer
 }
 
-// wrappedExec starts cmd under runScript, feeding stdin after the nonce.
-// stdout, when not nil, receives the command's stdout instead of the
-// bounded buffer.
-func (m *Machine) wrappedExec(ctx context.Context, cmd machine.Command, stdout io.Writer, stderrLimit int) (*execution, error) {
+// startWrapped starts runScript as user with env in the exec's own
+// environment; the command follows later through feed. stdout, when not
+// nil, receives the command's stdout instead of the bounded buffer. The
+// demultiplexer waits until configure.
+func (m *Machine) startWrapped(ctx context.Context, user string, env []string, stdout io.Writer) (*execution, error) {
 	e := &execution{nonce: newNonce(), framed: make(chan struct{})}
-	e.stdout.limit = cmd.OutputLimit
 	e.startOut.limit = 4096
 	var out io.Writer = &e.stdout
 	if stdout != nil {
@@ -108,15 +115,14 @@ func (m *Machine) wrappedExec(ctx context.Context, cmd machine.Command, stdout i
 	})
 	e.parser.raw = &e.startOut
 	opts := container.ExecOptions{
-		User:         cmd.User,
-		WorkingDir:   cmd.Cwd,
-		Env:          envList(cmd.Env, nil),
+		User:         user,
+		Env:          env,
 		AttachStdin:  true,
 		AttachStdout: true,
 		AttachStderr: true,
-		Cmd:          append([]string{"/bin/sh", "-c", runScript, "shellbox-run"}, cmd.Argv...),
+		Cmd:          []string{"/bin/sh", "-c", runScript, "shellbox-run"},
 	}
-	raw, err := m.startExec(ctx, opts, e.nonce, e.parser, stderrLimit)
+	raw, err := m.startExecDeferred(ctx, opts, e.nonce, e.parser, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -124,10 +130,17 @@ func (m *Machine) wrappedExec(ctx context.Context, cmd machine.Command, stdout i
 	return e, nil
 }
 
-// feed writes the nonce line and then stdin, closing the write side at
-// the end (EOF for the command).
-func (e *execution) feed(stdin io.Reader) {
-	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"); err != nil {
+// configure sets the output limits and lets the output be read.
+func (e *execution) configure(limit int) {
+	e.stdout.limit = limit
+	e.raw.stderr.limit = limit
+	e.raw.begin()
+}
+
+// feed writes the nonce line, the command line and then stdin, closing
+// the write side at the end (EOF for the command).
+func (e *execution) feed(line string, stdin io.Reader) {
+	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"+line+"\n"); err != nil {
 		return
 	}
 	if stdin != nil {
@@ -136,6 +149,87 @@ func (e *execution) feed(stdin io.Reader) {
 		}
 	}
 	_ = e.raw.hj.CloseWrite()
+}
+
+// commandLine renders the directory, environment and arguments of cmd as
+// one line of shell for runScript. Environment entries whose names the
+// shell cannot export are returned to go in the exec's own environment.
+func (m *Machine) commandLine(cmd machine.Command) (string, []string) {
+	var q quoter
+	dir := cmd.Cwd
+	if dir == "" {
+		dir = m.spec.Workdir
+	}
+	var stmts []string
+	stmts = append(stmts, "D="+q.word(dir))
+	var execEnv []string
+	for k, v := range cmd.Env {
+		if !shellName(k) {
+			execEnv = append(execEnv, k+"="+v)
+			continue
+		}
+		stmts = append(stmts, "export "+k+"="+q.word(v))
+	}
+	set := "set --"
+	for _, a := range cmd.Argv {
+		set += " " + q.word(a)
+	}
+	stmts = append(stmts, set)
+	return strings.Join(append(q.pre, stmts...), "; "), execEnv
+}
+
+func shellName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// quoter quotes words for one line of shell. Words with control bytes (a
+// newline above all) are built by printf into variables first, with a
+// trailing dot that keeps command substitution from eating final
+// newlines.
+type quoter struct {
+	pre []string
+}
+
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (q *quoter) word(s string) string {
+	ctl := false
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			ctl = true
+			break
+		}
+	}
+	if !ctl {
+		return singleQuote(s)
+	}
+	var esc strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			esc.WriteString(`\\`)
+		case c == '%':
+			esc.WriteString("%%")
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&esc, `\%03o`, c)
+		default:
+			esc.WriteByte(c)
+		}
+	}
+	v := fmt.Sprintf("_sbw%d", len(q.pre))
+	q.pre = append(q.pre, fmt.Sprintf("%s=$(printf %s); %s=${%s%%.}", v, singleQuote(esc.String()+"."), v, v))
+	return `"$` + v + `"`
 }
 
 // Run executes cmd in its own process group and waits for it; see
@@ -147,11 +241,26 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err := m.check(); err != nil {
 		return machine.Result{}, err
 	}
-	e, err := m.wrappedExec(ctx, cmd, nil, cmd.OutputLimit)
-	if err != nil {
-		return machine.Result{}, err
+	return m.run(ctx, cmd, true)
+}
+
+func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool) (machine.Result, error) {
+	line, execEnv := m.commandLine(cmd)
+	var e *execution
+	standby := useStandby && cmd.User == "" && len(execEnv) == 0
+	if standby {
+		e = m.takeStandby(ctx)
+		defer m.refillStandby()
 	}
-	go e.feed(strings.NewReader(string(cmd.Stdin)))
+	fromStandby := e != nil
+	if e == nil {
+		var err error
+		if e, err = m.startWrapped(ctx, cmd.User, execEnv, nil); err != nil {
+			return machine.Result{}, err
+		}
+	}
+	e.configure(cmd.OutputLimit)
+	go e.feed(line, strings.NewReader(string(cmd.Stdin)))
 	var timeout <-chan time.Time
 	if cmd.Timeout > 0 {
 		t := time.NewTimer(cmd.Timeout)
@@ -160,6 +269,11 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	}
 	select {
 	case <-e.raw.done:
+		if fromStandby && !e.parser.framed && !e.parser.done && !e.parser.rawMode && !m.isClosed() {
+			// The standby died before it took the command: start afresh.
+			e.raw.closeConn()
+			return m.run(ctx, cmd, false)
+		}
 		return m.finish(ctx, cmd, e)
 	case <-timeout:
 		return m.interrupt(ctx, cmd, e, nil)

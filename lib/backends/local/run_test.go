@@ -3,9 +3,11 @@ package local
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -504,4 +507,48 @@ func TestStartupError(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	t.Log(err)
+}
+
+// TestUnconfirmedStopClosesMachine stands in a helper that cannot confirm
+// a stop: the machine must close and say so with an InfrastructureError.
+func TestUnconfirmedStopClosesMachine(t *testing.T) {
+	f := newFactory(t, Options{})
+	m := newMachine(t, f, hostSpec())
+	root := m.Root()
+	sock := filepath.Join(t.TempDir(), "fake.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			hdr := make([]byte, 5)
+			io.ReadFull(c, hdr)
+			io.CopyN(io.Discard, c, int64(binary.BigEndian.Uint32(hdr[1:])))
+			body := []byte(`{"kind":"infrastructure","field":"stop","message":"1 live member remains after SIGKILL"}`)
+			frame := append([]byte{'F', 0, 0, 0, 0}, body...)
+			binary.BigEndian.PutUint32(frame[1:5], uint32(len(body)))
+			c.Write(frame)
+			c.Close()
+		}
+	}()
+	m.client = execd.NewClient(sock)
+	cmd := sh("sleep 10")
+	cmd.Timeout = 10 * time.Millisecond
+	_, err = m.Run(context.Background(), cmd)
+	var ie *machine.InfrastructureError
+	if !errors.As(err, &ie) || machine.ErrorKind(err) != "MachineInfrastructureError" {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := m.Run(context.Background(), sh("true")); !errors.Is(err, machine.ErrClosed) {
+		t.Fatalf("after: %v", err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Fatalf("root left behind: %v", err)
+	}
 }

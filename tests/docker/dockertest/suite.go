@@ -113,6 +113,25 @@ func ExecSemantics(t *testing.T, f *docker.Factory) {
 	if !bytes.Equal(r.Stdout, big) || r.StdoutTruncated {
 		t.Fatalf("1.2 MB stdin round trip: got %d bytes, truncated %v", len(r.Stdout), r.StdoutTruncated)
 	}
+	// Arguments and environment values with quotes, newlines and other
+	// control bytes arrive intact.
+	args := []string{"a b", "it's", "new\nline\n\n", "", "%s %% \\ \\n", "tab\there", "\x01\x7f", "ünï", "'\n'"}
+	r = Run(t, m, machine.Command{
+		Argv: append([]string{"sh", "-c", `for a in "$@"; do printf '[%s]' "$a"; done; printf '{%s}' "$V"`, "x"}, args...),
+		Env:  map[string]string{"V": "multi\nline\n"},
+	})
+	want := ""
+	for _, a := range args {
+		want += "[" + a + "]"
+	}
+	want += "{multi\nline\n}"
+	if string(r.Stdout) != want || Code(r) != 0 {
+		t.Fatalf("quoting:\n got %q\nwant %q (%q)", r.Stdout, want, r.Stderr)
+	}
+	// A missing cwd fails the command, not the machine.
+	if r := Run(t, m, machine.Command{Argv: []string{"pwd"}, Cwd: "/no/such/dir"}); Code(r) == 0 || len(r.Stderr) == 0 {
+		t.Fatalf("missing cwd: %+v", r)
+	}
 	// Empty workdir keeps the image's (the busybox image has none: /).
 	m2 := NewMachine(t, f, func(s *machine.Spec) { s.Workdir = "" })
 	wantOut(t, Sh(t, m2, "pwd"), 0, "/\n", "")
