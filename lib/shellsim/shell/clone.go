@@ -39,3 +39,81 @@ func (sh *Shell) Finish() { sh.finish() }
 
 // PGID is the shell's process group.
 func (sh *Shell) PGID() int { return sh.pgid }
+
+// Clone returns an independent copy of an idle runtime: files, processes,
+// clock, meters, telemetry and routes. It fails while tasks are alive (see
+// sched.ErrLiveTasks).
+func (rt *Runtime) Clone() (*Runtime, error) {
+	s, err := rt.Sched.Clone()
+	if err != nil {
+		return nil, err
+	}
+	m := *rt.Meter
+	n := &Runtime{FS: rt.FS.Clone(), Sched: s, Meter: &m, Tel: rt.Tel.clone(), Hostname: rt.Hostname,
+		Users: rt.Users, Terminal: rt.Terminal, shellPID: rt.shellPID, rand: rt.rand}
+	if rt.Net != nil {
+		n.Net = rt.Net.Clone()
+	}
+	n.FS.SetClock(n.Now)
+	n.FS.SetProc(&procFS{rt: n})
+	return n, nil
+}
+
+func (t *Telemetry) clone() *Telemetry {
+	c := *t
+	c.Invocations = append([]Invocation(nil), t.Invocations...)
+	c.Commands = append([]string(nil), t.Commands...)
+	c.Unsupported = append([]string(nil), t.Unsupported...)
+	c.Partials = append([]string(nil), t.Partials...)
+	if t.Usage != nil {
+		c.Usage = make(map[string]*CommandUsage, len(t.Usage))
+		for k, u := range t.Usage {
+			v := *u
+			c.Usage[k] = &v
+		}
+	}
+	return &c
+}
+
+// ErrOpenDescriptor: a shell holding descriptors opened by exec (3-9)
+// cannot be copied, since they refer to the original's files.
+type ErrOpenDescriptor int
+
+func (e ErrOpenDescriptor) Error() string {
+	return "descriptor " + string(rune('0'+int(e))) + " is open (exec " + string(rune('0'+int(e))) + ">...); close it first"
+}
+
+// CloneTo returns a copy of the idle main shell sh running on rt (a clone
+// of sh's runtime): variables, functions, aliases, options, traps, the
+// directory stack and finished jobs, with the same PID.
+func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
+	for i := 3; i < len(sh.fds); i++ {
+		if sh.fds[i] != nil {
+			return nil, ErrOpenDescriptor(i)
+		}
+	}
+	c := *sh
+	c.rt = rt
+	c.scopes = make([]map[string]*Var, len(sh.scopes))
+	for i, s := range sh.scopes {
+		m := make(map[string]*Var, len(s))
+		for k, v := range s {
+			m[k] = cloneVar(v)
+		}
+		c.scopes[i] = m
+	}
+	c.cfg, c.cfgDepth, c.readDirFn, c.task = nil, 0, nil, nil
+	c.funcs = maps.Clone(sh.funcs)
+	c.aliases = maps.Clone(sh.aliases)
+	c.traps = maps.Clone(sh.traps)
+	c.jobs = nil
+	for _, j := range sh.jobs {
+		k := *j
+		c.jobs = append(c.jobs, &k)
+	}
+	c.funcNames = append([]string(nil), sh.funcNames...)
+	c.params = append([]string(nil), sh.params...)
+	c.dirs = append([]string(nil), sh.dirs...)
+	c.fds = [10]*fdesc{}
+	return &c, nil
+}
