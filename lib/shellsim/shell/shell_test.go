@@ -172,3 +172,22 @@ func TestUnsupportedIsLoud(t *testing.T) {
 		t.Fatalf("stderr=%q unsupported=%v", r.Stderr, r.Unsupported)
 	}
 }
+
+func TestBashDetails(t *testing.T) {
+	runGolden(t, []golden{
+		{"arith-recursive", `x="1+2"; echo $((x*2)) $(( $(printf '1+%s' 2) ))`, "6 3\n", "", 0},
+		{"arith-base", `echo $((08))`, "", "bash: line 1: 08: value too great for base (error token is \"08\")\n", 1},
+		{"anchored", `x=foo; echo ${x/#f/F} ${x/%o/O} ${x/#o/O}`, "Foo foO foo\n", "", 0},
+		{"expand-before-redirect", `echo $(echo hi >&2) 2>/dev/null`, "\n", "hi\n", 0},
+		{"wait-n", `sleep 2 & sleep 1 & wait -n; echo first $SECONDS; wait; echo all $SECONDS`, "first 1\nall 2\n", "", 0},
+		{"bash-s", `bash -s arg1 <<< 'echo "got $1"'`, "got arg1\n", "", 0},
+		{"child-pid", `bash -c 'kill -9 $$'; echo $?`, "137\n", "", 0},
+		{"assoc-order", `declare -A m=([b]=2 [a]=1); echo "${m[@]}" "${!m[@]}" ${#m[@]}`, "2 1 b a 2\n", "", 0},
+		{"echo-octal", `echo -e '\0101|\101'`, "A|\\101\n", "", 0},
+		{"open-heredoc", "cat <<EOF\nbody", "body\n", "bash: line 2: warning: here-document at line 1 delimited by end-of-file (wanted `EOF')\n", 0},
+		{"declare-f", `f() { echo hi; }; declare -f f`, "f () \n{ \n    echo hi\n}\n", "", 0},
+		{"umask-create", `umask 027; : > f; stat -c %a f`, "640\n", "", 0},
+		{"argmax", `cat $(seq 1 400000) 2>&1 | head -c 40; echo`, "bash: line 1: cat: Argument list too lon\n", "", 0},
+		{"return-outside", `return 3`, "", "bash: line 1: return: can only `return' from a function or sourced script\n", 2},
+	})
+}
