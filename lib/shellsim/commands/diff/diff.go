@@ -21,13 +21,13 @@ import (
 // 1 different, 2 trouble.
 func init() { command.Register("diff", command.Partial, Diff) }
 
-var diffSpec = spec{short: "uU:qrNibwaBcC:ys", long: map[string]long{
+var diffSpec = spec{short: "uU:qrNibwaBcC:ysx:", long: map[string]long{
 	"unified": {"U", true}, "brief": {"q", false}, "recursive": {"r", false}, "new-file": {"N", false},
 	"ignore-case": {"i", false}, "ignore-space-change": {"b", false}, "ignore-all-space": {"w", false},
 	"text": {"a", false}, "label": {"label", true}, "ignore-blank-lines": {"B", false},
 	"context": {"C", true}, "side-by-side": {"y", false}, "color": {"color", false},
 	"report-identical-files": {"s", false}, "strip-trailing-cr": {"strip-trailing-cr", false},
-	"normal": {"normal", false},
+	"normal": {"normal", false}, "exclude": {"x", true},
 }}
 
 type diffOpts struct {
@@ -40,6 +40,7 @@ type diffOpts struct {
 	stripCR        bool
 	reportSame     bool
 	labels         []string
+	excludes       []string
 	switches       string // the options as given, for "diff -r a/x b/x" lines
 }
 
@@ -63,12 +64,19 @@ func Diff(inv *command.Invocation) int {
 	d := &differ{inv: inv}
 	d.o.context = 3
 	var sw []string
-	for _, a := range inv.Args[1:] {
+	args := inv.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			break
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			sw = append(sw, a)
+			sw = append(sw, shellQuote(a))
+			// Options with a separate argument keep it in the header too.
+			if (a == "-x" || a == "-U" || a == "-C" || a == "--label" || a == "--exclude" || a == "--unified" || a == "--context") && i+1 < len(args) {
+				i++
+				sw = append(sw, shellQuote(args[i]))
+			}
 		}
 	}
 	d.o.switches = strings.Join(sw, " ")
@@ -105,6 +113,8 @@ func Diff(inv *command.Invocation) int {
 			d.o.stripCR = true
 		case "normal":
 			d.o.unified = false
+		case "x":
+			d.o.excludes = append(d.o.excludes, o.val)
 		default:
 			flag := map[string]string{"B": "-B", "c": "-c", "C": "-C", "y": "-y", "color": "--color"}[o.key]
 			inv.Sys.Partial("diff " + flag)
@@ -242,6 +252,9 @@ func (d *differ) dirs(a, b node) {
 	}
 	sortStrings(order)
 	for _, name := range order {
+		if d.excluded(name) {
+			continue
+		}
 		if d.dead {
 			return
 		}
@@ -622,4 +635,28 @@ func unified(b *bytes.Buffer, la, lb []string, changes []change, ctxLines int) {
 		}
 		k = end + 1
 	}
+}
+
+func (d *differ) excluded(name string) bool {
+	for _, pat := range d.o.excludes {
+		if ok, _ := path.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// shellQuote quotes an argument the way GNU diff echoes its switches.
+func shellQuote(s string) string {
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_./=:,+-@%", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", "'\\''") + "'"
 }

@@ -22,7 +22,8 @@ import (
 // any file fails, no file is changed; reject files are not written.
 func init() { command.Register("patch", command.Partial, Patch) }
 
-var patchSpec = spec{short: "p:i:RNsEfd:tuo:bl", long: map[string]long{
+var patchSpec = spec{short: "p:i:RNsEfd:tuo:blF:", long: map[string]long{
+	"fuzz":  {"F", true},
 	"strip": {"p", true}, "input": {"i", true}, "reverse": {"R", false}, "forward": {"N", false},
 	"dry-run": {"dry-run", false}, "silent": {"s", false}, "quiet": {"s", false},
 	"remove-empty-files": {"E", false}, "force": {"f", false}, "directory": {"d", true},
@@ -56,7 +57,7 @@ func Patch(inv *command.Invocation) int {
 	if !ok {
 		return 2
 	}
-	strip := -1
+	strip, maxFuzzOpt := -1, 2
 	var input string
 	var reverse, forward, dry, silent, removeEmpty bool
 	dir := inv.Dir
@@ -71,6 +72,13 @@ func Patch(inv *command.Invocation) int {
 			strip = n
 		case "i":
 			input = o.val
+		case "F":
+			n, err := strconv.Atoi(o.val)
+			if err != nil || n < 0 {
+				fmt.Fprintf(inv.Stderr, "patch: **** fuzz factor %s is not a number\n", o.val)
+				return 2
+			}
+			maxFuzzOpt = n
 		case "R":
 			reverse = true
 		case "N":
@@ -215,7 +223,7 @@ func Patch(inv *command.Invocation) int {
 				return 2
 			}
 			where, fuzz := 0, 0
-			maxFuzz := min(2, max(h.prefixContext(), h.suffixContext()))
+			maxFuzz := min(maxFuzzOpt, max(h.prefixContext(), h.suffixContext()))
 			for ; fuzz <= maxFuzz; fuzz++ {
 				where = ap.locate(h, false, fuzz)
 				if where == 0 && n == 0 {

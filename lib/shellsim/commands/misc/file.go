@@ -56,9 +56,16 @@ func File(inv *command.Invocation) int {
 		fmt.Fprintf(inv.Stderr, "Usage: file [-bcCdEhikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding]\n            [--mime-type] [-e <testname>] [-F <separator>]  [-f <namefile>]\n            [-m <magicfiles>] [-P <parameter=value>] [--exclude-quiet]\n            <file> ...\n       file -C [-m <magicfiles>]\n       file [--help]\n")
 		return 1
 	}
+	// Standard input is shown as /dev/stdin.
+	shown := func(f string) string {
+		if f == "-" {
+			return "/dev/stdin"
+		}
+		return f
+	}
 	width := 0
 	for _, f := range files {
-		width = max(width, len(f)+1)
+		width = max(width, len(shown(f))+1)
 	}
 	var out bytes.Buffer
 	for _, f := range files {
@@ -75,7 +82,7 @@ func File(inv *command.Invocation) int {
 		if brief {
 			out.WriteString(desc + "\n")
 		} else {
-			fmt.Fprintf(&out, "%-*s %s\n", width, f+":", desc)
+			fmt.Fprintf(&out, "%-*s %s\n", width, shown(f)+":", desc)
 		}
 	}
 	if inv.Sys.Charge(int64(out.Len())) != nil {
@@ -89,6 +96,11 @@ func File(inv *command.Invocation) int {
 
 // describe returns the description and MIME type of one operand.
 func describe(inv *command.Invocation, name string, follow bool) (string, string) {
+	if name == "-" {
+		data, _ := io.ReadAll(io.LimitReader(inv.Stdin, 64<<10))
+		inv.Sys.Charge(int64(len(data)))
+		return magic(data, false)
+	}
 	p := inv.Abs(name)
 	var fi command.FileInfo
 	var err error

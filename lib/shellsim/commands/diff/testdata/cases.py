@@ -83,3 +83,5 @@ c('patch-missing-file', ['patch', '-p1'], stdin='--- a/zzz\n+++ b/zzz\n@@ -1 +1 
 c('patch-two-files', ['patch', '-p1'], stdin=P1 + '--- a/n3\n+++ b/n3\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n', check=['p1', 'n3'])
 c('patch-git', ['patch', '-p1'], stdin='diff --git a/p1 b/p1\nindex 123..456 100644\n' + P1, check=['p1'])
 c('patch-silent', ['patch', '-s', '-p1'], stdin=P1, check=['p1'])
+c('dirs-exclude', ['diff', '-r', '-x', 's', 'd1', 'd2'])
+c('dirs-exclude-long', ['diff', '-r', '--exclude=ne*', 'd1', 'd2'])
