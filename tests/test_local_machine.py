@@ -318,3 +318,19 @@ async def test_no_leaks_after_200_cycles(factory):
     assert new == set(), f"leaked processes: {new}"
     assert mounts() == mounts_before
     assert temp_entries() <= temps_before
+
+
+def test_calls_from_many_threads_and_loops_at_once(factory):
+    """Each thread runs its own event loop; the library serves them all at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    async def own(i: int) -> bytes:
+        machine = await factory.create(MachineSpec(HostImage()))
+        try:
+            return (await machine.run(Command(["echo", str(i)]))).stdout
+        finally:
+            await machine.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        outputs = list(pool.map(lambda i: asyncio.run(own(i)), range(16)))
+    assert outputs == [f"{i}\n".encode() for i in range(16)]
