@@ -120,6 +120,12 @@ func runGzip(inv *command.Invocation, decompress, cat bool) int {
 		if inv.Sys.Charge(int64(len(data))) != nil {
 			return 1
 		}
+		// The input and the result are both held in memory.
+		release, err := inv.Sys.Reserve(int64(len(data)))
+		if err != nil {
+			return 1
+		}
+		defer release()
 		if o.list || o.test || o.decompress {
 			if !o.list && !o.test && !o.stdout && f != "-" {
 				if _, ok := plainName(f); !ok {
@@ -143,6 +149,11 @@ func runGzip(inv *command.Invocation, decompress, cat bool) int {
 			if inv.Sys.Charge(int64(len(plain))) != nil {
 				return 1
 			}
+			releasePlain, err := inv.Sys.Reserve(int64(len(plain)))
+			if err != nil {
+				return 1
+			}
+			defer releasePlain()
 			if o.list {
 				un := strings.TrimSuffix(f, ".gz")
 				if f == "-" {

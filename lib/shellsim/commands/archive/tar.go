@@ -332,6 +332,11 @@ func tarCreate(inv *command.Invocation, o *tarOpts) int {
 		}
 	}
 	tw.Close()
+	release, err := inv.Sys.Reserve(int64(buf.Len()))
+	if err != nil {
+		return 2
+	}
+	defer release()
 	out := buf.Bytes()
 	if o.gzip {
 		var z bytes.Buffer

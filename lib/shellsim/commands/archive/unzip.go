@@ -79,6 +79,11 @@ func Unzip(inv *command.Invocation) int {
 	if inv.Sys.Charge(int64(len(data))) != nil {
 		return 1
 	}
+	release, err := inv.Sys.Reserve(2 * int64(len(data)))
+	if err != nil {
+		return 1
+	}
+	defer release()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		fmt.Fprintf(inv.Stdout, "Archive:  %s\n", arch)

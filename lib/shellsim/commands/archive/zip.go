@@ -247,6 +247,11 @@ func finishZip(inv *command.Invocation, ap, arch string, entries []*zipEntry, ou
 		w.Write(e.data)
 	}
 	zw.Close()
+	release, err := inv.Sys.Reserve(int64(buf.Len()))
+	if err != nil {
+		return 15
+	}
+	defer release()
 	if buf.Len() > maxArchive {
 		fmt.Fprintf(inv.Stderr, "zip error: archive larger than %d bytes\n", maxArchive)
 		return 15
