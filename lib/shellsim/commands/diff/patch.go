@@ -173,7 +173,11 @@ func Patch(inv *command.Invocation) int {
 		p := command.Join(dir, name)
 		if name == "" {
 			fmt.Fprintf(&out, "can't find file to patch at input line %d\n", fp.startLine)
-			fmt.Fprintf(&out, "Perhaps you used the wrong -p or --strip option?\n")
+			if strip < 0 {
+				fmt.Fprintf(&out, "Perhaps you should have used the -p or --strip option?\n")
+			} else {
+				fmt.Fprintf(&out, "Perhaps you used the wrong -p or --strip option?\n")
+			}
 			fmt.Fprintf(&out, "The text leading up to this was:\n--------------------------\n")
 			for _, h := range fp.header {
 				fmt.Fprintf(&out, "|%s\n", h)
@@ -511,7 +515,7 @@ func (a *applier) finish() []string {
 // directories are kept only if they all exist.
 func chooseName(inv *command.Invocation, dir string, fp *filePatch, strip int) string {
 	var cands []string
-	for _, n := range []string{fp.newName, fp.oldName} {
+	for _, n := range []string{fp.oldName, fp.newName} {
 		if n == "" || n == "/dev/null" {
 			continue
 		}
@@ -528,14 +532,37 @@ func chooseName(inv *command.Invocation, dir string, fp *filePatch, strip int) s
 		}
 		cands = append(cands, s)
 	}
-	for _, c := range cands {
-		if _, err := inv.FS.Stat(command.Join(dir, c)); err == nil {
-			return c
+	// Among the names that exist, GNU patch takes the one with the fewest
+	// components, then the shortest base name, then the shortest name; the
+	// old name wins a tie.
+	best := ""
+	key := func(n string) [3]int {
+		return [3]int{strings.Count(n, "/"), len(path.Base(n)), len(n)}
+	}
+	less := func(a, b [3]int) bool {
+		for i := range a {
+			if a[i] != b[i] {
+				return a[i] < b[i]
+			}
 		}
+		return false
+	}
+	for i := len(cands) - 1; i >= 0; i-- {
+		c := cands[i]
+		if _, err := inv.FS.Stat(command.Join(dir, c)); err != nil {
+			continue
+		}
+		// Iterating new-then-old with <= lets the old name win ties.
+		if best == "" || !less(key(best), key(c)) {
+			best = c
+		}
+	}
+	if best != "" {
+		return best
 	}
 	creating := fp.oldName == "/dev/null" || (len(fp.hunks) > 0 && fp.hunks[0].oldStart == 0 && fp.hunks[0].oldLen == 0)
 	if creating && len(cands) > 0 {
-		return cands[0]
+		return cands[len(cands)-1]
 	}
 	return ""
 }

@@ -85,3 +85,6 @@ c('patch-git', ['patch', '-p1'], stdin='diff --git a/p1 b/p1\nindex 123..456 100
 c('patch-silent', ['patch', '-s', '-p1'], stdin=P1, check=['p1'])
 c('dirs-exclude', ['diff', '-r', '-x', 's', 'd1', 'd2'])
 c('dirs-exclude-long', ['diff', '-r', '--exclude=ne*', 'd1', 'd2'])
+c('patch-both-exist', ['patch', '-p0', '--dry-run'], stdin='--- src/a.txt\n+++ src/b.txt\n@@ -1,2 +1,3 @@\n hello\n world\n+extra\n', files=dict(F, **{'src/a.txt': 'hello\nworld\n', 'src/b.txt': 'hello\nworld\nextra\n'}))
+c('patch-nostrip-missing', ['patch', '--dry-run'], stdin='--- x/deep/f\n+++ y/deep/f\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\n')
+c('patch-nostrip-basename', ['patch'], stdin='--- x/deep/n3\n+++ y/deep/n3\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n', check=['n3'])
