@@ -30,7 +30,7 @@ func randomArgs(t *testing.T, seed int64, n int) {
 			args = append(args, tokens[r.Intn(len(tokens))])
 		}
 		e := setup(t, map[string]string{"f": inputs[r.Intn(len(inputs))], "d/": ""})
-		e.Sys.Fuel = 1 << 20
+		e.Sys.Fuel = 1 << 18
 		func() {
 			defer func() {
 				if v := recover(); v != nil {

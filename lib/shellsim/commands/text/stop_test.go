@@ -70,9 +70,6 @@ func TestPartialFlags(t *testing.T) {
 		status  int
 		feature string
 	}{
-		{sh("tail -f x"), "tail: following files (-f) is not supported in shellsim\n", 1, "tail -f"},
-		{sh("tail --follow=name x"), "tail: following files (-f) is not supported in shellsim\n", 1, "tail -f"},
-		{sh("tail -F x"), "tail: following files (-F) is not supported in shellsim\n", 1, "tail -F"},
 		{sh("sort --debug"), "sort: --debug annotations are not supported in shellsim\n", 2, "sort --debug"},
 		{sh("split --filter=x"), "split: --filter is not supported in shellsim\n", 1, "split --filter"},
 		{sh("fmt -p #"), "fmt: -p (--prefix) is not supported in shellsim\n", 1, "fmt -p"},

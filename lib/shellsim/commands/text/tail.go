@@ -1,8 +1,11 @@
 package text
 
 import (
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -13,9 +16,12 @@ import (
 //	tail -NUM | +NUM [FILE]...
 //
 // Prints the last 10 lines of each FILE; "+NUM" starts at line (or byte)
-// NUM instead. Following (-f, -F, --follow, --retry, --pid, -s) is not
-// modeled: it is recorded as partial and fails.
-func init() { command.Register("tail", command.Partial, Tail) }
+// NUM instead. -f (--follow[=descriptor|name], -F) then polls the files
+// every -s seconds of virtual time and prints what is appended, until the
+// process is signalled (e.g. by timeout) or the --pid process is gone. A
+// piped standard input is not followed, as in GNU tail. --retry and -F
+// keep waiting for files that do not exist yet.
+func init() { command.Register("tail", command.Real, Tail) }
 
 var tailSpec = optSpec{short: "c:n:qvzfFs:", long: []longOpt{
 	{"bytes", reqArg, "c"}, {"lines", reqArg, "n"}, {"quiet", noArg, "q"},
@@ -37,6 +43,9 @@ func Tail(inv *command.Invocation) int {
 	n, bytes, fromStart := int64(10), false, false
 	headers := 0
 	delim := byte('\n')
+	follow, retry := false, false
+	interval := time.Second
+	pid := 0
 	for _, o := range opts {
 		switch o.key {
 		case "c", "n":
@@ -63,18 +72,40 @@ func Tail(inv *command.Invocation) int {
 			headers = 1
 		case "z":
 			delim = 0
-		case "f", "F", "retry", "pid", "s", "max-unchanged-stats":
-			name := "-" + o.key
-			if len(o.key) > 1 {
-				name = "--" + o.key
+		case "f":
+			follow = true
+			if o.hasArg && o.arg != "descriptor" && o.arg != "name" {
+				p.warn("invalid argument %s for '--follow'", quote(o.arg))
+				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'descriptor'\n  - 'name'\n")
+				return p.usageErr("")
 			}
-			return p.partial("tail "+name, "following files ("+name+") is not supported in shellsim")
+		case "F":
+			follow, retry = true, true
+		case "retry":
+			retry = true
+		case "s":
+			secs, err := strconv.ParseFloat(o.arg, 64)
+			if err != nil || secs < 0 {
+				p.warn("invalid number of seconds: %s", quote(o.arg))
+				return p.exit(1)
+			}
+			interval = time.Duration(secs * float64(time.Second))
+		case "pid":
+			v, err := strconv.Atoi(o.arg)
+			if err != nil || v < 0 {
+				p.warn("invalid PID: %s", quote(o.arg))
+				return p.exit(1)
+			}
+			pid = v
+		case "max-unchanged-stats":
+			// Tuning for real file systems; nothing to do here.
 		}
 	}
 	files = defaultStdin(files)
 	show := headers == 1 || (headers == 0 && len(files) > 1)
 	status := 0
 	printed := false
+	var followed []*tailFile
 	for _, f := range files {
 		r, err := p.open(f)
 		if show && (err == nil || err == command.ErrIsDir) {
@@ -92,7 +123,13 @@ func Tail(inv *command.Invocation) int {
 				p.warn("cannot open %s for reading: %s", quote(f), command.Message(err))
 			}
 			status = 1
+			if follow && retry && f != "-" {
+				followed = append(followed, &tailFile{name: f, missing: true})
+			}
 			continue
+		}
+		if follow && f != "-" {
+			followed = append(followed, &tailFile{name: f})
 		}
 		switch {
 		case bytes && fromStart:
@@ -112,8 +149,105 @@ func Tail(inv *command.Invocation) int {
 			p.warn("error reading %s: %s", quote(f), command.Message(err))
 			status = 1
 		}
+		if follow && f != "-" {
+			if fi, err := p.FS.Stat(p.Abs(f)); err == nil {
+				followed[len(followed)-1].size = fi.Size
+			}
+		}
 	}
-	return p.exit(status)
+	if !follow {
+		return p.exit(status)
+	}
+	if len(followed) == 0 {
+		// Only a piped standard input: GNU does not follow it.
+		if status != 0 {
+			p.warn("no files remaining")
+		}
+		return p.exit(status)
+	}
+	last := ""
+	if len(files) > 0 {
+		last = files[len(files)-1]
+	}
+	return p.exit(p.follow(followed, show, last, interval, pid))
+}
+
+// tailFile is a file being followed.
+type tailFile struct {
+	name    string
+	size    int64
+	missing bool
+}
+
+// follow polls the files every interval of virtual time, printing what
+// was appended (with a header when the file changes), until Sleep fails
+// (a signal) or the --pid process has exited.
+func (p *proc) follow(files []*tailFile, headers bool, last string, interval time.Duration, pid int) int {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	for {
+		if !p.flush() {
+			return 1
+		}
+		alive := pid == 0
+		if pid != 0 {
+			for _, pr := range p.Sys.Processes() {
+				if pr.PID == pid && pr.State != "Z" {
+					alive = true
+				}
+			}
+		}
+		if alive {
+			if err := p.Sys.Sleep(interval); err != nil {
+				p.stop = true
+				return 1
+			}
+		}
+		if !p.charge(int64(10 * len(files))) {
+			return 1
+		}
+		for _, t := range files {
+			fi, err := p.FS.Stat(p.Abs(t.name))
+			if err != nil {
+				if !t.missing {
+					t.missing = true
+				}
+				continue
+			}
+			if t.missing {
+				t.missing = false
+				t.size = 0
+				p.warn("%s has appeared;  following new file", quote(t.name))
+			}
+			if fi.Size < t.size {
+				p.warn("%s: file truncated", t.name)
+				t.size = 0
+			}
+			if fi.Size == t.size {
+				continue
+			}
+			f, err := p.FS.Open(p.Abs(t.name))
+			if err != nil {
+				continue
+			}
+			if _, err := f.Seek(t.size, io.SeekStart); err == nil {
+				if headers && t.name != last {
+					p.writeString("\n==> " + t.name + " <==\n")
+					last = t.name
+				}
+				n, _ := io.Copy(writerFunc(p.write), &meter{p, f})
+				t.size += n
+			}
+			f.Close()
+			if p.stop {
+				return 1
+			}
+		}
+		if !alive {
+			return 0
+		}
+	}
 }
 
 func (p *proc) tailFromByte(r io.Reader, n int64) error {
