@@ -17,6 +17,12 @@ type Network interface {
 	Fetch(req HTTPRequest) (HTTPResponse, bool) // false: no route (connection refused)
 }
 
+// NetworkLog is implemented by a Network that keeps the requests made
+// through it (RouteTable does); `net log` prints them.
+type NetworkLog interface {
+	Record() (records []RequestRecord, dropped int)
+}
+
 // Route answers requests whose URL matches Pattern (an exact URL or a glob
 // where '*' matches any run of characters) and, when Method is not empty,
 // whose method equals it.
@@ -71,7 +77,10 @@ type RouteTable struct {
 	dropped int
 }
 
-var _ Network = (*RouteTable)(nil)
+var (
+	_ Network    = (*RouteTable)(nil)
+	_ NetworkLog = (*RouteTable)(nil)
+)
 
 // AddRoute adds r after validating it against the table's bounds.
 func (t *RouteTable) AddRoute(r Route) error {

@@ -20,11 +20,6 @@ import (
 // are joined by spaces; route-file reads the body from FILE now.
 func init() { command.Register("net", command.Real, Net) }
 
-// recorder is the optional request log of a Network (command.RouteTable has it).
-type recorder interface {
-	Record() ([]command.RequestRecord, int)
-}
-
 const netUsage = "usage: net route [--method M] [--header 'K: V'] PATTERN [STATUS] [BODY...] | net route-file PATTERN FILE [STATUS] | net routes | net clear | net log\n"
 
 // Net runs net.
@@ -60,9 +55,10 @@ func Net(inv *command.Invocation) int {
 		nw.ClearRoutes()
 		return 0
 	case "log":
-		rec, ok := nw.(recorder)
+		rec, ok := nw.(command.NetworkLog)
 		if !ok {
-			return 0
+			fmt.Fprintln(inv.Stderr, "net: this environment keeps no request log")
+			return 1
 		}
 		list, _ := rec.Record()
 		for _, r := range list {
