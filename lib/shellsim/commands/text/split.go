@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -17,9 +18,10 @@ import (
 //	      [-t SEP] [--verbose] [FILE [PREFIX]]
 //
 // CHUNKS is N, K/N, l/N, l/K/N, r/N or r/K/N. Without -a the suffix grows
-// as GNU's does (xyz is followed by xzaaa). --filter would run a shell per
-// piece and is not supported.
-func init() { command.Register("split", command.Partial, Split) }
+// as GNU's does (xyz is followed by xzaaa). --filter=COMMAND runs
+// "sh -c COMMAND" per piece with the piece on its standard input and
+// $FILE set to the name the piece would have had.
+func init() { command.Register("split", command.Real, Split) }
 
 var splitSpec = optSpec{short: "a:b:C:del:n:t:ux", long: []longOpt{
 	{"suffix-length", reqArg, "a"}, {"bytes", reqArg, "b"}, {"line-bytes", reqArg, "C"},
@@ -39,6 +41,10 @@ type splitter struct {
 	verbose       bool
 	cur           command.File
 	curName       string
+	filter        string
+	piece         bytes.Buffer // the current piece, with --filter
+	failed        bool
+	filterStatus  int
 }
 
 // nextName advances the suffix, GNU style, and returns the file name.
@@ -83,6 +89,11 @@ func (s *splitter) open() bool {
 	if s.verbose {
 		s.writeString("creating file " + quote(name) + "\n")
 	}
+	if s.filter != "" {
+		s.curName = name
+		s.cur = filterPiece{}
+		return true
+	}
 	f, err := s.FS.OpenFile(s.Abs(name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		s.fileErr(name, err)
@@ -93,11 +104,32 @@ func (s *splitter) open() bool {
 }
 
 func (s *splitter) closeCur() {
-	if s.cur != nil {
-		s.cur.Close()
-		s.cur = nil
+	if s.cur == nil {
+		return
+	}
+	s.cur = nil
+	if s.filter == "" {
+		return
+	}
+	// Run the filter on the finished piece.
+	s.flush()
+	env := append(s.Env.Environ(), "FILE="+s.curName)
+	st, err := s.Sys.Exec(command.ExecRequest{Args: []string{"sh", "-c", s.filter}, Env: env,
+		Stdin: bytes.NewReader(s.piece.Bytes()), Stdout: s.Stdout, Stderr: s.Stderr})
+	s.piece.Reset()
+	switch {
+	case err != nil:
+		s.warn("%s", err)
+		s.failed = true
+	case st != 0 && !s.failed:
+		s.warn("with FILE=%s, exit %d from command: %s", s.curName, st, s.filter)
+		s.failed = true
+		s.filterStatus = st
 	}
 }
+
+// filterPiece stands for an open piece while --filter collects it.
+type filterPiece struct{ command.File }
 
 func (s *splitter) put(b []byte) bool {
 	if len(b) == 0 {
@@ -105,6 +137,13 @@ func (s *splitter) put(b []byte) bool {
 	}
 	if !s.charge(int64(len(b))) {
 		return false
+	}
+	if s.filter != "" {
+		if !s.reserve(int64(len(b))) {
+			return false
+		}
+		s.piece.Write(b)
+		return true
 	}
 	if _, err := s.cur.Write(b); err != nil {
 		s.fileErr(s.curName, err)
@@ -218,7 +257,7 @@ func Split(inv *command.Invocation) int {
 		case "verbose":
 			s.verbose = true
 		case "filter":
-			return p.partial("split --filter", "--filter is not supported in shellsim")
+			s.filter = o.arg
 		}
 	}
 	if len(args) > 2 {
@@ -276,8 +315,15 @@ func Split(inv *command.Invocation) int {
 	case "C":
 		status = s.byLineBytes(r, size, sep)
 	}
+	s.closeCur()
 	if p.stop {
 		return p.exit(1)
+	}
+	if s.failed && status == 0 {
+		status = 1
+		if s.filterStatus != 0 {
+			status = s.filterStatus
+		}
 	}
 	return p.exit(status)
 }
