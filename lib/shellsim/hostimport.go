@@ -24,16 +24,47 @@ type HostEntry struct {
 
 const hostModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
+// HostImportOptions tune ReadHostTree.
+type HostImportOptions struct {
+	// SkipDirs are directory names not imported (with their contents).
+	SkipDirs []string
+	// MaxFiles bounds the number of files; 0 means no bound.
+	MaxFiles int
+}
+
+// MountOptions are the trusted-ingest rules of --root and Mount: at most
+// 10,000 files; .git, .venv, venv, target, node_modules and __pycache__
+// skipped.
+var MountOptions = HostImportOptions{
+	SkipDirs: []string{".git", ".venv", "venv", "target", "node_modules", "__pycache__"},
+	MaxFiles: 10000,
+}
+
+// MountResult says what an import copied.
+type MountResult struct {
+	Files              int      `json:"files"`
+	SkippedDirectories []string `json:"skipped_directories"`
+}
+
 // ReadHostTree reads a host file or directory for a trusted import. It
 // refuses symbolic links and special files (nothing outside the tree is
 // ever read) with a *machine.PathError; a missing source is NotFound.
 func ReadHostTree(source string) ([]HostEntry, error) {
+	entries, _, err := ReadHostTreeWith(source, HostImportOptions{})
+	return entries, err
+}
+
+// ReadHostTreeWith is ReadHostTree with options; it also returns the
+// skipped directories (slash paths relative to source).
+func ReadHostTreeWith(source string, opts HostImportOptions) ([]HostEntry, []string, error) {
+	var skipped []string
+	files := 0
 	fi, err := os.Lstat(source)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &machine.PathError{Op: "import", Path: source, Reason: "no such file or directory", NotFound: true}
+			return nil, nil, &machine.PathError{Op: "import", Path: source, Reason: "no such file or directory", NotFound: true}
 		}
-		return nil, &machine.PathError{Op: "import", Path: source, Reason: err.Error()}
+		return nil, nil, &machine.PathError{Op: "import", Path: source, Reason: err.Error()}
 	}
 	var out []HostEntry
 	add := func(p, rel string, fi fs.FileInfo) error {
@@ -41,6 +72,10 @@ func ReadHostTree(source string) ([]HostEntry, error) {
 		case fi.IsDir():
 			out = append(out, HostEntry{Rel: rel, Dir: true, Mode: fi.Mode() & hostModeBits})
 		case fi.Mode().IsRegular():
+			files++
+			if opts.MaxFiles > 0 && files > opts.MaxFiles {
+				return &machine.PathError{Op: "import", Path: source, Reason: fmt.Sprintf("more than %d files", opts.MaxFiles)}
+			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return &machine.PathError{Op: "import", Path: p, Reason: err.Error()}
@@ -54,7 +89,7 @@ func ReadHostTree(source string) ([]HostEntry, error) {
 		return nil
 	}
 	if !fi.IsDir() {
-		return out, add(source, ".", fi)
+		return out, nil, add(source, ".", fi)
 	}
 	err = filepath.WalkDir(source, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -64,13 +99,24 @@ func ReadHostTree(source string) ([]HostEntry, error) {
 		if err != nil {
 			return err
 		}
+		if d.IsDir() && rel != "." {
+			for _, name := range opts.SkipDirs {
+				if d.Name() == name {
+					skipped = append(skipped, filepath.ToSlash(rel))
+					return filepath.SkipDir
+				}
+			}
+		}
 		info, err := d.Info()
 		if err != nil {
 			return &machine.PathError{Op: "import", Path: p, Reason: err.Error()}
 		}
 		return add(p, filepath.ToSlash(rel), info)
 	})
-	return out, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, skipped, nil
 }
 
 // PlaceTree writes entries (from ReadHostTree) at target in fsys, all or
@@ -167,20 +213,32 @@ func PlaceTree(fsys *vfs.FS, target string, entries []HostEntry) (err error) {
 }
 
 // Mount imports a host file or tree at target (relative paths are
-// relative to /work) as a trusted import: regular files and directories
-// only, modes kept, within the disk limit, all or nothing. The host is not
-// reachable afterwards: the data is copied.
-func (e *Environment) Mount(hostPath, target string) error {
-	entries, err := ReadHostTree(hostPath)
+// relative to /work; "" is /work) as a trusted import with MountOptions:
+// regular files and directories only, modes kept, within the disk limit,
+// all or nothing. The host is not reachable afterwards: the data is copied.
+func (e *Environment) Mount(hostPath, target string) (MountResult, error) {
+	entries, skipped, err := ReadHostTreeWith(hostPath, MountOptions)
 	if err != nil {
-		return err
+		return MountResult{}, err
 	}
 	if target == "" {
 		target = "/work"
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return PlaceTree(e.rt.FS, pathJoin("/work", target), entries)
+	if err := PlaceTree(e.rt.FS, pathJoin("/work", target), entries); err != nil {
+		return MountResult{}, err
+	}
+	res := MountResult{SkippedDirectories: skipped}
+	if res.SkippedDirectories == nil {
+		res.SkippedDirectories = []string{}
+	}
+	for _, en := range entries {
+		if !en.Dir {
+			res.Files++
+		}
+	}
+	return res, nil
 }
 
 func pathJoin(dir, p string) string {

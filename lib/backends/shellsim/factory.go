@@ -23,6 +23,7 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	_ "github.com/shellbox/shellbox/lib/shellsim/commands/all" // the built-in commands
+	_ "github.com/shellbox/shellbox/lib/shellsim/commands/net" // curl, wget, net
 )
 
 // Backend is the registered name.

@@ -1,0 +1,327 @@
+"""ShellSim embedded in Python: a deterministic simulated machine (a
+Bash-like shell, built-in commands, an in-memory filesystem, virtual time,
+metered CPU/memory/disk/output) that never runs a host program.
+
+    env = Environment(cpu=1_000_000)
+    result = env.run("echo hi | tr a-z A-Z")
+    result.stdout  # b"HI\\n"
+
+Every call goes through the shellbox C ABI (the GIL is released while Go
+works); an environment's actions are serialized."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from shellbox import _go, _native
+
+__all__ = [
+    "CommandUsage",
+    "Environment",
+    "HttpRequest",
+    "HttpResponse",
+    "Invocation",
+    "Limits",
+    "MountResult",
+    "RunResult",
+    "SimulationError",
+    "Usage",
+    "run",
+]
+
+_MAX = 2**64 - 1
+
+
+class SimulationError(RuntimeError):
+    """A simulated action failed (check_returncode) or the engine refused an operation."""
+
+
+def _check_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not 0 <= value <= _MAX:
+        raise ValueError(f"{name} must be in 0..2**64-1")
+    return value
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets: CPU work units and bytes of memory, disk and output."""
+
+    cpu: int = 10_000_000
+    memory: int = 64 * 1024 * 1024
+    disk: int = 64 * 1024 * 1024
+    output: int = 4 * 1024 * 1024
+
+    def __post_init__(self) -> None:
+        for name in ("cpu", "memory", "disk", "output"):
+            _check_int(name, getattr(self, name))
+
+
+@dataclass(frozen=True)
+class Usage:
+    cpu_used: int
+    memory_current: int
+    memory_peak: int
+    disk_current: int
+    disk_peak: int
+    output_bytes: int
+
+
+@dataclass(frozen=True)
+class CommandUsage:
+    command: str
+    cpu: int
+    disk_delta: int
+
+
+@dataclass(frozen=True)
+class Invocation:
+    sequence: int
+    pid: int
+    argv: tuple[str, ...]
+    trust: str
+    status: int | None
+    cpu: int
+    disk_delta: int
+    unsupported_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """A request a command made to the virtual network."""
+
+    method: str
+    url: str
+    matched: bool
+    response_status: int | None
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """What a route answers."""
+
+    status: int = 200
+    headers: Mapping[str, str] | tuple[tuple[str, str], ...] = ()
+    body: bytes | str = b""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.status, bool) or not isinstance(self.status, int) or not 0 <= self.status <= 65535:
+            raise ValueError("status must be an int in 0..65535")
+        headers = dict(self.headers.items() if isinstance(self.headers, Mapping) else self.headers)
+        object.__setattr__(self, "headers", tuple(headers.items()))
+        if isinstance(self.body, str):
+            object.__setattr__(self, "body", self.body.encode())
+
+
+@dataclass(frozen=True)
+class MountResult:
+    files: int
+    skipped_directories: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Everything one action produced."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    stop_reason: str | None
+    limits: Limits
+    usage: Usage
+    command_usage: tuple[CommandUsage, ...]
+    cost_model_version: int
+    commands: tuple[str, ...] = ()
+    unsupported: tuple[str, ...] = ()
+    unsupported_commands: tuple[str, ...] = ()
+    partial_commands: tuple[str, ...] = ()
+    invocations: tuple[Invocation, ...] = ()
+    network_requests: tuple[HttpRequest, ...] = ()
+    dropped_network_requests: int = 0
+    terminated: bool = field(default=False, repr=False)
+
+    @property
+    def stdout_text(self) -> str:
+        return self.stdout.decode("utf-8", errors="replace")
+
+    @property
+    def stderr_text(self) -> str:
+        return self.stderr.decode("utf-8", errors="replace")
+
+    def check_returncode(self) -> None:
+        if self.returncode != 0:
+            reason = f" ({self.stop_reason})" if self.stop_reason else ""
+            raise SimulationError(f"action exited with status {self.returncode}{reason}: {self.stderr_text[-500:]}")
+
+
+def _result(reply: _native.Reply) -> RunResult:
+    h = reply.header
+    return RunResult(
+        returncode=h["exit_status"],
+        stdout=reply.segments[0],
+        stderr=reply.segments[1],
+        stop_reason=h.get("stop_reason"),
+        limits=Limits(**h["limits"]),
+        usage=Usage(**h["usage"]),
+        command_usage=tuple(CommandUsage(**u) for u in h.get("command_usage") or ()),
+        cost_model_version=h["cost_model_version"],
+        commands=tuple(h.get("commands") or ()),
+        unsupported=tuple(h.get("unsupported") or ()),
+        unsupported_commands=tuple(h.get("unsupported_commands") or ()),
+        partial_commands=tuple(h.get("partial_commands") or ()),
+        invocations=tuple(
+            Invocation(
+                sequence=i["sequence"],
+                pid=i["pid"],
+                argv=tuple(i["argv"]),
+                trust=i["trust"],
+                status=i.get("status"),
+                cpu=i["cpu"],
+                disk_delta=i["disk_delta"],
+                unsupported_reason=i.get("unsupported_reason") or None,
+            )
+            for i in h.get("invocations") or ()
+        ),
+        network_requests=tuple(
+            HttpRequest(r["method"], r["url"], r["matched"], r["status"] if r["matched"] else None)
+            for r in h.get("network_requests") or ()
+        ),
+        dropped_network_requests=h.get("dropped_network_requests", 0),
+        terminated=h.get("terminated", False),
+    )
+
+
+def _limits(limits: Limits | None, cpu: int | None, memory: int | None, disk: int | None, output: int | None) -> Limits:
+    overrides = {k: v for k, v in (("cpu", cpu), ("memory", memory), ("disk", disk), ("output", output)) if v is not None}
+    if limits is not None and overrides:
+        raise ValueError("pass either limits or per-field overrides (cpu, memory, disk, output), not both")
+    if limits is None:
+        return Limits(**overrides)
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, not {type(limits).__name__}")
+    return limits
+
+
+def _call(handle: int, method: str, request: Any = None, payload: bytes = b"") -> _native.Reply:
+    try:
+        return _native.call_sync(handle, method, request, payload)
+    except _native.GoError as error:
+        exc = _go.translate(error)
+        if type(exc) is RuntimeError:
+            raise SimulationError(str(exc)) from None
+        raise exc from None
+
+
+class Environment:
+    """One simulated machine; files, shell state and fuel persist across actions."""
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        cpu: int | None = None,
+        memory: int | None = None,
+        disk: int | None = None,
+        output: int | None = None,
+        http: Mapping[str, HttpResponse] | None = None,
+        _handle: int | None = None,
+    ):
+        if _handle is None:
+            self.limits = _limits(limits, cpu, memory, disk, output)
+            _native.library()
+            l = self.limits
+            reply = _call(0, "shellsim_environment", {"limits": {"cpu": l.cpu, "memory": l.memory, "disk": l.disk, "output": l.output}})
+            _handle = reply.header["handle"]
+        self._handle = _go._Handle(_handle)
+        self._closed = False
+        for pattern, response in (http or {}).items():
+            self.route_http(pattern, response)
+
+    @property
+    def terminated(self) -> bool:
+        """Whether the session is over (exit, set -e or a resource exhausted)."""
+        return bool(_call(self._handle.id, "state").header["terminated"])
+
+    @property
+    def stop_reason(self) -> str | None:
+        return _call(self._handle.id, "state").header["stop_reason"] or None
+
+    def run(self, source: str, stdin: bytes | str = b"") -> RunResult:
+        if not isinstance(source, str):
+            raise TypeError("source must be a str")
+        if isinstance(stdin, str):
+            stdin = stdin.encode()
+        return _result(_call(self._handle.id, "run", {"source": source}, bytes(stdin)))
+
+    def write_file(self, path: str, data: bytes | str, *, mode: int = 0o644) -> None:
+        if isinstance(data, str):
+            data = data.encode()
+        _call(self._handle.id, "write_file", {"path": str(path), "mode": mode}, bytes(data))
+
+    def read_file(self, path: str) -> bytes:
+        return _call(self._handle.id, "read_file", {"path": str(path)}).segments[0]
+
+    def mkdir(self, path: str, *, parents: bool = False, mode: int = 0o755) -> None:
+        _call(self._handle.id, "mkdir", {"path": str(path), "parents": parents, "mode": mode})
+
+    def mount(self, host_root: str | os.PathLike[str], destination: str = "/work") -> MountResult:
+        """Copy a host tree into the simulation (trusted import: regular files
+        and directories only, modes kept, disk limit respected, all or
+        nothing; .git, .venv, venv, target, node_modules, __pycache__ skipped)."""
+        head = _call(self._handle.id, "mount", {"host": os.path.abspath(host_root), "target": destination}).header
+        return MountResult(head["files"], tuple(head["skipped_directories"]))
+
+    def fork(self) -> Environment:
+        """An independent deep copy (files, shell state, clocks, usage, routes).
+        Refused while background jobs are running."""
+        reply = _call(self._handle.id, "fork")
+        child = Environment(_handle=reply.header["handle"])
+        child.limits = self.limits
+        return child
+
+    def route_http(self, pattern: str, response: HttpResponse, *, method: str | None = None) -> None:
+        if not isinstance(response, HttpResponse):
+            raise TypeError("response must be an HttpResponse")
+        _call(
+            self._handle.id,
+            "route_http",
+            {"pattern": pattern, "method": method or "", "status": response.status, "headers": dict(response.headers)},
+            bytes(response.body),
+        )
+
+    def close(self) -> None:
+        """Kill background jobs and release the environment (also done when it is collected)."""
+        if self._closed:
+            return
+        self._closed = True
+        handle = self._handle
+        handle.detach()
+        try:
+            _call(handle.id, "close")
+        finally:
+            _native.release(handle.id)
+
+    def __enter__(self) -> Environment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run(
+    source: str,
+    stdin: bytes | str = b"",
+    limits: Limits | None = None,
+    *,
+    cpu: int | None = None,
+    memory: int | None = None,
+    disk: int | None = None,
+    output: int | None = None,
+    http: Mapping[str, HttpResponse] | None = None,
+) -> RunResult:
+    """Run one action in a fresh environment."""
+    with Environment(limits, cpu=cpu, memory=memory, disk=disk, output=output, http=http) as env:
+        return env.run(source, stdin)
