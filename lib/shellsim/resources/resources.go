@@ -15,9 +15,9 @@ const CostModelVersion = 1
 // Fixed costs in CPU units.
 const (
 	CostParseByte = 1   // per byte of source parsed
-	CostNode      = 5   // per executor node (statement, word, clause)
+	CostNode      = 2   // per executor node (statement, word, clause)
 	CostDispatch  = 100 // launching a registered command
-	CostBuiltin   = 20  // running a builtin
+	CostBuiltin   = 5   // running a builtin
 	CostFork      = 200 // creating a logical process
 	CostExpandB   = 1   // per byte produced by expansion
 	MemCommand    = 10 << 10

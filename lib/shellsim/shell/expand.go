@@ -44,8 +44,41 @@ func (sh *Shell) ecfg() *expand.Config {
 	return cfg
 }
 
+// plainLit returns the value of a word that expands to itself: one literal
+// part with no quoting, globbing, brace or tilde syntax.
+func plainLit(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || l.Value == "" || strings.ContainsAny(l.Value, "*?[{\\~") {
+		return "", false
+	}
+	return l.Value, true
+}
+
 // fields expands words into arguments.
 func (sh *Shell) fields(words ...*syntax.Word) ([]string, error) {
+	// Fast path: words made only of plain literals.
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		v, ok := plainLit(w)
+		if !ok {
+			out = nil
+			break
+		}
+		out = append(out, v)
+	}
+	if out != nil {
+		var n int64
+		for _, f := range out {
+			n += int64(len(f)) + 1
+		}
+		if err := sh.charge(n * resources.CostExpandB); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	if err := sh.checkBraces(words); err != nil {
 		return nil, err
 	}
