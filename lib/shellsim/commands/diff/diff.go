@@ -32,6 +32,7 @@ var diffSpec = spec{short: "uU:qrNibwaBcC:ysx:", long: map[string]long{
 
 type diffOpts struct {
 	unified        bool
+	ctxFormat      bool // -c / -C N
 	context        int
 	brief, recurse bool
 	newFile        bool
@@ -83,14 +84,14 @@ func Diff(inv *command.Invocation) int {
 	for _, o := range opts {
 		switch o.key {
 		case "u":
-			d.o.unified = true
+			d.o.unified, d.o.ctxFormat = true, false
 		case "U":
 			n, err := strconv.Atoi(o.val)
 			if err != nil || n < 0 {
 				fmt.Fprintf(inv.Stderr, "diff: invalid context length '%s'\nTry 'diff --help' for more information.\n", o.val)
 				return 2
 			}
-			d.o.unified, d.o.context = true, n
+			d.o.unified, d.o.ctxFormat, d.o.context = true, false, n
 		case "q":
 			d.o.brief = true
 		case "r":
@@ -112,11 +113,20 @@ func Diff(inv *command.Invocation) int {
 		case "strip-trailing-cr":
 			d.o.stripCR = true
 		case "normal":
-			d.o.unified = false
+			d.o.unified, d.o.ctxFormat = false, false
+		case "c":
+			d.o.ctxFormat, d.o.unified = true, false
+		case "C":
+			n, err := strconv.Atoi(o.val)
+			if err != nil || n < 0 {
+				fmt.Fprintf(inv.Stderr, "diff: invalid context length '%s'\nTry 'diff --help' for more information.\n", o.val)
+				return 2
+			}
+			d.o.ctxFormat, d.o.unified, d.o.context = true, false, n
 		case "x":
 			d.o.excludes = append(d.o.excludes, o.val)
 		default:
-			flag := map[string]string{"B": "-B", "c": "-c", "C": "-C", "y": "-y", "color": "--color"}[o.key]
+			flag := map[string]string{"B": "-B", "y": "-y", "color": "--color"}[o.key]
 			inv.Sys.Partial("diff " + flag)
 			fmt.Fprintf(inv.Stderr, "diff: option %s is not supported here\n", flag)
 			return 2
@@ -418,7 +428,7 @@ func (d *differ) files(a, b node, inDir bool) {
 	// lines of them (the context length in unified output). This is not
 	// only faster: it decides where ambiguous changes are reported.
 	horizon := 0
-	if d.o.unified {
+	if d.o.unified || d.o.ctxFormat {
 		horizon = d.o.context
 	}
 	pre := 0
@@ -453,10 +463,14 @@ func (d *differ) files(a, b node, inDir bool) {
 	}
 	header()
 	d.setStatus(1)
-	if d.o.unified {
-		d.unifiedHeader(a, b)
+	switch {
+	case d.o.unified:
+		d.unifiedHeader(a, b, "---", "+++")
 		unified(&d.out, la, lb, changes, d.o.context)
-	} else {
+	case d.o.ctxFormat:
+		d.unifiedHeader(a, b, "***", "---")
+		contextDiff(&d.out, la, lb, changes, d.o.context)
+	default:
 		normal(&d.out, la, lb, changes)
 	}
 	if d.out.Len() > 64*1024 {
@@ -464,7 +478,7 @@ func (d *differ) files(a, b node, inDir bool) {
 	}
 }
 
-func (d *differ) unifiedHeader(a, b node) {
+func (d *differ) unifiedHeader(a, b node, markA, markB string) {
 	name := func(n node, i int) string {
 		if i < len(d.o.labels) {
 			return d.o.labels[i]
@@ -475,7 +489,7 @@ func (d *differ) unifiedHeader(a, b node) {
 		}
 		return n.name + "\t" + t.UTC().Format("2006-01-02 15:04:05.000000000 -0700")
 	}
-	fmt.Fprintf(&d.out, "--- %s\n+++ %s\n", name(a, 0), name(b, 1))
+	fmt.Fprintf(&d.out, "%s %s\n%s %s\n", markA, name(a, 0), markB, name(b, 1))
 }
 
 // splitLines splits data into lines that keep their "\n"; a last line
@@ -659,4 +673,87 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", "'\\''") + "'"
+}
+
+// hunks groups changes whose gaps are at most 2*context lines, as the
+// unified and context formats both do.
+func hunks(changes []change, ctxLines int) [][]change {
+	var out [][]change
+	for k := 0; k < len(changes); {
+		end := k
+		for end+1 < len(changes) && changes[end+1].i-(changes[end].i+changes[end].del) <= 2*ctxLines {
+			end++
+		}
+		out = append(out, changes[k:end+1])
+		k = end + 1
+	}
+	return out
+}
+
+// contextRange is GNU's context-format range: "first,last", one number
+// for one line, or the line before for an empty range.
+func contextRange(start, count int) string {
+	switch count {
+	case 0:
+		return strconv.Itoa(start)
+	case 1:
+		return strconv.Itoa(start + 1)
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(start+count)
+}
+
+func contextDiff(b *bytes.Buffer, la, lb []string, changes []change, ctxLines int) {
+	for _, h := range hunks(changes, ctxLines) {
+		first, last := h[0], h[len(h)-1]
+		a0 := max(0, first.i-ctxLines)
+		b0 := first.j - (first.i - a0)
+		a1 := min(len(la), last.i+last.del+ctxLines)
+		b1 := last.j + last.ins + (a1 - (last.i + last.del))
+		b.WriteString("***************\n")
+		fmt.Fprintf(b, "*** %s ****\n", contextRange(a0, a1-a0))
+		hasDel, hasIns := false, false
+		for _, c := range h {
+			hasDel = hasDel || c.del > 0
+			hasIns = hasIns || c.ins > 0
+		}
+		if hasDel {
+			i := a0
+			for _, c := range h {
+				for ; i < c.i; i++ {
+					writeLine(b, "  ", la[i])
+				}
+				mark := "- "
+				if c.ins > 0 {
+					mark = "! "
+				}
+				for _, l := range la[c.i : c.i+c.del] {
+					writeLine(b, mark, l)
+				}
+				i = c.i + c.del
+			}
+			for ; i < a1; i++ {
+				writeLine(b, "  ", la[i])
+			}
+		}
+		fmt.Fprintf(b, "--- %s ----\n", contextRange(b0, b1-b0))
+		if hasIns {
+			j := b0
+			for _, c := range h {
+				for ; j < c.j; j++ {
+					writeLine(b, "  ", lb[j])
+				}
+				mark := "+ "
+				if c.del > 0 {
+					mark = "! "
+				}
+				for _, l := range lb[c.j : c.j+c.ins] {
+					writeLine(b, mark, l)
+				}
+				j = c.j + c.ins
+			}
+			for ; j < b1; j++ {
+				writeLine(b, "  ", lb[j])
+			}
+		}
+	}
 }

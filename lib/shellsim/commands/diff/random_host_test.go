@@ -55,7 +55,7 @@ func TestRandomAgainstHost(t *testing.T) {
 		}
 		os.WriteFile(dir+"/ra", []byte(a), 0o644)
 		os.WriteFile(dir+"/rb", []byte(bb), 0o644)
-		for _, flag := range []string{"--normal", "-u", "-U1", "-U0"} {
+		for _, flag := range []string{"--normal", "-u", "-U1", "-U0", "-c", "-C1"} {
 			want, _ := exec.Command("diff", flag, dir+"/ra", dir+"/rb").Output()
 			e := commandtest.New(t)
 			e.WriteFile("ra", a)
@@ -63,9 +63,13 @@ func TestRandomAgainstHost(t *testing.T) {
 			got, _, _ := e.Run([]string{"diff", flag, "ra", "rb"}, "")
 			w := string(want)
 			if flag != "--normal" && len(w) > 0 {
-				w = w[strings.Index(w, "@@"):]
+				mark := "@@"
+				if strings.HasPrefix(flag, "-c") || strings.HasPrefix(flag, "-C") {
+					mark = "***************"
+				}
+				w = w[strings.Index(w, mark):]
 				if len(got) > 0 {
-					got = got[strings.Index(got, "@@"):]
+					got = got[strings.Index(got, mark):]
 				}
 			}
 			if got != w {
@@ -76,5 +80,5 @@ func TestRandomAgainstHost(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("mismatches: %d / 6000", bad)
+	t.Logf("mismatches: %d / 9000", bad)
 }

@@ -88,3 +88,14 @@ c('dirs-exclude-long', ['diff', '-r', '--exclude=ne*', 'd1', 'd2'])
 c('patch-both-exist', ['patch', '-p0', '--dry-run'], stdin='--- src/a.txt\n+++ src/b.txt\n@@ -1,2 +1,3 @@\n hello\n world\n+extra\n', files=dict(F, **{'src/a.txt': 'hello\nworld\n', 'src/b.txt': 'hello\nworld\nextra\n'}))
 c('patch-nostrip-missing', ['patch', '--dry-run'], stdin='--- x/deep/f\n+++ y/deep/f\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\n')
 c('patch-nostrip-basename', ['patch'], stdin='--- x/deep/n3\n+++ y/deep/n3\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n', check=['n3'])
+# In the C locale GNU diff -c prints ctime-style dates; ShellSim runs in
+# C.UTF-8, where it prints ISO dates, so these cases run under C.UTF-8.
+U8 = {'LC_ALL': 'C.UTF-8'}
+CF = dict(F, **{'c1': 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n', 'c2': 'a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n', 'c3': 'x\n', 'c4': '', 'c5': 'a\nb', 'c6': 'a\nc'})
+c('context', ['diff', '-c', 'c1', 'c2'], files=CF, env=U8)
+c('context-empty1', ['diff', '-c', 'c4', 'c3'], files=CF, env=U8)
+c('context-empty2', ['diff', '-c', 'c3', 'c4'], files=CF, env=U8)
+c('context-C1', ['diff', '-C1', 'c1', 'c2'], files=CF, env=U8)
+c('context-noeol', ['diff', '-c', 'c5', 'c6'], files=CF, env=U8)
+c('context-big', ['diff', '-c', 'a.txt', 'b.txt'], env=U8)
+c('context-C0', ['diff', '-C', '0', 'a.txt', 'b.txt'], env=U8)
