@@ -14,11 +14,12 @@ import (
 
 // diff - compare files line by line
 //
-//	diff [-u | -U NUM] [-q] [-r] [-N] [-i] [-b] [-w] [-a] [--label L]... FILE1 FILE2
+//	diff [-u | -U NUM | -c | -C NUM] [-q] [-r] [-N] [-x PAT]... [-i] [-b] [-w] [-a] [--label L]... FILE1 FILE2
 //
-// Output is GNU's normal format by default and unified with -u; FILE1 and
-// FILE2 may be directories (with -r, recursively). Exit status: 0 same,
-// 1 different, 2 trouble.
+// Output is GNU's normal format by default, unified with -u and context
+// with -c; FILE1 and FILE2 may be directories (with -r, recursively).
+// Exit status: 0 same, 1 different, 2 trouble. Side-by-side (-y), -B and
+// colour are not modeled.
 func init() { command.Register("diff", command.Partial, Diff) }
 
 var diffSpec = spec{short: "uU:qrNibwaBcC:ysx:", long: map[string]long{

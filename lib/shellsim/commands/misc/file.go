@@ -124,6 +124,11 @@ func describe(inv *command.Invocation, name string, follow bool) (string, string
 	case fi.Mode&fs.ModeNamedPipe != 0:
 		return "fifo (named pipe)", "inode/fifo; charset=binary"
 	case fi.Mode&fs.ModeCharDevice != 0:
+		// The devices a sandbox has, with Linux's major/minor numbers.
+		if dev, ok := map[string]string{"/dev/null": "1/3", "/dev/zero": "1/5", "/dev/full": "1/7", "/dev/random": "1/8",
+			"/dev/urandom": "1/9", "/dev/tty": "5/0"}[p]; ok {
+			return "character special (" + dev + ")", "inode/chardevice; charset=binary"
+		}
 		return "character special", "inode/chardevice; charset=binary"
 	}
 	f, err := inv.FS.Open(p)
