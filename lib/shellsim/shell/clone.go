@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -116,4 +117,13 @@ func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
 	c.dirs = append([]string(nil), sh.dirs...)
 	c.fds = [10]*fdesc{}
 	return &c, nil
+}
+
+// ResetFS points the runtime's filesystem hooks (proc, clock, quota) at
+// fsys after it replaced rt.FS.
+func (rt *Runtime) ResetFS(fsys *vfs.FS) {
+	rt.FS = fsys
+	fsys.SetClock(rt.Now)
+	fsys.SetQuota(rt.Meter.Limits.Disk)
+	fsys.SetProc(&procFS{rt: rt})
 }
