@@ -4,8 +4,8 @@ import (
 	"maps"
 
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
-	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
+	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
