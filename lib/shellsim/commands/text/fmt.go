@@ -2,6 +2,7 @@ package text
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -12,10 +13,11 @@ import (
 //
 // Re-fills paragraphs with GNU fmt's algorithm: lines are chosen to
 // minimize a cost that prefers lengths near GOAL (93% of WIDTH), breaks
-// after sentences and punctuation, and no widows or orphans. Hand-written
-// because the output must match GNU's choices byte for byte. -p (prefix)
-// is not modeled.
-func init() { command.Register("fmt", command.Partial, Fmt) }
+// after sentences and punctuation, and no widows or orphans. With -p only
+// lines starting with PREFIX (after blanks) are filled, keeping the
+// prefix. Hand-written because the output must match GNU's choices byte
+// for byte.
+func init() { command.Register("fmt", command.Real, Fmt) }
 
 var fmtSpec = optSpec{short: "0123456789cstuw:g:p:", long: []longOpt{
 	{"crown-margin", noArg, "c"}, {"split-only", noArg, "s"}, {"tagged-paragraph", noArg, "t"},
@@ -59,6 +61,12 @@ type fmter struct {
 	firstIndent, otherIndent, lastLine int
 	outCol                             int
 	out                                []byte
+	// -p: the prefix (trailing blanks trimmed), its length untrimmed, and
+	// its leading blanks; the indentation of the prefix on this line and
+	// in the current paragraph.
+	prefix                         string
+	prefixFull, prefixLead         int
+	nextPrefixIndent, prefixIndent int
 }
 
 func (f *fmter) getc() int {
@@ -87,7 +95,44 @@ func (f *fmter) getSpace(c int) int {
 
 func (f *fmter) getPrefix() int {
 	f.inCol = 0
-	return f.getSpace(f.getc())
+	c := f.getSpace(f.getc())
+	if f.prefix == "" {
+		f.nextPrefixIndent = min(f.prefixLead, f.inCol)
+		return c
+	}
+	f.nextPrefixIndent = f.inCol
+	for i := 0; i < len(f.prefix); i++ {
+		if c != int(f.prefix[i]) {
+			return c
+		}
+		f.inCol++
+		c = f.getc()
+	}
+	return f.getSpace(c)
+}
+
+// copyRest copies a line that is blank or lacks the prefix; c is the
+// character that ended the prefix scan. It returns '\n' or EOF (-1).
+func (f *fmter) copyRest(c int) int {
+	f.outCol = 0
+	if f.inCol > f.nextPrefixIndent || (c != '\n' && c >= 0) {
+		f.putSpace(f.nextPrefixIndent)
+		for i := 0; f.outCol != f.inCol && i < len(f.prefix); i++ {
+			f.out = append(f.out, f.prefix[i])
+			f.outCol++
+		}
+		if c >= 0 && c != '\n' {
+			f.putSpace(f.inCol - f.outCol)
+		}
+		if c < 0 && f.inCol >= f.nextPrefixIndent+len(f.prefix) {
+			f.out = append(f.out, '\n')
+		}
+	}
+	for c != '\n' && c >= 0 {
+		f.out = append(f.out, byte(c))
+		c = f.getc()
+	}
+	return c
 }
 
 func fmtSpace(c int) bool {
@@ -137,7 +182,10 @@ func (f *fmter) getLine(c int) int {
 	return f.getPrefix()
 }
 
-func (f *fmter) samePara(c int) bool { return c != '\n' && c >= 0 }
+func (f *fmter) samePara(c int) bool {
+	return f.nextPrefixIndent == f.prefixIndent && f.inCol >= f.nextPrefixIndent+f.prefixFull &&
+		c != '\n' && c >= 0
+}
 
 func (f *fmter) setOtherIndent(same bool) {
 	switch {
@@ -167,13 +215,17 @@ func (f *fmter) setOtherIndent(same bool) {
 // paragraph reads one paragraph, copying blank lines through; false at EOF.
 func (f *fmter) paragraph(c *int) bool {
 	f.lastLine = 0
-	for *c == '\n' || *c < 0 {
+	// Copy blank lines and lines without the prefix.
+	for *c == '\n' || *c < 0 || f.nextPrefixIndent < f.prefixLead ||
+		f.inCol < f.nextPrefixIndent+f.prefixFull {
+		*c = f.copyRest(*c)
 		if *c < 0 {
 			return false
 		}
 		f.out = append(f.out, '\n')
 		*c = f.getPrefix()
 	}
+	f.prefixIndent = f.nextPrefixIndent
 	f.firstIndent = f.inCol
 	f.words = f.words[:0]
 	*c = f.getLine(*c)
@@ -300,7 +352,10 @@ func (f *fmter) putSpace(space int) {
 
 func (f *fmter) putLine(i, indent int) {
 	f.outCol = 0
-	f.putSpace(indent)
+	f.putSpace(f.prefixIndent)
+	f.out = append(f.out, f.prefix...)
+	f.outCol += len(f.prefix)
+	f.putSpace(indent - f.outCol)
 	end := f.words[i].next - 1
 	for ; i < end; i++ {
 		f.out = append(f.out, f.words[i].text...)
@@ -346,7 +401,11 @@ func Fmt(inv *command.Invocation) int {
 		case "g":
 			goal = o.arg
 		case "p":
-			return p.partial("fmt -p", "-p (--prefix) is not supported in shellsim")
+			pre := o.arg
+			f.prefixLead = len(pre) - len(strings.TrimLeft(pre, " "))
+			pre = pre[f.prefixLead:]
+			f.prefixFull = len(pre)
+			f.prefix = strings.TrimRight(pre, " ")
 		default:
 			if o.argv != lastArgv {
 				digits = ""

@@ -212,5 +212,54 @@ Washington. He said
 six seven eight nine ten
 eleven twelve thirteen
 `},
+		{args: []string{"fmt", "-p", "#", "-w", "30"}, stdin: `# This is a long comment line that should be wrapped by fmt because it is long.
+# second line
+code = 1
+#
+#   indented comment text that also goes on and on
+`, out: `# This is a long comment line
+# that should be wrapped by
+# fmt because it is long.
+# second line
+code = 1
+#
+#   indented comment text
+#   that also goes on and on
+`},
+		{args: []string{"fmt", "-p", "# ", "-w", "30"}, stdin: `# This is a long comment line that should be wrapped by fmt because it is long.
+# second line
+code = 1
+#
+#   indented comment text that also goes on and on
+`, out: `# This is a long comment line
+# that should be wrapped by
+# fmt because it is long.
+# second line
+code = 1
+#
+#   indented comment text
+#   that also goes on and on
+`},
+		{args: []string{"fmt", "-p", "  //", "-w", "25"}, stdin: `  // one two three four five six seven eight
+  // nine ten
+  code();
+    // deeper comment words here and more
+`, out: `  // one two three four
+  // five six seven
+  // eight nine ten
+  code();
+    // deeper comment
+    // words here
+    // and more
+`},
+		{args: []string{"fmt", "-p", "#"}, stdin: `no prefix here at all
+# a
+# b
+trailing  
+  `, out: `no prefix here at all
+# a b
+trailing  
+`},
+		{args: []string{"fmt", "-p", "x"}, out: ""},
 	})
 }

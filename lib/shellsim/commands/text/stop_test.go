@@ -71,7 +71,6 @@ func TestPartialFlags(t *testing.T) {
 		feature string
 	}{
 		{sh("sort --debug"), "sort: --debug annotations are not supported in shellsim\n", 2, "sort --debug"},
-		{sh("fmt -p #"), "fmt: -p (--prefix) is not supported in shellsim\n", 1, "fmt -p"},
 		{sh("column -J"), "column: option -J is not supported in shellsim\n", 1, "column -J"},
 	} {
 		e := setup(t, nil)

@@ -8,6 +8,8 @@ LOREM = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmo
 P2 = "  This is an indented paragraph\n  with two lines (and a parenthesis) that\n  should be joined.\n\n\nNext paragraph here.  It has two sentences! Yes?\n"
 TAG = "1. first item line that is rather long and wraps around the width\n   continuation of the first item\n2. second\n"
 TABS = "\tTabbed start of a paragraph that goes on and on and on and on until it wraps.\n\tsecond line\n"
+CMT = "# This is a long comment line that should be wrapped by fmt because it is long.\n# second line\ncode = 1\n#\n#   indented comment text that also goes on and on\n"
+CMT2 = "  // one two three four five six seven eight\n  // nine ten\n  code();\n    // deeper comment words here and more\n"
 emit(D+'fmt_test.go', 'TestFmt', [
  case(['fmt'], stdin=LOREM),
  case(['fmt', '-w', '40'], stdin=LOREM),
@@ -30,4 +32,9 @@ emit(D+'fmt_test.go', 'TestFmt', [
  case(['fmt', 'nosuch']),
  case(['fmt', '-w', '30'], stdin='Mr. Smith went to Washington. He said "Hello." Then (he) left.\n'),
  case(['fmt', '-w', '25'], stdin='one two three four five six seven eight nine ten eleven twelve thirteen\n'),
+ case(['fmt', '-p', '#', '-w', '30'], stdin=CMT),
+ case(['fmt', '-p', '# ', '-w', '30'], stdin=CMT),
+ case(['fmt', '-p', '  //', '-w', '25'], stdin=CMT2),
+ case(['fmt', '-p', '#'], stdin='no prefix here at all\n# a\n# b\ntrailing  \n  '),
+ case(['fmt', '-p', 'x'], stdin=''),
 ])
