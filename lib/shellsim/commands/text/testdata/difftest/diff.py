@@ -57,7 +57,7 @@ def gen(cmd):
     if cmd == 'rev': return ['rev']
     if cmd == 'tac': return ['tac'] + random.choice([[], ['-s', ':'], ['-b'], ['-r', '-s', '[0-9]']])
     if cmd == 'expand': return ['expand'] + random.choice([[], ['-t3'], ['-t', '2,5'], ['-i']])
-    if cmd == 'fmt': return ['fmt'] + random.choice([[], ['-w10'], ['-w20', '-u'], ['-s', '-w5'], ['-c', '-w8'], ['-t', '-w9']])
+    if cmd == 'fmt': return ['fmt'] + random.choice([['-p', ':', '-w10'], ['-p', 'a', '-w8'], ['-p', ' x ', '-w12'], ['-w10'], ['-w20', '-u'], ['-s', '-w5'], ['-c', '-w8'], ['-t', '-w9']])
     if cmd == 'column': return ['column'] + random.choice([['-t'], ['-t', '-s:'], ['-t', '-s', ':,'], [], ['-x'], ['-c', '30']])
 cmds = sys.argv[1].split(',')
 fails = 0
