@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -222,7 +223,25 @@ func (m *Machine) deadReason() string {
 	case insp.State == nil || insp.State.Running:
 		return ""
 	}
-	return fmt.Sprintf("container %s is %s (exit code %d%s)", m.name, insp.State.Status, insp.State.ExitCode, oomNote(insp.State.OOMKilled))
+	return fmt.Sprintf("container %s is %s (exit code %d%s)%s", m.name, insp.State.Status, insp.State.ExitCode, oomNote(insp.State.OOMKilled), m.logTail(ctx))
+}
+
+// logTail is the end of the container's output (what its init printed
+// when it failed, e.g. an image without /bin/sh), or "".
+func (m *Machine) logTail(ctx context.Context) string {
+	rc, err := m.cli.ContainerLogs(ctx, m.id, container.LogsOptions{ShowStdout: true, ShowStderr: true, Tail: "5"})
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	var out limitedBuffer
+	out.limit = 2048
+	_ = demux(rc, &out, &out, &out, false)
+	text := strings.TrimSpace(string(out.bytes()))
+	if text == "" {
+		return ""
+	}
+	return ": " + text
 }
 
 // aliveAfterSignal tells, after a command died of a signal, whether the

@@ -393,6 +393,22 @@ func Processes(t *testing.T, f *docker.Factory) {
 	if ps := string(Sh(t, m, "ps -o args").Stdout); strings.Contains(ps, "sleep 200") {
 		t.Fatalf("closed process survived:\n%s", ps)
 	}
+	// Command.Timeout kills the group of a process.
+	p, err = m.OpenProcess(ctx, machine.Command{Argv: []string{"sh", "-c", "sleep 2100 & sleep 2101"}, OutputLimit: 100, Timeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = readAll(p) }()
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	exit, err = p.Wait(wctx)
+	if err != nil || exit.ExitCode != 137 {
+		t.Fatalf("process timeout: %+v %v", exit, err)
+	}
+	p.Close(ctx)
+	if ps := string(Sh(t, m, "ps -o args").Stdout); strings.Contains(ps, "sleep 210") {
+		t.Fatalf("timed-out process survived:\n%s", ps)
+	}
 }
 
 // Closing: Close is idempotent and later operations give ErrClosed.

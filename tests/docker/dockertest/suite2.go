@@ -337,6 +337,19 @@ func Sources(t *testing.T, f *docker.Factory) {
 		s.Source = machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(other, "Containerfile")}
 	})
 	wantOut(t, Sh(t, m3, "cat /h"), 0, "hello from the context\n", "")
+	// An image without /bin/sh cannot host a machine: the first command
+	// says why.
+	writeFile(t, filepath.Join(other, "Scratch"), "FROM scratch\nCOPY hello.txt /hello.txt\n", 0o644)
+	if m4, err := f.Create(ctx, machine.Spec{Source: machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(other, "Scratch")}, Network: machine.NetworkDeny}); err == nil {
+		_, err := m4.Run(ctx, machine.Command{Argv: []string{"true"}})
+		m4.Close(ctx)
+		if !errors.Is(err, machine.ErrTerminated) && !errors.As(err, &se) {
+			t.Fatalf("image without /bin/sh: %v", err)
+		}
+		t.Logf("image without /bin/sh: %v", err)
+	} else if !errors.As(err, &se) {
+		t.Fatalf("image without /bin/sh: %v", err)
+	}
 	// A failing build is a StartupError carrying the build output.
 	writeFile(t, filepath.Join(other, "Bad"), "FROM "+BusyboxImage+"\nRUN echo failing-step && exit 3\n", 0o644)
 	_, err = f.Create(ctx, machine.Spec{Source: machine.DockerfileSource{Context: dir, Dockerfile: filepath.Join(other, "Bad")}, Network: machine.NetworkDeny})
