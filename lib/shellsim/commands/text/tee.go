@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -11,9 +12,10 @@ import (
 //
 //	tee [-aip] [FILE]...
 //
-// Unbuffered: each chunk read is passed on at once. -i (ignore SIGINT) and
-// -p (diagnose pipe errors) are accepted; no terminal signals are modeled,
-// so they change nothing here.
+// Unbuffered: each chunk read is passed on at once. A failed write to
+// standard output (a closed pipe) ends tee, unless -p or --output-error
+// says to go on writing the files. -i (ignore SIGINT) is accepted; no
+// terminal signals are modeled. As in coreutils 9, "-" is a file name.
 func init() { command.Register("tee", command.Real, Tee) }
 
 var teeSpec = optSpec{short: "aip", long: []longOpt{
@@ -28,9 +30,23 @@ func Tee(inv *command.Invocation) int {
 		return p.status
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	outputError := "" // "": die like SIGPIPE; else GNU's --output-error MODE
 	for _, o := range opts {
-		if o.key == "a" {
+		switch o.key {
+		case "a":
 			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		case "p":
+			outputError = "warn-nopipe"
+			if o.hasArg {
+				switch o.arg {
+				case "warn", "warn-nopipe", "exit", "exit-nopipe":
+					outputError = o.arg
+				default:
+					p.warn("invalid argument %s for '--output-error'", quote(o.arg))
+					fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n  - 'exit-nopipe'\n")
+					return p.usageErr("")
+				}
+			}
 		}
 	}
 	status := 0
@@ -39,14 +55,9 @@ func Tee(inv *command.Invocation) int {
 		f    command.File
 		dead bool
 	}
+	stdoutOK := true
 	var outs []out
 	for _, name := range files {
-		if name == "-" {
-			// GNU tee treats "-" as a file name only in POSIX mode; it
-			// means stdout otherwise.
-			outs = append(outs, out{name: name})
-			continue
-		}
 		f, err := p.FS.OpenFile(p.Abs(name), flag, 0o666)
 		if err != nil {
 			p.fileErr(name, err)
@@ -64,28 +75,30 @@ func Tee(inv *command.Invocation) int {
 	}()
 	in := &meter{p, p.Stdin}
 	buf := make([]byte, 32*1024)
-	stdoutOK := true
 	for {
 		n, err := in.Read(buf)
 		if n > 0 {
 			if stdoutOK {
 				if _, werr := p.Stdout.Write(buf[:n]); werr != nil {
-					// A broken stdout stops tee (the executor delivers
-					// SIGPIPE semantics).
-					p.stop = true
-					return p.exit(1)
+					// Standard output is taken to be a pipe whose reader
+					// left.
+					switch outputError {
+					case "":
+						p.stop = true // SIGPIPE; the executor sets the status
+						return p.exit(1)
+					case "warn", "exit":
+						fmt.Fprintf(p.Stderr, "%s: 'standard output': %s\n", p.name, pipeMsg(werr))
+						status = 1
+						if outputError == "exit" {
+							return p.exit(1)
+						}
+					}
+					stdoutOK = false
 				}
 			}
 			for i := range outs {
 				o := &outs[i]
 				if o.dead {
-					continue
-				}
-				if o.f == nil {
-					if _, werr := p.Stdout.Write(buf[:n]); werr != nil {
-						p.stop = true
-						return p.exit(1)
-					}
 					continue
 				}
 				if _, werr := o.f.Write(buf[:n]); werr != nil {
@@ -107,4 +120,12 @@ func Tee(inv *command.Invocation) int {
 		}
 	}
 	return p.exit(status)
+}
+
+// pipeMsg is the strerror text for a failed write to standard output.
+func pipeMsg(err error) string {
+	if m := command.Message(err); m != "" && m != err.Error() {
+		return m
+	}
+	return "Broken pipe"
 }

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
@@ -32,4 +33,35 @@ func TestTee(t *testing.T) {
 		{args: sh("tee -p -i"), stdin: "hi\n", out: "hi\n"},
 		{args: sh("tee -z"), status: 1, err: "tee: invalid option -- 'z'\nTry 'tee --help' for more information.\n"},
 	})
+}
+
+// With -p tee keeps writing its files after the reader of its standard
+// output has gone (GNU's warn-nopipe); by default it stops.
+func TestTeeOutputError(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		full   bool
+		err    string
+		status int
+	}{
+		{[]string{"tee", "out"}, false, "", 1},
+		{[]string{"tee", "-p", "out"}, true, "", 0},
+		{[]string{"tee", "--output-error=warn", "out"}, true, "tee: 'standard output': Broken pipe\n", 1},
+		{[]string{"tee", "--output-error=exit", "out"}, false, "tee: 'standard output': Broken pipe\n", 1},
+	} {
+		e := setup(t, nil)
+		w := &limitWriter{n: 10}
+		var errb strings.Builder
+		input := strings.Repeat("y\n", 50000)
+		st := e.RunIO(c.args, strings.NewReader(input), w, &errb)
+		got := e.ReadFile("out")
+		if (len(got) == len(input)) != c.full || errb.String() != c.err || st != c.status {
+			t.Errorf("%q: wrote %d bytes, err %q, status %d", c.args, len(got), errb.String(), st)
+		}
+	}
+}
+
+func TestTeeDashIsAFile(t *testing.T) {
+	runTable(t, []tc{{args: sh("tee -"), stdin: "hi\n", out: "hi\n",
+		check: wantFiles(nil, map[string]string{"-": "hi\n"})}})
 }
