@@ -612,7 +612,7 @@ func tarExtract(inv *command.Invocation, o *tarOpts, entries []tarEntry, selecte
 				fmt.Fprintf(inv.Stderr, "tar: %s: hard link target '%s' leaves the extraction directory; refusing\ntar: Exiting with failure status due to previous errors\n", e.h.Name, e.h.Linkname)
 				return 2
 			}
-		case tar.TypeReg, tar.TypeRegA, tar.TypeDir, tar.TypeGNULongName, tar.TypeXHeader, tar.TypeXGlobalHeader:
+		case tar.TypeReg, tar.TypeDir, tar.TypeGNULongName, tar.TypeXHeader, tar.TypeXGlobalHeader:
 		default:
 			inv.Sys.Partial("tar special file")
 			fmt.Fprintf(inv.Stderr, "tar: %s: special files are not supported here\n", e.h.Name)
@@ -625,7 +625,7 @@ func tarExtract(inv *command.Invocation, o *tarOpts, entries []tarEntry, selecte
 	}
 	if o.stdout {
 		for _, p := range plans {
-			if p.e.h.Typeflag == tar.TypeReg || p.e.h.Typeflag == tar.TypeRegA {
+			if p.e.h.Typeflag == tar.TypeReg {
 				out.Write(p.e.data)
 			}
 		}

@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"errors"
 	"io/fs"
 	"path"
 	"strings"
@@ -16,8 +15,6 @@ const (
 	maxEntries  = 4096
 	maxExpanded = 16 << 20 // bytes of decompressed output
 )
-
-var errTooLarge = errors.New("archive exceeds the size limit")
 
 // txn records what an extraction changed so it can be undone.
 type txn struct {

@@ -26,6 +26,9 @@ type golden struct {
 
 func strp(s string) *string { return &s }
 
+// strp is used by generated tables that check files after a run.
+var _ = strp
+
 func runGoldens(t *testing.T, table []golden) {
 	for _, g := range table {
 		t.Run(g.name, func(t *testing.T) {

@@ -192,7 +192,6 @@ type ctx struct {
 	fd, bd []int
 	off    int
 	charge func(int64) bool
-	spent  int64
 }
 
 func (c *ctx) seq(xoff, xlim, yoff, ylim int) bool {

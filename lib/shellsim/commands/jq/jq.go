@@ -682,7 +682,6 @@ type inputs struct {
 	rawPos        int
 	consumed      int
 	release       func()
-	pendingErr    error
 }
 
 // load reads every input file into memory (they are charged and reserved

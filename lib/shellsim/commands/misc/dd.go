@@ -164,7 +164,6 @@ func (o *ddOpts) run(inv *command.Invocation) int {
 		in, name = f, o.in
 	}
 	var out io.Writer = inv.Stdout
-	var outFile command.File
 	if o.out != "" {
 		flag := os.O_WRONLY | os.O_CREATE
 		if o.excl {
@@ -191,9 +190,8 @@ func (o *ddOpts) run(inv *command.Invocation) int {
 				return 1
 			}
 		}
-		out, outFile = f, f
+		out = f
 	}
-	_ = outFile
 	rel, err := inv.Sys.Reserve(o.ibs + o.obs)
 	defer rel()
 	if err != nil {

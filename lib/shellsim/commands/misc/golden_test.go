@@ -27,6 +27,9 @@ type golden struct {
 
 func strp(s string) *string { return &s }
 
+// strp is used by generated tables that check files after a run.
+var _ = strp
+
 var adrRE = regexp.MustCompile(`adr=\d+`)
 
 func runGoldens(t *testing.T, table []golden) {

@@ -26,11 +26,6 @@ func newEnv(t *testing.T) *env {
 	return &env{Env: e, sys: &netSys{System: e.Sys, RouteTable: &command.RouteTable{}}}
 }
 
-func (e *env) run(line, stdin string) (string, string, int) {
-	args := strings.Fields(line)
-	return e.runArgs(args, stdin)
-}
-
 func (e *env) runArgs(args []string, stdin string) (string, string, int) {
 	ent, ok := command.Lookup(args[0])
 	if !ok {
