@@ -4,6 +4,7 @@ trial. Importing this module imports Harbor (Python >= 3.12)."""
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import json
 import logging
@@ -203,9 +204,9 @@ class MachineEnvironment(BaseEnvironment):
         began = time.perf_counter()
         self._machine = await self._factory().create(self._machine_spec())
         try:
-            # The task's environment/ (regular files and directories) into the workdir.
-            await self._machine.upload(self.environment_dir, self.workdir)
-            await self._make_log_dirs()
+            # The task's environment/ (regular files and directories) into the
+            # workdir, and Harbor's log directories, at once.
+            await asyncio.gather(self._machine.upload(self.environment_dir, self.workdir), self._make_log_dirs())
         except BaseException:
             await self.stop(delete=True)
             raise
