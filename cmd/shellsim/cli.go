@@ -173,6 +173,10 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		b, _ := json.MarshalIndent(Report(res), "", "  ")
 		stdout.Write(append(b, '\n'))
 		return res.Outcome.ExitStatus
+	case "serve":
+		return serveMain(args[1:], limits, stdin, stdout, stderr)
+	case "replay":
+		return replayMain(args[1:], limits, stdout, stderr)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return usageErr(stderr, "unknown option %q", args[0])

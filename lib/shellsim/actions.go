@@ -16,6 +16,9 @@ import (
 type Action struct {
 	Source string
 	Stdin  []byte
+	// StdinReader, when set, is the action's stdin instead of Stdin (a
+	// streaming input; reads may block the action).
+	StdinReader io.Reader
 	// Stdout and Stderr receive the output as it is produced (after the
 	// output cap); nil collects it into the Result.
 	Stdout, Stderr io.Writer
@@ -79,7 +82,11 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		}
 		sh = fresh
 	}
-	sh.SetStreams(bytes.NewReader(a.Stdin), ow, ew)
+	var in io.Reader = bytes.NewReader(a.Stdin)
+	if a.StdinReader != nil {
+		in = a.StdinReader
+	}
+	sh.SetStreams(in, ow, ew)
 	// A stale flag (a cancellation that raced the end of an earlier action)
 	// must not stop this one.
 	rt.Cancelled.Store(false)
@@ -211,4 +218,70 @@ func (e *Environment) NetworkRequests() ([]command.RequestRecord, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.rt.Routes().Record()
+}
+
+// ProcessInfo is one entry of the process table.
+type ProcessInfo struct {
+	PID     int      `json:"pid"`
+	PPID    int      `json:"ppid"`
+	PGID    int      `json:"process_group"`
+	Command []string `json:"command"`
+	Cwd     string   `json:"cwd"`
+	State   string   `json:"state"` // "running", "blocked" or "exited"
+	Status  *int     `json:"status,omitempty"`
+}
+
+// Snapshot is an inspection of an idle environment.
+type Snapshot struct {
+	Cwd         string        `json:"cwd"`
+	CurrentPID  int           `json:"current_pid"`
+	MonotonicNS int64         `json:"monotonic_ns"`
+	WallTimeNS  int64         `json:"wall_time_ns"`
+	Processes   []ProcessInfo `json:"processes"`
+	Outcome     Outcome       `json:"outcome"`
+	Terminated  bool          `json:"terminated"`
+}
+
+// Inspect describes the environment: cwd, clocks, processes and the
+// cumulative outcome (with the last action's status).
+func (e *Environment) Inspect() Snapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rt := e.rt
+	s := Snapshot{Cwd: e.sh.Dir(), CurrentPID: e.sh.PID(), MonotonicNS: int64(rt.Sched.Now()),
+		WallTimeNS: rt.Now().UnixNano(), Processes: []ProcessInfo{}, Terminated: e.terminal}
+	for _, p := range rt.Sched.Procs() {
+		pi := ProcessInfo{PID: p.PID, PPID: p.PPID, PGID: p.PGID, Command: append([]string{}, p.Args...), Cwd: p.Dir, State: "blocked"}
+		if p.Exited {
+			st := p.Status
+			pi.State, pi.Status = "exited", &st
+		} else if p.PID == e.sh.PID() {
+			pi.State = "running"
+		}
+		s.Processes = append(s.Processes, pi)
+	}
+	s.Outcome = e.outcome(e.last.ExitStatus)
+	return s
+}
+
+// LiveProcesses counts processes that have not exited, the main shell
+// excluded.
+func (e *Environment) LiveProcesses() int {
+	n := 0
+	for _, p := range e.Inspect().Processes {
+		if p.State != "exited" && p.PID != e.sh.PID() {
+			n++
+		}
+	}
+	return n
+}
+
+// ResetDirIfGone moves the main shell to /work when its directory no
+// longer exists (after ResetWorkspace).
+func (e *Environment) ResetDirIfGone() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if fi, err := e.rt.FS.Stat(e.sh.Dir()); err != nil || !fi.IsDir() {
+		e.sh.SetDir("/work")
+	}
 }

@@ -16,7 +16,15 @@ func TestCheckpointDiffReset(t *testing.T) {
 	e.Run(ctx, "echo new > mod; rm del; echo a > d/added; chmod 700 keep; ln -sf mod link; cd d", nil)
 	var got []string
 	for _, c := range e.WorkspaceDiff(cp) {
-		got = append(got, c.Kind+" "+c.Type+" "+c.Path+" "+string(c.Content)+c.Target)
+		n := c.After
+		if n == nil {
+			n = c.Before
+		}
+		content := string(n.Data) + n.Target
+		if c.After == nil {
+			content = ""
+		}
+		got = append(got, c.Kind+" "+n.Type+" "+c.Path+" "+content)
 	}
 	want := []string{
 		"added file /work/d/added a\n",

@@ -127,3 +127,14 @@ func (rt *Runtime) ResetFS(fsys *vfs.FS) {
 	fsys.SetQuota(rt.Meter.Limits.Disk)
 	fsys.SetProc(&procFS{rt: rt})
 }
+
+// SetDir changes the shell's working directory (and $PWD) without checks.
+func (sh *Shell) SetDir(dir string) {
+	sh.dir = dir
+	if v := sh.lookup("PWD"); v == nil || !v.ReadOnly {
+		sh.SetVar("PWD", dir)
+	}
+}
+
+// PID is the shell's process id.
+func (sh *Shell) PID() int { return sh.pid }

@@ -7,14 +7,20 @@ import (
 	"sort"
 )
 
-// Change is one difference between two filesystems.
+// DiffNode is one side of a Change.
+type DiffNode struct {
+	Type   string // "file", "directory", "symlink" or "other"
+	Mode   fs.FileMode
+	Data   []byte // a file's content
+	Target string // a symlink's target
+}
+
+// Change is one difference between two filesystems: Before is nil for an
+// added node, After for a deleted one.
 type Change struct {
-	Path    string      `json:"path"`
-	Kind    string      `json:"kind"` // "added", "modified" or "deleted"
-	Type    string      `json:"type"` // "file", "directory", "symlink" or "other" (the new node's; the old one's when deleted)
-	Mode    fs.FileMode `json:"-"`
-	Content []byte      `json:"-"` // a file's new content (added, modified)
-	Target  string      `json:"target,omitempty"`
+	Path          string
+	Kind          string // "added", "modified" or "deleted"
+	Before, After *DiffNode
 }
 
 func nodeType(n *node) string {
@@ -60,19 +66,22 @@ func (v *FS) Diff(old *FS, root string) []Change {
 	return out
 }
 
-func change(p, kind string, n *node) Change {
-	c := Change{Path: p, Kind: kind, Type: nodeType(n), Mode: n.mode}
-	if kind != "deleted" {
-		if n.mode.IsRegular() {
-			c.Content = append([]byte{}, n.data...)
-		}
-		if n.isLink() {
-			c.Target = n.target
-		}
-	} else if n.isLink() {
-		c.Target = n.target
+func diffNode(n *node) *DiffNode {
+	if n == nil {
+		return nil
 	}
-	return c
+	d := &DiffNode{Type: nodeType(n), Mode: n.mode}
+	if n.mode.IsRegular() {
+		d.Data = append([]byte{}, n.data...)
+	}
+	if n.isLink() {
+		d.Target = n.target
+	}
+	return d
+}
+
+func change(p, kind string, a, b *node) Change {
+	return Change{Path: p, Kind: kind, Before: diffNode(a), After: diffNode(b)}
 }
 
 func diffNodes(p string, a, b *node, out *[]Change) {
@@ -80,11 +89,11 @@ func diffNodes(p string, a, b *node, out *[]Change) {
 	case a == nil && b == nil:
 		return
 	case a == nil:
-		*out = append(*out, change(p, "added", b))
+		*out = append(*out, change(p, "added", nil, b))
 	case b == nil:
-		*out = append(*out, change(p, "deleted", a))
+		*out = append(*out, change(p, "deleted", a, nil))
 	case !sameNode(a, b):
-		*out = append(*out, change(p, "modified", b))
+		*out = append(*out, change(p, "modified", a, b))
 	}
 	var ka, kb map[string]*node
 	if a != nil && a.isDir() {
