@@ -173,3 +173,28 @@ func TestZipRoundTripAndSlip(t *testing.T) {
 		t.Error("zip slip not contained")
 	}
 }
+
+// GNU tar names members after the operand as written ("." gives "./a")
+// and drops leading "../"; it lists a directory in readdir order, where
+// ShellSim uses name order.
+func TestTarMemberNames(t *testing.T) {
+	e := commandtest.New(t)
+	e.WriteFile("src/a", "a\n")
+	e.WriteFile("src/sub/b", "b\n")
+	cases := []struct {
+		args     []string
+		dir      string
+		out, err string
+	}{
+		{[]string{"tar", "cvf", "/work/y.tar", "-C", "src", "."}, "/work", "./\n./a\n./sub/\n./sub/b\n", ""},
+		{[]string{"tar", "cvf", "/work/y.tar", "src/"}, "/work", "src/\nsrc/a\nsrc/sub/\nsrc/sub/b\n", ""},
+		{[]string{"tar", "cvf", "/work/y.tar", "../src/a"}, "/work/src", "src/a\n", "tar: Removing leading `../' from member names\n"},
+	}
+	for _, c := range cases {
+		e.Dir = c.dir
+		out, errOut, st := e.Run(c.args, "")
+		if out != c.out || errOut != c.err || st != 0 {
+			t.Errorf("%v: got %q %q %d", c.args, out, errOut, st)
+		}
+	}
+}

@@ -231,7 +231,7 @@ func tarCreate(inv *command.Invocation, o *tarOpts) int {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	status := 0
-	warnedSlash := false
+	warnedSlash, warnedDots := false, false
 	var listing bytes.Buffer
 	count := 0
 	users := inv.Sys.Users()
@@ -250,6 +250,19 @@ func tarCreate(inv *command.Invocation, o *tarOpts) int {
 			if !warnedSlash {
 				fmt.Fprintf(inv.Stderr, "tar: Removing leading `/' from member names\n")
 				warnedSlash = true
+			}
+		}
+		if strings.HasPrefix(member, "../") || member == ".." {
+			// GNU tar drops every leading "../" (and reports it once).
+			for strings.HasPrefix(member, "../") {
+				member = member[3:]
+			}
+			if member == ".." {
+				member = ""
+			}
+			if !warnedDots {
+				fmt.Fprintf(inv.Stderr, "tar: Removing leading `../' from member names\n")
+				warnedDots = true
 			}
 		}
 		if member == "" {
@@ -319,7 +332,12 @@ func tarCreate(inv *command.Invocation, o *tarOpts) int {
 				return true
 			}
 			for _, c := range list {
-				if !add(path.Join(name, c.Name)) {
+				// Not path.Join: "." must give "./a" as in GNU tar.
+				child := strings.TrimSuffix(name, "/") + "/" + c.Name
+				if name == "/" {
+					child = "/" + c.Name
+				}
+				if !add(child) {
 					return false
 				}
 			}
