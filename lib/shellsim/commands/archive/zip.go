@@ -15,7 +15,7 @@ import (
 
 // zip - package and compress files into a zip archive
 //
-//	zip [-r] [-q] [-j] [-0..-9] [-d] ARCHIVE[.zip] FILE...
+//	zip [-r] [-q] [-j] [-0..-9] [-d] ARCHIVE[.zip] FILE... [-x PATTERN...]
 //
 // Entries are deflated when that makes them smaller, otherwise stored.
 // Symbolic links are followed. An existing archive is updated: entries of
@@ -42,7 +42,24 @@ func Zip(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 15
 	}
-	opts, args, ok := parse(inv, zipSpec)
+	// -x takes every following word up to the next option as a pattern
+	// (zip -r out.zip dir -x '*.pyc' 'dir/tmp/*').
+	var excludes []string
+	rest := []string{inv.Args[0]}
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if a == "-x" || a == "--exclude" {
+			for i+1 < len(inv.Args) && !strings.HasPrefix(inv.Args[i+1], "-") {
+				i++
+				excludes = append(excludes, inv.Args[i])
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	sub := *inv
+	sub.Args = rest
+	opts, args, ok := parse(&sub, zipSpec)
 	if !ok {
 		return 16
 	}
@@ -130,6 +147,11 @@ func Zip(inv *command.Invocation) int {
 		entry := strings.TrimPrefix(path.Clean(name), "/")
 		if junk {
 			entry = path.Base(entry)
+		}
+		for _, x := range excludes {
+			if globMatch(x, entry) || (fi.IsDir() && globMatch(x, entry+"/")) {
+				return true
+			}
 		}
 		e := &zipEntry{name: entry, mode: fi.Mode, mtime: fi}
 		if fi.IsDir() {

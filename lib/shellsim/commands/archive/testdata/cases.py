@@ -85,3 +85,5 @@ c('zip-missing', ['zip', 'new.zip', 'a.txt', 'nosuch'])
 c('zip-nothing', ['zip', 'new.zip', 'nosuch'])
 c('zip-update', ['zip', 'x.zip', 'a.txt'])
 c('zip-delete', ['zip', '-d', 'x.zip', 'd/a.txt'])
+ZX = {'d/a.py': '1\n', 'd/a.pyc': '2\n', 'd/.git/x': '3\n', 'd/sub/b.pyc': '4\n'}
+c('zip-exclude', ['zip', '-r', 'o.zip', 'd', '-x', '*.pyc', 'd/.git/*'], files=ZX)
