@@ -202,12 +202,7 @@ func (sh *Shell) assign(as *syntax.Assign, local bool) error {
 func (sh *Shell) indexKey(name string, idx syntax.ArithmExpr) (string, error) {
 	v := sh.lookup(sh.resolveRef(name))
 	if v != nil && v.Kind == expand.Associative {
-		if w, ok := idx.(*syntax.Word); ok {
-			return sh.literal(w)
-		}
-		var b strings.Builder
-		syntax.NewPrinter().Print(&b, idx)
-		return b.String(), nil
+		return expand.AssocIndex(sh.ecfg(), idx)
 	}
 	n, err := sh.arith(idx)
 	if err != nil {
@@ -248,15 +243,7 @@ func (sh *Shell) assignArray(name string, arr *syntax.ArrayExpr, appendVals, loc
 			if el.Index == nil {
 				return fmt.Errorf("%s: must use subscript when assigning associative array", name)
 			}
-			var k string
-			var err error
-			if w, ok := el.Index.(*syntax.Word); ok {
-				k, err = sh.literal(w)
-			} else {
-				var b strings.Builder
-				syntax.NewPrinter().Print(&b, el.Index)
-				k = b.String()
-			}
+			k, err := expand.AssocIndex(sh.ecfg(), el.Index)
 			if err != nil {
 				return err
 			}
@@ -463,6 +450,10 @@ func (sh *Shell) resolve(name string) resolved {
 	pathVar, ok := sh.getVar("PATH")
 	if !ok {
 		pathVar = ""
+		if sh.execLookup {
+			// execvp's default search path when PATH is unset
+			pathVar, ok = "/bin:/usr/bin", true
+		}
 	}
 	e, registered := command.Lookup(name)
 	for _, d := range strings.Split(pathVar, ":") {
@@ -970,6 +961,7 @@ func (s *sysImpl) Exec(req command.ExecRequest) (int, error) {
 		}
 		c.scopes[0]["IFS"] = &Var{Variable: strVar(" \t\n")}
 	}
+	c.execLookup = true
 	if req.Dir != "" {
 		c.dir = req.Dir
 	} else {

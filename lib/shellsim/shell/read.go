@@ -162,9 +162,12 @@ func biRead(sh *Shell, args []string) int {
 			return status
 		}
 	}
-	cfg := sh.ecfg()
+	ifs, ok := sh.getVar("IFS")
+	if !ok {
+		ifs = " \t\n"
+	}
 	if arrayName != "" {
-		fields := expand.ReadFields(cfg, s, -1, raw)
+		fields := readSplit(s, ifs, -1, raw)
 		nv := &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: fields}}
 		if err := sh.store(arrayName, nv); err != nil {
 			sh.assignError(err)
@@ -182,7 +185,7 @@ func biRead(sh *Shell, args []string) int {
 		}
 		return status
 	}
-	fields := expand.ReadFields(cfg, s, len(names), raw)
+	fields := readSplit(s, ifs, len(names), raw)
 	for i, n := range names {
 		v := ""
 		if i < len(fields) {
@@ -452,4 +455,76 @@ func biGetopts(sh *Shell, args []string) int {
 	sh.SetVar(name, string(c))
 	next()
 	return 0
+}
+
+// readSplit splits a line read by read into at most n fields (n < 0: all)
+// the way bash does: IFS whitespace trims and collapses, every other IFS
+// character ends exactly one field, and the last name takes the rest of the
+// line. Without -r, a backslash quotes the next character.
+func readSplit(line, ifs string, n int, raw bool) []string {
+	type ch struct {
+		c   byte
+		esc bool
+	}
+	var cs []ch
+	for i := 0; i < len(line); i++ {
+		if !raw && line[i] == '\\' && i+1 < len(line) {
+			cs = append(cs, ch{line[i+1], true})
+			i++
+			continue
+		}
+		cs = append(cs, ch{line[i], false})
+	}
+	isIFS := func(c ch) bool { return !c.esc && strings.IndexByte(ifs, c.c) >= 0 }
+	isWS := func(c ch) bool { return isIFS(c) && (c.c == ' ' || c.c == '\t' || c.c == '\n') }
+	str := func(cs []ch) string {
+		b := make([]byte, len(cs))
+		for i, c := range cs {
+			b[i] = c.c
+		}
+		return string(b)
+	}
+	if ifs == "" {
+		return []string{str(cs)}
+	}
+	next := func(cs []ch, i int) (string, int) {
+		start := i
+		for i < len(cs) && !isIFS(cs[i]) {
+			i++
+		}
+		f := str(cs[start:i])
+		for i < len(cs) && isWS(cs[i]) {
+			i++
+		}
+		if i < len(cs) && isIFS(cs[i]) && !isWS(cs[i]) {
+			i++
+			for i < len(cs) && isWS(cs[i]) {
+				i++
+			}
+		}
+		return f, i
+	}
+	i := 0
+	for i < len(cs) && isWS(cs[i]) {
+		i++
+	}
+	var fields []string
+	for i < len(cs) {
+		if n > 0 && len(fields) == n-1 {
+			rest := cs[i:]
+			for len(rest) > 0 && isWS(rest[len(rest)-1]) {
+				rest = rest[:len(rest)-1]
+			}
+			if f, j := next(rest, 0); j >= len(rest) {
+				fields = append(fields, f)
+			} else {
+				fields = append(fields, str(rest))
+			}
+			break
+		}
+		f, j := next(cs, i)
+		fields = append(fields, f)
+		i = j
+	}
+	return fields
 }

@@ -77,6 +77,8 @@ type Shell struct {
 	cfgDepth    int
 	cmdPID      int // command process running on this shell's task
 	topPID      int // $$: the PID of the shell process (not of subshells)
+	subshell    bool
+	execLookup  bool // resolve like execvp (default PATH) for System.Exec
 	readDirFn   func(string) ([]fs.DirEntry, error)
 }
 
@@ -288,7 +290,10 @@ func errexitEligible(c syntax.Command) bool {
 }
 
 func (sh *Shell) stmt(st *syntax.Stmt) {
-	sh.lineno = int(st.Pos().Line())
+	if !sh.inTrap {
+		// $LINENO inside a trap handler is the line that triggered it.
+		sh.lineno = int(st.Pos().Line())
+	}
 	if sh.charge(resources.CostNode) != nil {
 		return
 	}
@@ -459,8 +464,13 @@ func (sh *Shell) exprError(err error) {
 	var ue expand.UnsetParameterError
 	if errors.As(err, &ue) {
 		sh.errf("%s", ue.Error())
-		// A non-interactive shell exits on ${x:?} and set -u errors.
-		sh.exit(127)
+		// A non-interactive shell exits on ${x:?} and set -u errors: 127
+		// for a shell process, 1 for a subshell.
+		if sh.subshell {
+			sh.exit(1)
+		} else {
+			sh.exit(127)
+		}
 		return
 	}
 	sh.errf("%s", strings.TrimPrefix(err.Error(), "1:1: "))
@@ -735,6 +745,7 @@ func (sh *Shell) fork() *Shell {
 	c.pid, c.ppid = p.PID, sh.pid
 	c.exiting, c.returning, c.brk, c.cont = false, false, 0, 0
 	c.loopDepth = 0
+	c.subshell = true
 	return &c
 }
 

@@ -58,15 +58,22 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
-			name := expr.X.(*syntax.Word).Lit()
-			old := atoi(cfg.envGet(name))
+			ref, err := cfg.arithRef(expr.X)
+			if err != nil {
+				return 0, err
+			}
+			cur, err := ref.get()
+			if err != nil {
+				return 0, err
+			}
+			old := atoi(cur)
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
 			} else {
 				val--
 			}
-			if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+			if err := ref.set(strconv.FormatInt(val, 10)); err != nil {
 				return 0, err
 			}
 			if expr.Post {
@@ -224,9 +231,47 @@ func atoiLargeBase(s string, base int64) int64 {
 	return n
 }
 
+// arithVar is an assignable operand of an arithmetic expression: a
+// variable or (ShellSim) an array element such as a[i+1] or m[key].
+type arithVar struct {
+	get func() (string, error)
+	set func(string) error
+}
+
+func (cfg *Config) arithRef(x syntax.ArithmExpr) (arithVar, error) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return arithVar{}, fmt.Errorf("attempted assignment to non-variable")
+	}
+	if name := w.Lit(); name != "" {
+		return arithVar{
+			get: func() (string, error) { return cfg.envGet(name), nil },
+			set: func(v string) error { return cfg.envSet(name, v) },
+		}, nil
+	}
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil &&
+			pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length && !pe.Excl {
+			name, idx := pe.Param.Value, pe.Index
+			return arithVar{
+				get: func() (string, error) { return Literal(cfg, w) },
+				set: func(v string) error { return cfg.assignElem(name, cfg.Env.Get(name), idx, v) },
+			}, nil
+		}
+	}
+	return arithVar{}, fmt.Errorf("attempted assignment to non-variable")
+}
+
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	name := b.X.(*syntax.Word).Lit()
-	val := atoi(cfg.envGet(name))
+	ref, err := cfg.arithRef(b.X)
+	if err != nil {
+		return 0, err
+	}
+	cur, err := ref.get()
+	if err != nil {
+		return 0, err
+	}
+	val := atoi(cur)
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
@@ -262,7 +307,7 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	case syntax.ShrAssgn:
 		val >>= uint(arg)
 	}
-	if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+	if err := ref.set(strconv.FormatInt(val, 10)); err != nil {
 		return 0, err
 	}
 	return int(val), nil

@@ -74,15 +74,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		return strings.Join(elems, " ")
 	}
 	var vr Variable
-	switch name {
-	case "LINENO":
-		// This is the only parameter expansion that the environment
-		// interface cannot satisfy.
-		line := uint64(cfg.curParam.Pos().Line())
-		vr = Variable{Set: true, Kind: String, Str: strconv.FormatUint(line, 10)}
-	default:
-		vr = cfg.Env.Get(name)
-	}
+	// ShellSim: LINENO comes from the environment too, which knows the
+	// current command's line (and keeps it inside trap handlers).
+	vr = cfg.Env.Get(name)
 	orig := vr
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
@@ -515,7 +509,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 			}
 			return strings.Join(strs, " "), vr.IsSet(), nil
 		}
-		val, err := Literal(cfg, idx.(*syntax.Word))
+		val, err := AssocIndex(cfg, idx)
 		if err != nil {
 			return "", false, err
 		}
@@ -549,7 +543,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		key := "0"
 		if idx != nil {
 			var err error
-			if key, err = Literal(cfg, idx.(*syntax.Word)); err != nil {
+			if key, err = AssocIndex(cfg, idx); err != nil {
 				return err
 			}
 		}
@@ -662,4 +656,37 @@ func AssocKeys(m map[string]string) []string {
 		return int(bucket(a)) - int(bucket(b))
 	})
 	return keys
+}
+
+// AssocIndex expands a subscript of an associative array. The parser reads
+// every subscript as arithmetic, so ${m[$r,$c]} arrives as a comma
+// expression; bash treats it as the string "$r,$c" expanded (ShellSim).
+func AssocIndex(cfg *Config, idx syntax.ArithmExpr) (string, error) {
+	switch x := idx.(type) {
+	case *syntax.Word:
+		return Literal(cfg, x)
+	case *syntax.BinaryArithm:
+		l, err := AssocIndex(cfg, x.X)
+		if err != nil {
+			return "", err
+		}
+		r, err := AssocIndex(cfg, x.Y)
+		if err != nil {
+			return "", err
+		}
+		return l + x.Op.String() + r, nil
+	case *syntax.UnaryArithm:
+		v, err := AssocIndex(cfg, x.X)
+		if err != nil {
+			return "", err
+		}
+		if x.Post {
+			return v + x.Op.String(), nil
+		}
+		return x.Op.String() + v, nil
+	case *syntax.ParenArithm:
+		v, err := AssocIndex(cfg, x.X)
+		return "(" + v + ")", err
+	}
+	return "", fmt.Errorf("bad array subscript")
 }
