@@ -49,10 +49,12 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-func TestExecSemantics(t *testing.T)    { t.Parallel(); dockertest.ExecSemantics(t, factory) }
-func TestUsers(t *testing.T)            { t.Parallel(); dockertest.Users(t, factory) }
-func TestOutputLimits(t *testing.T)     { t.Parallel(); dockertest.OutputLimits(t, factory) }
-func TestBoundedOutput(t *testing.T)    { dockertest.BoundedOutput(t, factory, 1024) }
+func TestExecSemantics(t *testing.T) { t.Parallel(); dockertest.ExecSemantics(t, factory) }
+func TestUsers(t *testing.T)         { t.Parallel(); dockertest.Users(t, factory) }
+func TestOutputLimits(t *testing.T)  { t.Parallel(); dockertest.OutputLimits(t, factory) }
+func TestBoundedOutput(t *testing.T) {
+	dockertest.BoundedOutput(t, factory, dockertest.BigOutputMiB(128))
+}
 func TestTimeouts(t *testing.T)         { t.Parallel(); dockertest.Timeouts(t, factory) }
 func TestCancellation(t *testing.T)     { t.Parallel(); dockertest.Cancellation(t, factory) }
 func TestBackground(t *testing.T)       { t.Parallel(); dockertest.Background(t, factory) }
