@@ -442,7 +442,7 @@ func Fmt(inv *command.Invocation) int {
 			return p.exit(1)
 		}
 		if err != nil {
-			p.warn("cannot open %s for reading: %s", quote(name), command.Message(err))
+			p.warn("cannot open %s for reading: %s", qfile(name), command.Message(err))
 			status = 1
 			continue
 		}

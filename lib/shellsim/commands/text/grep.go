@@ -223,8 +223,8 @@ func Grep(inv *command.Invocation) int {
 			case "recurse":
 				g.recursive = true
 			default:
-				p.warn("invalid argument %s for '--directories'", quote(o.arg))
-				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'read'\n  - 'recurse'\n  - 'skip'\n")
+				p.warn("invalid argument %s for %s", quote(o.arg), quote("--directories"))
+				p.errLines("Valid arguments are:\n  - \uE000read\uE001\n  - \uE000recurse\uE001\n  - \uE000skip\uE001\n")
 				return p.usageErr("")
 			}
 		case "D":
@@ -291,8 +291,8 @@ func Grep(inv *command.Invocation) int {
 			case "always", "yes", "force":
 				g.color = true
 			default:
-				p.warn("invalid argument %s for '--color'", quote(o.arg))
-				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'\n")
+				p.warn("invalid argument %s for %s", quote(o.arg), quote("--color"))
+				p.errLines("Valid arguments are:\n  - \uE000always\uE001, \uE000yes\uE001, \uE000force\uE001\n  - \uE000never\uE001, \uE000no\uE001, \uE000none\uE001\n  - \uE000auto\uE001, \uE000tty\uE001, \uE000if-tty\uE001\n")
 				return p.usageErr("")
 			}
 		default:

@@ -80,9 +80,9 @@ func Head(inv *command.Invocation) int {
 		}
 		if err != nil {
 			if err == command.ErrIsDir {
-				p.warn("error reading %s: %s", quote(f), command.Message(err))
+				p.warn("error reading %s: %s", qfile(f), command.Message(err))
 			} else {
-				p.warn("cannot open %s for reading: %s", quote(f), command.Message(err))
+				p.warn("cannot open %s for reading: %s", qfile(f), command.Message(err))
 			}
 			status = 1
 			continue
@@ -102,7 +102,7 @@ func Head(inv *command.Invocation) int {
 			return p.exit(1)
 		}
 		if err != nil {
-			p.warn("error reading %s: %s", quote(f), command.Message(err))
+			p.warn("error reading %s: %s", qfile(f), command.Message(err))
 			status = 1
 		}
 	}

@@ -278,7 +278,7 @@ func Join(inv *command.Invocation) int {
 	case len(files) == 1:
 		return p.usageErr("missing operand after %s", quote(files[0]))
 	case len(files) > 2:
-		return p.usageErr("extra operand %s", quote(files[2]))
+		return p.usageErr("extra operand %s", qfile(files[2]))
 	}
 	j.outSep = " "
 	if j.tab >= 0 && j.tab != '\n' {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -117,7 +118,7 @@ func (p *proc) flush() bool {
 // streams interleave as an unbuffered terminal would show them.
 func (p *proc) warn(format string, args ...any) {
 	p.flush()
-	fmt.Fprintf(p.Stderr, "%s: %s\n", p.name, fmt.Sprintf(format, args...))
+	fmt.Fprintf(p.Stderr, "%s: %s\n", p.name, p.localize(fmt.Sprintf(format, args...)))
 }
 
 // fileErr prints "name: file: message" for a filesystem error.
@@ -306,10 +307,27 @@ func defaultStdin(files []string) []string {
 	return files
 }
 
-// quote renders a string the way coreutils' quote() does in diagnostics
-// for the simple cases: 'text'.
-func quote(s string) string {
-	return "'" + s + "'"
+// quote renders s the way coreutils' quote() does in diagnostics: 'x' in
+// the C locale, ‘x’ in a UTF-8 one. It leaves markers that warn (and
+// errLines) turn into the right quotes for the invocation's locale.
+func quote(s string) string { return "\uE000" + s + "\uE001" }
+
+// qfile quotes a file name as quoteaf() does: ASCII quotes in any locale.
+func qfile(s string) string { return "'" + s + "'" }
+
+// localize turns quote markers into the locale's quotation marks.
+func (p *proc) localize(s string) string {
+	open, close := "'", "'"
+	if utf8Locale(p.Env) {
+		open, close = "\u2018", "\u2019"
+	}
+	return strings.NewReplacer("\uE000", open, "\uE001", close).Replace(s)
+}
+
+// errLines prints extra diagnostic lines (such as argmatch's list of
+// valid arguments) with localized quotes.
+func (p *proc) errLines(s string) {
+	fmt.Fprint(p.Stderr, p.localize(s))
 }
 
 // peakMem reserves memory for a buffer that grows and shrinks: only a new

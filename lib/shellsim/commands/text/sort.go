@@ -637,8 +637,8 @@ func Sort(inv *command.Invocation) int {
 				}
 			}
 			if !ok {
-				p.warn("invalid argument %s for '--sort'", quote(o.arg))
-				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'general-numeric'\n  - 'human-numeric'\n  - 'month'\n  - 'numeric'\n  - 'random'\n  - 'version'\n")
+				p.warn("invalid argument %s for %s", quote(o.arg), quote("--sort"))
+				p.errLines("Valid arguments are:\n  - \uE000general-numeric\uE001\n  - \uE000human-numeric\uE001\n  - \uE000month\uE001\n  - \uE000numeric\uE001\n  - \uE000random\uE001\n  - \uE000version\uE001\n")
 				p.usage = 1 // argmatch failures exit 1
 				return p.usageErr("")
 			}
@@ -652,8 +652,8 @@ func Sort(inv *command.Invocation) int {
 					quiet = true
 				case "diagnose-first":
 				default:
-					p.warn("invalid argument %s for '--check'", quote(o.arg))
-					fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'diagnose-first'\n  - 'quiet', 'silent'\n")
+					p.warn("invalid argument %s for %s", quote(o.arg), quote("--check"))
+					p.errLines("Valid arguments are:\n  - \uE000diagnose-first\uE001\n  - \uE000quiet\uE001, \uE000silent\uE001\n")
 					return p.usageErr("")
 				}
 			}
@@ -676,7 +676,7 @@ func Sort(inv *command.Invocation) int {
 			s.stable = true
 		case "S":
 			if _, err := parseCount(strings.TrimSuffix(o.arg, "%")); err != nil && !strings.HasSuffix(o.arg, "%") {
-				p.warn("invalid -S argument %s", quote(o.arg))
+				p.warn("invalid -S argument %s", qfile(o.arg))
 				return p.exit(2)
 			}
 		case "t":
@@ -747,7 +747,7 @@ func Sort(inv *command.Invocation) int {
 			if p.stop || err == errStop {
 				return p.exit(2)
 			}
-			p.warn("cannot open %s for reading: %s", quote(files0), command.Message(err))
+			p.warn("cannot open %s for reading: %s", qfile(files0), command.Message(err))
 			return p.exit(2)
 		}
 		for _, n := range splitLines(data, 0) {
@@ -757,7 +757,7 @@ func Sort(inv *command.Invocation) int {
 	files = defaultStdin(files)
 	if check {
 		if len(files) > 1 {
-			p.warn("extra operand %s not allowed with -%s", quote(files[1]), map[bool]string{true: "C", false: "c"}[quiet])
+			p.warn("extra operand %s not allowed with -%s", qfile(files[1]), map[bool]string{true: "C", false: "c"}[quiet])
 			return p.exit(2)
 		}
 		return p.sortCheck(s, files[0], delim, quiet)

@@ -87,7 +87,7 @@ func (s *splitter) open() bool {
 		return false
 	}
 	if s.verbose {
-		s.writeString("creating file " + quote(name) + "\n")
+		s.writeString("creating file " + qfile(name) + "\n")
 	}
 	if s.filter != "" {
 		s.curName = name
@@ -299,7 +299,7 @@ func Split(inv *command.Invocation) int {
 	}
 	r, err := p.open(in)
 	if err != nil {
-		p.warn("cannot open %s for reading: %s", quote(in), command.Message(err))
+		p.warn("cannot open %s for reading: %s", qfile(in), command.Message(err))
 		return p.exit(1)
 	}
 	defer r.Close()

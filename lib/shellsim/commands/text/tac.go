@@ -64,7 +64,7 @@ func Tac(inv *command.Invocation) int {
 			if err == command.ErrIsDir {
 				p.warn("%s: read error: %s", f, command.Message(err))
 			} else {
-				p.warn("failed to open %s for reading: %s", quote(f), command.Message(err))
+				p.warn("failed to open %s for reading: %s", qfile(f), command.Message(err))
 			}
 			status = 1
 			continue

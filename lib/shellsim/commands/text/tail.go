@@ -1,7 +1,6 @@
 package text
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -75,8 +74,8 @@ func Tail(inv *command.Invocation) int {
 		case "f":
 			follow = true
 			if o.hasArg && o.arg != "descriptor" && o.arg != "name" {
-				p.warn("invalid argument %s for '--follow'", quote(o.arg))
-				fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'descriptor'\n  - 'name'\n")
+				p.warn("invalid argument %s for %s", quote(o.arg), quote("--follow"))
+				p.errLines("Valid arguments are:\n  - \uE000descriptor\uE001\n  - \uE000name\uE001\n")
 				return p.usageErr("")
 			}
 		case "F":
@@ -118,9 +117,9 @@ func Tail(inv *command.Invocation) int {
 		}
 		if err != nil {
 			if err == command.ErrIsDir {
-				p.warn("error reading %s: %s", quote(f), command.Message(err))
+				p.warn("error reading %s: %s", qfile(f), command.Message(err))
 			} else {
-				p.warn("cannot open %s for reading: %s", quote(f), command.Message(err))
+				p.warn("cannot open %s for reading: %s", qfile(f), command.Message(err))
 			}
 			status = 1
 			if follow && retry && f != "-" {
@@ -146,7 +145,7 @@ func Tail(inv *command.Invocation) int {
 			return p.exit(1)
 		}
 		if err != nil {
-			p.warn("error reading %s: %s", quote(f), command.Message(err))
+			p.warn("error reading %s: %s", qfile(f), command.Message(err))
 			status = 1
 		}
 		if follow && f != "-" {
@@ -218,7 +217,7 @@ func (p *proc) follow(files []*tailFile, headers bool, last string, interval tim
 			if t.missing {
 				t.missing = false
 				t.size = 0
-				p.warn("%s has appeared;  following new file", quote(t.name))
+				p.warn("%s has appeared;  following new file", qfile(t.name))
 			}
 			if fi.Size < t.size {
 				p.warn("%s: file truncated", t.name)

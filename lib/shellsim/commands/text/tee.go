@@ -42,8 +42,8 @@ func Tee(inv *command.Invocation) int {
 				case "warn", "warn-nopipe", "exit", "exit-nopipe":
 					outputError = o.arg
 				default:
-					p.warn("invalid argument %s for '--output-error'", quote(o.arg))
-					fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n  - 'exit-nopipe'\n")
+					p.warn("invalid argument %s for %s", quote(o.arg), quote("--output-error"))
+					p.errLines("Valid arguments are:\n  - \uE000warn\uE001\n  - \uE000warn-nopipe\uE001\n  - \uE000exit\uE001\n  - \uE000exit-nopipe\uE001\n")
 					return p.usageErr("")
 				}
 			}

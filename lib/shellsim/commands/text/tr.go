@@ -145,7 +145,7 @@ func parseTrSet(p *proc, s string, second bool) (trSet, string) {
 						}
 						n, err := strconv.ParseInt(numStr, base, 32)
 						if err != nil {
-							return set, quote(numStr) + ": invalid repeat count " + quote(string(b[i:k+1]))
+							return set, "invalid repeat count " + quote(numStr) + " in [c*n] construct"
 						}
 						if n == 0 {
 							if !second {
@@ -170,7 +170,7 @@ func parseTrSet(p *proc, s string, second bool) (trSet, string) {
 		if j+1 < len(b) && b[j] == '-' {
 			d, k := esc(j + 1)
 			if d < c {
-				return set, fmt.Sprintf("range-endpoints of %s are in reverse collating sequence order", quote(string(b[i:k])))
+				return set, fmt.Sprintf("range-endpoints of %s are in reverse collating sequence order", qfile(string(b[i:k])))
 			}
 			for x := int(c); x <= int(d); x++ {
 				set.chars = append(set.chars, byte(x))

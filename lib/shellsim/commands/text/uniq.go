@@ -61,8 +61,8 @@ func Uniq(inv *command.Invocation) int {
 				case "none", "prepend", "separate":
 					allMethod = o.arg
 				default:
-					p.warn("invalid argument %s for '--all-repeated'", quote(o.arg))
-					fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'none'\n  - 'prepend'\n  - 'separate'\n")
+					p.warn("invalid argument %s for %s", quote(o.arg), quote("--all-repeated"))
+					p.errLines("Valid arguments are:\n  - \uE000none\uE001\n  - \uE000prepend\uE001\n  - \uE000separate\uE001\n")
 					return p.usageErr("")
 				}
 			}
@@ -73,8 +73,8 @@ func Uniq(inv *command.Invocation) int {
 				case "prepend", "append", "separate", "both":
 					group = o.arg
 				default:
-					p.warn("invalid argument %s for '--group'", quote(o.arg))
-					fmt.Fprintf(p.Stderr, "Valid arguments are:\n  - 'prepend'\n  - 'append'\n  - 'separate'\n  - 'both'\n")
+					p.warn("invalid argument %s for %s", quote(o.arg), quote("--group"))
+					p.errLines("Valid arguments are:\n  - \uE000prepend\uE001\n  - \uE000append\uE001\n  - \uE000separate\uE001\n  - \uE000both\uE001\n")
 					return p.usageErr("")
 				}
 			}

@@ -60,7 +60,7 @@ func Wc(inv *command.Invocation) int {
 	utf := utf8Locale(inv.Env)
 	if files0 != "" {
 		if len(files) > 0 {
-			p.warn("extra operand %s", quote(files[0]))
+			p.warn("extra operand %s", qfile(files[0]))
 			fmt.Fprintf(p.Stderr, "file operands cannot be combined with --files0-from\n")
 			return p.usageErr("")
 		}
@@ -69,7 +69,7 @@ func Wc(inv *command.Invocation) int {
 			if p.stop || err == errStop {
 				return p.exit(1)
 			}
-			p.warn("cannot open %s for reading: %s", quote(files0), command.Message(err))
+			p.warn("cannot open %s for reading: %s", qfile(files0), command.Message(err))
 			return p.exit(1)
 		}
 		for _, n := range splitLines(data, 0) {
