@@ -705,7 +705,7 @@ func biSource(sh *Shell, args []string) int {
 			}
 		}
 	}
-	b, err := sh.rt.FS.ReadFile(p)
+	b, err := sh.readFile(p)
 	if err != nil {
 		sh.errf("%s: %s", name, command.Message(err))
 		return 1

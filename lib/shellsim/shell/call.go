@@ -25,6 +25,12 @@ func fsMode(m int) fs.FileMode { return fs.FileMode(m) }
 var binDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true}
 
 func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
+	mark := len(sh.psubs)
+	defer func() {
+		if len(sh.psubs) > mark {
+			sh.closeProcSubs(mark)
+		}
+	}()
 	sh.substRan = false
 	var args []string
 	if len(c.Args) > 0 {
@@ -599,7 +605,7 @@ func (sh *Shell) runEntry(e command.Entry, args []string, env []string, fds [10]
 	sys := &sysImpl{sh: sh, proc: proc, seq: seq}
 	inv := &command.Invocation{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: sh.dir,
 		Env: sh.processEnv(env), Sys: sys,
-		FS: &vfs.View{FS: rt.FS, Streams: vfs.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr}}}
+		FS: &vfs.View{FS: rt.FS, Streams: vfs.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr}, Pipes: sh.procPipes()}}
 	prevCmd := sh.cmdPID
 	sh.cmdPID = proc.PID
 	st := safeRun(e, inv)
@@ -802,7 +808,7 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), "", noexec) }))
 	}
 	script = rest[0]
-	b, err := sh.rt.FS.ReadFile(command.Join(sh.dir, script))
+	b, err := sh.readFile(script)
 	if err != nil {
 		fmt.Fprintf(writerOf(fds, 2), "%s: %s: %s\n", args[0], script, command.Message(err))
 		return sh.finishShellCmd(seq, c, 127)

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"regexp"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/shellsim/sched"
+	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
 
 // ecfg returns the expansion config; the cached one is reused unless an
@@ -328,13 +331,99 @@ func (sh *Shell) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 	return nil
 }
 
+// procSub is a live process substitution: a child process connected to the
+// command line through a pipe named /dev/fd/N.
+type procSub struct {
+	path string
+	r    *sched.PipeReader // held by the consumer of <(...)
+	w    *sched.PipeWriter // held by the consumer of >(...)
+	out  bool
+}
+
+// procSubst starts <(cmd) or >(cmd) and returns the path that names it.
 func (sh *Shell) procSubst(ps *syntax.ProcSubst) (string, error) {
-	sh.rt.Tel.unsupported("shell:process-substitution")
-	return "", errors.New("process substitution is not supported in shellsim")
+	if len(sh.psubs) >= 32 {
+		return "", errors.New("too many process substitutions")
+	}
+	child := sh.fork()
+	if child == nil {
+		return "", sh.rt.Meter.Err()
+	}
+	if err := sh.rt.Meter.Reserve(resources.MemPipe); err != nil {
+		sh.fatal(err)
+		child.finish()
+		return "", err
+	}
+	r, w := sh.rt.Sched.NewPipe(resources.MemPipe)
+	out := ps.Op == syntax.CmdOut
+	p := &procSub{path: fmt.Sprintf("/dev/fd/%d", 63-len(sh.psubs)), r: r, w: w, out: out}
+	if out {
+		child.fds[0] = &fdesc{r: r}
+		p.r = nil
+	} else {
+		child.fds[1] = &fdesc{w: w}
+		p.w = nil
+	}
+	sh.psubs = append(sh.psubs, p)
+	rt := sh.rt
+	sh.rt.Sched.Spawn(func(t *sched.Task) {
+		child.task = t
+		t.Data = child
+		child.guard(func() { child.stmts(ps.Stmts) })
+		child.finish()
+		if out {
+			r.Close()
+		} else {
+			w.Close()
+		}
+		rt.Meter.Release(resources.MemPipe)
+	})
+	return p.path, nil
+}
+
+// closeProcSubs closes the consumer ends of substitutions made since mark.
+func (sh *Shell) closeProcSubs(mark int) {
+	for _, p := range sh.psubs[mark:] {
+		if p.r != nil {
+			p.r.Close()
+		}
+		if p.w != nil {
+			p.w.Close()
+		}
+	}
+	sh.psubs = sh.psubs[:mark]
+}
+
+// procPipes maps the live substitution paths for a command's view.
+func (sh *Shell) procPipes() map[string]vfs.Streams {
+	if len(sh.psubs) == 0 {
+		return nil
+	}
+	m := make(map[string]vfs.Streams, len(sh.psubs))
+	for _, p := range sh.psubs {
+		if p.r != nil {
+			m[p.path] = vfs.Streams{Stdin: p.r}
+		} else {
+			m[p.path] = vfs.Streams{Stdout: p.w}
+		}
+	}
+	return m
+}
+
+func (sh *Shell) procSubByPath(path string) *procSub {
+	for _, p := range sh.psubs {
+		if p.path == path {
+			return p
+		}
+	}
+	return nil
 }
 
 func (sh *Shell) readFile(name string) ([]byte, error) {
 	p := command.Join(sh.dir, name)
+	if ps := sh.procSubByPath(p); ps != nil && ps.r != nil {
+		return io.ReadAll(ps.r)
+	}
 	switch sh.rt.FS.StdDevice(p) {
 	case 0:
 		return io.ReadAll(sh.stdin())

@@ -173,6 +173,12 @@ func (sh *Shell) openDesc(target string, flag int) (*fdesc, command.File, error)
 		return nil, nil, errors.New("empty")
 	}
 	p := command.Join(sh.dir, target)
+	if ps := sh.procSubByPath(p); ps != nil {
+		if ps.r != nil {
+			return &fdesc{r: ps.r}, nil, nil
+		}
+		return &fdesc{w: ps.w}, nil, nil
+	}
 	if n := sh.rt.FS.StdDevice(p); n >= 0 {
 		if sh.fds[n] == nil {
 			return nil, nil, nil

@@ -79,6 +79,7 @@ type Shell struct {
 	topPID      int // $$: the PID of the shell process (not of subshells)
 	subshell    bool
 	execLookup  bool // resolve like execvp (default PATH) for System.Exec
+	psubs       []*procSub
 	readDirFn   func(string) ([]fs.DirEntry, error)
 }
 
@@ -315,6 +316,12 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 	} else if len(st.Redirs) > 0 {
 		saved := sh.fds
 		sh.persist = false
+		mark := len(sh.psubs)
+		defer func() {
+			if len(sh.psubs) > mark {
+				sh.closeProcSubs(mark)
+			}
+		}()
 		cleanup, err := sh.redirect(st.Redirs)
 		if err != nil {
 			sh.status = 1
@@ -725,6 +732,7 @@ func (sh *Shell) fork() *Shell {
 		c.scopes[i] = m
 	}
 	c.cfg, c.cfgDepth, c.readDirFn = nil, 0, nil
+	c.psubs = append([]*procSub(nil), sh.psubs...) // inherited, but closed only by their owner
 	c.funcs = maps.Clone(sh.funcs)
 	c.aliases = maps.Clone(sh.aliases)
 	c.traps = nil

@@ -167,7 +167,7 @@ func TestBuiltinsMisc(t *testing.T) {
 
 func TestUnsupportedIsLoud(t *testing.T) {
 	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
-	r := env.Run(context.Background(), `cat <(echo hi); echo $?`, nil)
+	r := env.Run(context.Background(), `coproc cat; echo $?`, nil)
 	if !strings.Contains(string(r.Stderr), "not supported") || len(r.Unsupported) == 0 {
 		t.Fatalf("stderr=%q unsupported=%v", r.Stderr, r.Unsupported)
 	}
@@ -184,6 +184,8 @@ func TestBashDetails(t *testing.T) {
 		{"child-pid", `bash -c 'kill -9 $$'; echo $?`, "137\n", "", 0},
 		{"assoc-order", `declare -A m=([b]=2 [a]=1); echo "${m[@]}" "${!m[@]}" ${#m[@]}`, "2 1 b a 2\n", "", 0},
 		{"echo-octal", `echo -e '\0101|\101'`, "A|\\101\n", "", 0},
+		{"procsubst", `diff <(printf 'a\nb\n') <(printf 'a\nc\n'); while read -r l; do echo "got $l"; done < <(echo x)`,
+			"2c2\n< b\n---\n> c\ngot x\n", "", 0},
 		{"open-heredoc", "cat <<EOF\nbody", "body\n", "bash: line 2: warning: here-document at line 1 delimited by end-of-file (wanted `EOF')\n", 0},
 		{"declare-f", `f() { echo hi; }; declare -f f`, "f () \n{ \n    echo hi\n}\n", "", 0},
 		{"umask-create", `umask 027; : > f; stat -c %a f`, "640\n", "", 0},

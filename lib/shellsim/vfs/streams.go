@@ -4,6 +4,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -16,10 +17,28 @@ type Streams struct {
 }
 
 // View is a per-process window on a shared FS that resolves /dev/std* to the
-// process's own streams.
+// process's own streams, and /dev/fd/N paths of process substitutions to
+// their pipes.
 type View struct {
 	*FS
 	Streams Streams
+	Pipes   map[string]Streams // "/dev/fd/63" -> the pipe end (Stdin or Stdout)
+}
+
+func (w *View) pipe(p string) (Streams, bool) {
+	if w.Pipes == nil {
+		return Streams{}, false
+	}
+	s, ok := w.Pipes[p]
+	return s, ok
+}
+
+// Stat implements command.FS.
+func (w *View) Stat(p string) (command.FileInfo, error) {
+	if _, ok := w.pipe(p); ok {
+		return command.FileInfo{Name: p[strings.LastIndexByte(p, '/')+1:], Mode: fs.ModeNamedPipe | 0o600, Nlink: 1}, nil
+	}
+	return w.FS.Stat(p)
 }
 
 // StdDevice reports which standard stream p names after symlinks: 0, 1, 2,
@@ -51,6 +70,9 @@ func (w *View) Open(p string) (command.File, error) { return w.OpenFile(p, os.O_
 
 // OpenFile implements command.FS.
 func (w *View) OpenFile(p string, flag int, perm fs.FileMode) (command.File, error) {
+	if s, ok := w.pipe(p); ok {
+		return &streamFile{r: s.Stdin, w: s.Stdout, name: p}, nil
+	}
 	switch w.StdDevice(p) {
 	case 0:
 		return &streamFile{r: w.Streams.Stdin, name: p}, nil
@@ -64,6 +86,9 @@ func (w *View) OpenFile(p string, flag int, perm fs.FileMode) (command.File, err
 
 // ReadFile implements command.FS.
 func (w *View) ReadFile(p string) ([]byte, error) {
+	if s, ok := w.pipe(p); ok && s.Stdin != nil {
+		return io.ReadAll(s.Stdin)
+	}
 	if w.StdDevice(p) == 0 && w.Streams.Stdin != nil {
 		return io.ReadAll(w.Streams.Stdin)
 	}
@@ -72,6 +97,10 @@ func (w *View) ReadFile(p string) ([]byte, error) {
 
 // WriteFile implements command.FS.
 func (w *View) WriteFile(p string, data []byte, perm fs.FileMode) error {
+	if s, ok := w.pipe(p); ok && s.Stdout != nil {
+		_, err := s.Stdout.Write(data)
+		return err
+	}
 	switch w.StdDevice(p) {
 	case 1:
 		_, err := w.Streams.Stdout.Write(data)
