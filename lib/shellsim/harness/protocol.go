@@ -96,7 +96,8 @@ func DecodeRequest(line []byte) (*Request, error) {
 			if json.Unmarshal(line, &m) == nil {
 				delete(m, "source")
 				stripped, _ := json.Marshal(m)
-				if err2 := json.Unmarshal(stripped, &r); err2 == nil {
+				r = Request{}
+				if err2 := json.Unmarshal(stripped, &r); err2 == nil && r.Op == "fork_session" {
 					return &r, checkTrailing(dec)
 				}
 			}

@@ -164,7 +164,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 	if !ok && req.Op != "drop_session" {
 		return nil, fmt.Errorf("session %d does not exist", sid)
 	}
-	if ok && !actionOps[req.Op] {
+	if ok && !actionOps[req.Op] && req.Op != "start_execute" {
 		if a := ss.active(); a != nil {
 			return nil, fmt.Errorf("session %d has an active action %d: poll it to completion or cancel it first", sid, a.id)
 		}
