@@ -20,6 +20,11 @@ const (
 	backrefBase   = 0xF0000
 	wordStartRune = 0xF0100 // \<
 	wordEndRune   = 0xF0101 // \>
+	// The same assertions over Unicode word characters (UTF-8 locale).
+	uWordStartRune    = 0xF0110
+	uWordEndRune      = 0xF0111
+	uWordBoundRune    = 0xF0112
+	uNotWordBoundRune = 0xF0113
 )
 
 func backrefRune(n int) rune { return rune(backrefBase + n) }
@@ -46,7 +51,7 @@ type Matcher interface {
 // backtracking matcher (backreferences or one-sided word boundaries).
 func HasBackrefs(expr string) bool {
 	for _, r := range expr {
-		if _, ok := backrefOf(r); ok || r == wordStartRune || r == wordEndRune {
+		if _, ok := backrefOf(r); ok || (r >= wordStartRune && r <= uNotWordBoundRune) {
 			return true
 		}
 	}
@@ -195,6 +200,28 @@ func (m *btRun) wordAt(i int) bool {
 	return isWordRune(rune(m.s[i]))
 }
 
+// IsWordRune reports a word character in a UTF-8 locale: a letter, a
+// decimal digit or '_'.
+func IsWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func (m *btRun) uWordBefore(i int) bool {
+	if i <= 0 {
+		return false
+	}
+	r, _ := utf8.DecodeLastRune(m.s[:i])
+	return IsWordRune(r)
+}
+
+func (m *btRun) uWordAfter(i int) bool {
+	if i >= len(m.s) {
+		return false
+	}
+	r, _ := utf8.DecodeRune(m.s[i:])
+	return IsWordRune(r)
+}
+
 func foldEq(a, b rune) bool {
 	if a == b {
 		return true
@@ -312,6 +339,14 @@ func (m *btRun) literal(n *syntax.Regexp, idx, i int, k func(int) bool) bool {
 		return m.literal(n, idx+1, i, k)
 	case wordEndRune:
 		if !m.wordAt(i-1) || m.wordAt(i) {
+			return false
+		}
+		return m.literal(n, idx+1, i, k)
+	case uWordStartRune, uWordEndRune, uWordBoundRune, uNotWordBoundRune:
+		before, after := m.uWordBefore(i), m.uWordAfter(i)
+		ok := map[rune]bool{uWordStartRune: !before && after, uWordEndRune: before && !after,
+			uWordBoundRune: before != after, uNotWordBoundRune: before == after}[r]
+		if !ok {
 			return false
 		}
 		return m.literal(n, idx+1, i, k)

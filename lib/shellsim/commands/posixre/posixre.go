@@ -60,10 +60,45 @@ func TranslateERE(pattern string) (string, error) {
 // placeholder character that only CompileMatcher understands (see
 // ShiftBackrefs for combining patterns).
 func TranslateBackrefs(pattern string, extended bool) (expr string, warnings []string, err error) {
-	p := newParser(pattern, extended)
-	p.backrefs = true
+	return TranslateWith(pattern, Options{Extended: extended, Backrefs: true})
+}
+
+// Options selects the dialect for TranslateWith.
+type Options struct {
+	Extended bool // ERE rather than BRE
+	// Backrefs emits placeholders for \1-\9, \< and \> that only
+	// CompileMatcher runs (see TranslateBackrefs).
+	Backrefs bool
+	// Unicode gives character classes, \w, \s and word boundaries their
+	// meaning in a UTF-8 locale (glibc's C.UTF-8): é is alphabetic and a
+	// word character. It implies Backrefs for \b, \B, \< and \>.
+	Unicode bool
+}
+
+// TranslateWith translates a pattern in the dialect o describes.
+func TranslateWith(pattern string, o Options) (expr string, warnings []string, err error) {
+	p := newParser(pattern, o.Extended)
+	p.backrefs = o.Backrefs || o.Unicode
+	p.unicode = o.Unicode
 	expr, err = p.run()
 	return expr, p.warnings, err
+}
+
+// unicodeClasses are glibc's C.UTF-8 character classes in RE2 syntax (for
+// use inside brackets).
+var unicodeClasses = map[string]string{
+	"alpha":  `\p{L}`,
+	"upper":  `\p{Lu}`,
+	"lower":  `\p{Ll}`,
+	"digit":  `0-9`,
+	"xdigit": `0-9A-Fa-f`,
+	"alnum":  `\p{L}\p{Nd}`,
+	"space":  `\t\n\v\f\r \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{2028}\x{2029}\x{205F}\x{3000}`,
+	"blank":  `\t \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{205F}\x{3000}`,
+	"punct":  `!-/:-@\[-` + "`" + `{-~\p{P}\p{S}`,
+	"cntrl":  `\p{Cc}`,
+	"print":  `\P{C}`,
+	"graph":  `\p{L}\p{M}\p{N}\p{P}\p{S}`,
 }
 
 // Translate translates a BRE or (extended) an ERE and also returns the
@@ -98,6 +133,7 @@ type parser struct {
 	depth    int
 	warnings []string
 	backrefs bool // emit placeholders for \1-\9, \< and \> (backtracking)
+	unicode  bool // UTF-8 locale classes and word characters
 	groups   int  // groups closed so far
 }
 
@@ -452,8 +488,31 @@ func (p *parser) escape() (string, error) {
 		}
 		return "", &Error{Msg: "backreference \\" + string(d) + " is not supported", err: ErrBackreference}
 	case 'w', 'W', 's', 'S', 'b', 'B':
+		if p.unicode {
+			switch d {
+			case 'w':
+				return `[\p{L}\p{Nd}_]`, nil
+			case 'W':
+				return `[^\p{L}\p{Nd}_]`, nil
+			case 's':
+				return "[" + unicodeClasses["space"] + "]", nil
+			case 'S':
+				return "[^" + unicodeClasses["space"] + "]", nil
+			case 'b':
+				return "(?:" + string(rune(uWordBoundRune)) + "){1}", nil
+			case 'B':
+				return "(?:" + string(rune(uNotWordBoundRune)) + "){1}", nil
+			}
+		}
 		return `\` + string(d), nil
 	case '<', '>':
+		if p.unicode {
+			r := rune(uWordStartRune)
+			if d == '>' {
+				r = uWordEndRune
+			}
+			return "(?:" + string(r) + "){1}", nil
+		}
 		if p.backrefs {
 			// Exact one-sided word boundaries on the backtracking matcher.
 			r := rune(wordStartRune)
@@ -568,6 +627,10 @@ func (p *parser) bracket() (string, error) {
 			continue
 		}
 		if e.class != "" {
+			if p.unicode {
+				b.WriteString(unicodeClasses[e.class])
+				continue
+			}
 			b.WriteString("[:" + e.class + ":]")
 			continue
 		}

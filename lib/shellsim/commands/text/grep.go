@@ -377,6 +377,7 @@ type grepMatcher struct {
 	word    bool
 	whole   posixre.Matcher // anchored form for -w retries
 	charged int64           // backtracking steps already charged
+	utf     bool            // UTF-8 locale: Unicode word characters for -w
 }
 
 // meter charges the backtracking matcher's work (patterns with
@@ -409,7 +410,7 @@ func (m *grepMatcher) meter(g *grep) bool {
 
 func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher, int) {
 	p := g.proc
-	m := &grepMatcher{word: g.mw && !g.mx}
+	m := &grepMatcher{word: g.mw && !g.mx, utf: g.utf}
 	if len(patterns) == 0 {
 		return m, 0
 	}
@@ -430,7 +431,8 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 			expr = pat
 		default:
 			var warns []string
-			expr, warns, err = posixre.TranslateBackrefs(pat, mode == "E")
+			expr, warns, err = posixre.TranslateWith(pat, posixre.Options{
+				Extended: mode == "E", Backrefs: true, Unicode: g.utf})
 			warnings = append(warnings, warns...)
 		}
 		if err != nil {
@@ -476,8 +478,22 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
-// wordOK: the match [s,e) is not glued to word characters.
-func wordOK(line []byte, s, e int) bool {
+// wordOK: the match [s,e) is not glued to word characters (Unicode ones
+// in a UTF-8 locale).
+func (m *grepMatcher) wordOK(line []byte, s, e int) bool {
+	if m.utf {
+		if s > 0 {
+			if r, _ := utf8.DecodeLastRune(line[:s]); posixre.IsWordRune(r) {
+				return false
+			}
+		}
+		if e < len(line) {
+			if r, _ := utf8.DecodeRune(line[e:]); posixre.IsWordRune(r) {
+				return false
+			}
+		}
+		return true
+	}
 	if s > 0 && isWordByte(line[s-1]) {
 		return false
 	}
@@ -513,7 +529,7 @@ func (m *grepMatcher) matches(line []byte, limit int) [][2]int {
 		s, e := start+loc[0], start+loc[1]
 		found := false
 		for {
-			if wordOK(line, s, e) {
+			if m.wordOK(line, s, e) {
 				found = true
 				break
 			}

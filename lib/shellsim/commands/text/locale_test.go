@@ -60,5 +60,33 @@ Try 'wc --help' for more information.
 		{args: []string{"grep", "-c", "."}, files: map[string]string{"d/": "", "n5": `1
 2
 `}, stdin: "a\xff\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "1\n"},
+		{args: []string{"grep", "-oE", "\\w+"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "caf\xc3\xa9 na\xc3\xafve \xc3\x9cn\xc3\xafcode 123 x_y\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "caf\xc3\xa9\nna\xc3\xafve\n\xc3\x9cn\xc3\xafcode\n123\nx_y\n"},
+		{args: []string{"grep", "-oE", "[[:alpha:]]+"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "caf\xc3\xa9 na\xc3\xafve\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "caf\xc3\xa9\nna\xc3\xafve\n"},
+		{args: []string{"grep", "-o", "[[:upper:]]\\+"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "\xc3\x89COLE \xc3\xa9cole\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "\xc3\x89COLE\n"},
+		{args: []string{"grep", "-ow", "caf"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "caf\xc3\xa9\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "", status: 1},
+		{args: []string{"grep", "-o", "\\bbar\\>"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "caf\xc3\xa9 bar\xc3\xa9 bar\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "bar\n"},
+		{args: []string{"grep", "-io", "ω"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "\xce\xa9mega\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "\xce\xa9\n"},
+		{args: []string{"grep", "-o", "[^[:space:][:punct:]]\\+"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "a\xc2\xb7b, c\xe2\x80\x83d\n", env: map[string]string{"LANG": "C.UTF-8"}, out: `a
+b
+c
+d
+`},
+		{args: []string{"grep", "-c", "^.$"}, files: map[string]string{"d/": "", "n5": `1
+2
+`}, stdin: "\xc3\xa9\n", env: map[string]string{"LANG": "C.UTF-8"}, out: "1\n"},
 	})
 }

@@ -42,4 +42,12 @@ emit(D+'locale_test.go', 'TestUTF8Diagnostics', [
  ucase(['tail', '--follow=x', 'n5'], F),
  ucase(['wc', '-m'], F, stdin='h\xc3\xa9llo\n'),
  ucase(['grep', '-c', '.'], F, stdin='a\xff\n'),
+ ucase(['grep', '-oE', '\\w+'], F, stdin='caf\xc3\xa9 na\xc3\xafve \xc3\x9cn\xc3\xafcode 123 x_y\n'),
+ ucase(['grep', '-oE', '[[:alpha:]]+'], F, stdin='caf\xc3\xa9 na\xc3\xafve\n'),
+ ucase(['grep', '-o', '[[:upper:]]\\+'], F, stdin='\xc3\x89COLE \xc3\xa9cole\n'),
+ ucase(['grep', '-ow', 'caf'], F, stdin='caf\xc3\xa9\n'),
+ ucase(['grep', '-o', '\\bbar\\>'], F, stdin='caf\xc3\xa9 bar\xc3\xa9 bar\n'),
+ ucase(['grep', '-io', 'ω'], F, stdin='\xce\xa9mega\n'),
+ ucase(['grep', '-o', '[^[:space:][:punct:]]\\+'], F, stdin='a\xc2\xb7b, c\xe2\x80\x83d\n'),
+ ucase(['grep', '-c', '^.$'], F, stdin='\xc3\xa9\n'),
 ], note='Goldens recorded from GNU coreutils 9.1 / grep 3.8 with LANG=C.UTF-8 on the build host.')
