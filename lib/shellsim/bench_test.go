@@ -28,3 +28,17 @@ func BenchmarkLoop(b *testing.B) {
 		env.Run(context.Background(), `i=0; s=0; while [ $i -lt 10000 ]; do s=$((s+i)); i=$((i+1)); done`, nil)
 	}
 }
+
+func BenchmarkPipeline(b *testing.B) {
+	var sb []byte
+	words := []string{"alpha", "beta", "gamma", "delta", "error", "warning", "info", "debug"}
+	for i := 0; len(sb) < 1<<20; i++ {
+		sb = append(sb, []byte(words[i%8]+" "+words[(i*7)%8]+" line\n")...)
+	}
+	l := shellsim.DefaultLimits()
+	l.CPU = 1 << 40
+	for b.Loop() {
+		env := shellsim.NewEnvironment(l)
+		env.Run(context.Background(), `grep error | sort | uniq -c | sort -n | tail`, sb)
+	}
+}

@@ -17,7 +17,8 @@ func FuzzRun(f *testing.F) {
 		"f(){ f; }; f", "echo {1..100000}", "cat <<EOF\n$x\nEOF", "a=(1 2); echo ${a[@]:5:-1}",
 		"exec 3>&1 4<&3; echo >&9", "trap 'kill $$' EXIT", "sleep 1 & kill %1; wait", "((1/0))",
 		"read -n 3 x <<< abcdef; echo $x", "set -euo pipefail; false | true", "case x in (x) echo;; esac",
-		"printf '%*.*d\\n' 5 3 7", "[[ a =~ ( ]]", "echo $(( 1 <<  70 ))", "${x", "$(", "mapfile -t a < /proc/self/status",
+		"printf '%*.*d\\n' 5 3 7", "diff <(echo a) <(echo b); cat < <(yes) | head -1", "echo x > >(cat)",
+		"declare -A m; m[$a,$b]=1; (( m[x]++ )); echo ${!m[@]}", "read -ra a <<< ',,a,'", "trap 'echo $LINENO' ERR; false", "[[ a =~ ( ]]", "echo $(( 1 <<  70 ))", "${x", "$(", "mapfile -t a < /proc/self/status",
 	} {
 		f.Add(s)
 	}
