@@ -3,7 +3,6 @@ package text
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -32,7 +31,7 @@ var nlSpec = optSpec{short: "b:d:f:h:i:l:n:ps:v:w:", long: []longOpt{
 
 type nlStyle struct {
 	kind byte // a t n p
-	re   *regexp.Regexp
+	re   posixre.Matcher
 }
 
 // Nl runs nl.
@@ -52,7 +51,11 @@ func Nl(inv *command.Invocation) int {
 		case s == "a" || s == "t" || s == "n":
 			return nlStyle{kind: s[0]}, true
 		case strings.HasPrefix(s, "p"):
-			re, err := posixre.Compile(s[1:], false, false)
+			expr, _, err := posixre.TranslateWith(s[1:], posixre.Options{Backrefs: true, Unicode: utf8Locale(inv.Env)})
+			var re posixre.Matcher
+			if err == nil {
+				re, err = posixre.CompileMatcher(expr, true, 0)
+			}
 			if err != nil {
 				p.warn("%s", err)
 				return nlStyle{}, false
@@ -177,7 +180,7 @@ func Nl(inv *command.Invocation) int {
 					case 't':
 						number = text != ""
 					case 'p':
-						number = st.re.MatchString(text)
+						number = st.re.Match([]byte(text))
 					}
 					if number {
 						var n string

@@ -41,11 +41,11 @@ func Tac(inv *command.Invocation) int {
 			}
 		}
 	}
-	var re *regexp.Regexp
+	var re posixre.Matcher
 	if isRE {
-		expr, err := posixre.TranslateBRE(sep)
+		expr, _, err := posixre.TranslateWith(sep, posixre.Options{Backrefs: true, Unicode: utf8Locale(inv.Env)})
 		if err == nil {
-			re, err = regexp.Compile(expr)
+			re, err = posixre.CompileMatcher(expr, true, 0)
 		}
 		if err != nil {
 			p.warn("%s", err)

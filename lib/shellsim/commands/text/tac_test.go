@@ -62,3 +62,12 @@ y
 `},
 	})
 }
+
+// Separators and nl's pBRE style may use backreferences (GNU tac 9.1 and
+// nl outputs).
+func TestBackrefSeparators(t *testing.T) {
+	runTable(t, []tc{
+		{args: []string{"tac", "-r", "-s", `\([0-9]\)\1`}, stdin: "x11y22z", out: "zy22x11"},
+		{args: []string{"nl", `-bp\(.\)\1`}, stdin: "aa\nab\nbb\n", out: "     1\taa\n       ab\n     2\tbb\n"},
+	})
+}
