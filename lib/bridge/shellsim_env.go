@@ -154,7 +154,7 @@ func (s *simObject) Call(ctx context.Context, method string, req, payload []byte
 		}
 		return Reply{Header: res}, nil
 	case "fork":
-		c, err := e.Fork()
+		c, err := e.Duplicate()
 		if err != nil {
 			return Reply{}, err
 		}

@@ -8,19 +8,19 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/shell"
 )
 
-// ErrForkBusy: an environment with live processes cannot be forked.
+// ErrForkBusy: an environment with live processes cannot be duplicated.
 var ErrForkBusy = errors.New("fork: background jobs are still running; wait for them or kill them first")
 
-// Fork returns a deep copy of the environment: files, shell state
+// Duplicate returns a deep copy of the environment: files, shell state
 // (variables, functions, options, cwd, traps), process table, virtual
 // clock, meters and usage, telemetry and HTTP routes. The two are
-// independent afterwards. Fork refuses (ErrForkBusy) while background jobs
+// independent afterwards. Duplicate refuses (ErrForkBusy) while background jobs
 // are alive, since their goroutines cannot be copied, and while the shell
 // holds descriptors opened by exec.
-func (e *Environment) Fork() (*Environment, error) {
+func (e *Environment) Duplicate() (*Environment, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	rt, err := e.rt.Clone()
+	rt, err := e.rt.CopyIdle()
 	if errors.Is(err, sched.ErrLiveTasks) {
 		return nil, ErrForkBusy
 	}

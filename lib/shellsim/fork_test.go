@@ -17,7 +17,7 @@ func TestForkIsIndependent(t *testing.T) {
 	if r.Outcome.ExitStatus != 0 {
 		t.Fatalf("%q", r.Stderr)
 	}
-	c, err := e.Fork()
+	c, err := e.Duplicate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestForkIsIndependent(t *testing.T) {
 		t.Fatal("routes not forked")
 	}
 	e.Run(ctx, "sleep 100 &", nil)
-	if _, err := e.Fork(); !errors.Is(err, ErrForkBusy) {
+	if _, err := e.Duplicate(); !errors.Is(err, ErrForkBusy) {
 		t.Fatalf("busy: %v", err)
 	}
 	e.Close()

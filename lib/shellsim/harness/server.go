@@ -233,7 +233,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 			return nil, fmt.Errorf("action %d is complete", a.id)
 		}
 		if req.Op == "close_stdin" {
-			a.stdin.close()
+			a.stdin.closeLater()
 			return ack(), nil
 		}
 		data, err := decode64("data_base64", req.DataBase64)
@@ -295,7 +295,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if a := from.active(); a != nil {
 			return nil, fmt.Errorf("session %d has an active action %d: a running action cannot be forked", src, a.id)
 		}
-		env, err := from.env.Fork()
+		env, err := from.env.Duplicate()
 		if err != nil {
 			return nil, err
 		}

@@ -24,11 +24,13 @@ type session struct {
 
 // action is a retained action: it runs on its own goroutine.
 type action struct {
-	id     uint64
-	stdin  *streamIn
-	cancel context.CancelFunc
-	done   chan struct{}
-	result shellsim.ActionResult
+	id      uint64
+	gate    chan struct{} // closed by the first poll: nothing runs before
+	started bool
+	stdin   *streamIn
+	cancel  context.CancelFunc
+	done    chan struct{}
+	result  shellsim.ActionResult
 
 	mu             sync.Mutex
 	stdout, stderr []byte
@@ -62,13 +64,19 @@ func (w actionWriter) Write(p []byte) (int, error) {
 
 // streamIn is a streaming stdin: reads block until data, EOF or cancel,
 // and report when they wait.
+//
+// Bytes written and an EOF sent between polls are held back until the next
+// poll_action (deliver), so that an action only makes progress inside a
+// poll and the protocol stays deterministic.
 type streamIn struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	buf     []byte
-	closed  bool
-	waiting bool
-	notify  chan struct{}
+	mu          sync.Mutex
+	cond        *sync.Cond
+	buf         []byte
+	closed      bool
+	pending     []byte
+	closeQueued bool
+	waiting     bool
+	notify      chan struct{}
 }
 
 func newStreamIn(data []byte, closed bool) *streamIn {
@@ -100,14 +108,33 @@ func (s *streamIn) Read(p []byte) (int, error) {
 func (s *streamIn) write(p []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || s.closeQueued {
 		return errors.New("stdin is closed")
 	}
-	s.buf = append(s.buf, p...)
-	s.cond.Broadcast()
+	s.pending = append(s.pending, p...)
 	return nil
 }
 
+// closeLater queues EOF for the next delivery.
+func (s *streamIn) closeLater() {
+	s.mu.Lock()
+	s.closeQueued = true
+	s.mu.Unlock()
+}
+
+// deliver hands queued bytes and EOF to the action.
+func (s *streamIn) deliver() {
+	s.mu.Lock()
+	s.buf = append(s.buf, s.pending...)
+	s.pending = nil
+	if s.closeQueued {
+		s.closed = true
+	}
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+// close ends the input at once (cancellation).
 func (s *streamIn) close() {
 	s.mu.Lock()
 	s.closed = true
@@ -138,22 +165,26 @@ func (s *session) start(source string, stdin []byte, closed bool) (*action, erro
 		return nil, fmt.Errorf("retained-action limit exceeded (%d)", MaxRetainedActions)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &action{id: s.nextAct, stdin: newStreamIn(stdin, closed), cancel: cancel, done: make(chan struct{})}
+	a := &action{id: s.nextAct, gate: make(chan struct{}), stdin: newStreamIn(stdin, closed), cancel: cancel, done: make(chan struct{})}
 	s.nextAct++
 	s.actions[a.id] = a
 	go func() {
 		defer close(a.done)
+		<-a.gate
 		a.result = s.env.Execute(ctx, shellsim.Action{Source: source, StdinReader: a.stdin,
 			Stdout: actionWriter{a, false}, Stderr: actionWriter{a, true}}, false)
 	}()
 	return a, nil
 }
 
-// wait blocks until a completes, waits for stdin, or PollWait passes.
+// wait lets a run (delivering queued stdin) until it completes, waits
+// for more stdin, or PollWait passes.
 func (a *action) wait() {
+	a.open()
 	if a.complete() {
 		return
 	}
+	a.stdin.deliver()
 	timer := time.NewTimer(PollWait)
 	defer timer.Stop()
 	for {
@@ -168,6 +199,13 @@ func (a *action) wait() {
 			return
 		case <-time.After(time.Millisecond):
 		}
+	}
+}
+
+func (a *action) open() {
+	if !a.started {
+		a.started = true
+		close(a.gate)
 	}
 }
 
@@ -188,6 +226,7 @@ func (s *session) cancelAction(a *action) {
 	}
 	a.cancel()
 	a.stdin.close()
+	a.open()
 	<-a.done
 }
 

@@ -6,10 +6,10 @@ import "errors"
 // an action) are alive, since their goroutines cannot be duplicated.
 var ErrLiveTasks = errors.New("processes are still running (background jobs or an action)")
 
-// Clone returns an independent copy of an idle scheduler: the clock, the
+// CopyIdle returns an independent copy of an idle scheduler: the clock, the
 // process table and the PID counter. It fails with ErrLiveTasks while any
 // task is alive.
-func (s *Scheduler) Clone() (*Scheduler, error) {
+func (s *Scheduler) CopyIdle() (*Scheduler, error) {
 	if s.live > 0 || len(s.runq) > 0 || len(s.blocked) > 0 || s.cur != nil || len(s.timers) > 0 {
 		return nil, ErrLiveTasks
 	}

@@ -41,16 +41,16 @@ func (sh *Shell) Finish() { sh.finish() }
 // PGID is the shell's process group.
 func (sh *Shell) PGID() int { return sh.pgid }
 
-// Clone returns an independent copy of an idle runtime: files, processes,
+// CopyIdle returns an independent copy of an idle runtime: files, processes,
 // clock, meters, telemetry and routes. It fails while tasks are alive (see
 // sched.ErrLiveTasks).
-func (rt *Runtime) Clone() (*Runtime, error) {
-	s, err := rt.Sched.Clone()
+func (rt *Runtime) CopyIdle() (*Runtime, error) {
+	s, err := rt.Sched.CopyIdle()
 	if err != nil {
 		return nil, err
 	}
 	m := *rt.Meter
-	n := &Runtime{FS: rt.FS.Clone(), Sched: s, Meter: &m, Tel: rt.Tel.clone(), Hostname: rt.Hostname,
+	n := &Runtime{FS: rt.FS.Clone(), Sched: s, Meter: &m, Tel: rt.Tel.copyAll(), Hostname: rt.Hostname,
 		Users: rt.Users, Terminal: rt.Terminal, shellPID: rt.shellPID, rand: rt.rand}
 	if rt.Net != nil {
 		n.Net = rt.Net.Clone()
@@ -60,7 +60,7 @@ func (rt *Runtime) Clone() (*Runtime, error) {
 	return n, nil
 }
 
-func (t *Telemetry) clone() *Telemetry {
+func (t *Telemetry) copyAll() *Telemetry {
 	c := *t
 	c.Invocations = append([]Invocation(nil), t.Invocations...)
 	c.Commands = append([]string(nil), t.Commands...)
