@@ -37,7 +37,7 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		var err error
 		args, err = sh.fields(c.Args...)
 		if err != nil {
-			sh.exprError(err)
+			sh.wordError(err)
 			return
 		}
 	}
@@ -74,7 +74,7 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		}
 		v, err := sh.literal(as.Value)
 		if err != nil {
-			sh.exprError(err)
+			sh.wordError(err)
 			return
 		}
 		if as.Append {
@@ -118,10 +118,7 @@ func (sh *Shell) assignError(err error) {
 		sh.exit(1)
 		return
 	}
-	sh.exprError(err)
-	if sh.status == 0 {
-		sh.status = 1
-	}
+	sh.wordError(err)
 }
 
 func (sh *Shell) trace(env, args []string) {

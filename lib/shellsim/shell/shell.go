@@ -484,6 +484,15 @@ func (sh *Shell) exprError(err error) {
 	sh.status = 1
 }
 
+// wordError reports a failed word expansion; like bash, a non-interactive
+// shell exits (status 1) after any expansion error.
+func (sh *Shell) wordError(err error) {
+	sh.exprError(err)
+	if !sh.exiting {
+		sh.exit(1)
+	}
+}
+
 func (sh *Shell) ifClause(c *syntax.IfClause) {
 	for c != nil {
 		if len(c.Cond) == 0 && !c.ThenPos.IsValid() { // else
@@ -570,7 +579,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			var err error
 			items, err = sh.fields(l.Items...)
 			if err != nil {
-				sh.exprError(err)
+				sh.wordError(err)
 				return
 			}
 		} else {
@@ -636,7 +645,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 func (sh *Shell) caseClause(c *syntax.CaseClause) {
 	word, err := sh.literal(c.Word)
 	if err != nil {
-		sh.exprError(err)
+		sh.wordError(err)
 		return
 	}
 	sh.status = 0

@@ -288,12 +288,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		val *= arg
 	case syntax.QuoAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		val /= arg
 	case syntax.RemAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		val %= arg
 	case syntax.AndAssgn:
@@ -335,12 +335,12 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 		return x * y, nil
 	case syntax.Quo:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		return x / y, nil
 	case syntax.Rem:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by 0")
 		}
 		return x % y, nil
 	case syntax.Pow:
