@@ -811,7 +811,7 @@ func (sh *Shell) runExitTrap() {
 }
 
 // RunExitTrap runs a pending EXIT trap (end of action).
-func (sh *Shell) RunExitTrap() { sh.runExitTrap() }
+func (sh *Shell) RunExitTrap() { sh.guard(sh.runExitTrap) }
 
 func (sh *Shell) runTrap(src string) {
 	st := sh.status
