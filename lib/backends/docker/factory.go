@@ -290,32 +290,50 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 		return nil, f.startupErr("creating the container", err)
 	}
 	m := newMachine(f, resp.ID, name, spec)
+	// The main process waits for the first command on its stdin: attach
+	// before starting, as docker run does.
+	hj, err := f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		f.removeQuietly(resp.ID)
+		return nil, f.startupErr("attaching to the container", err)
+	}
+	first := newExecution(nil)
+	first.raw = newRawExec("", hj, first.nonce, first.parser, 0)
 	if err := f.cli.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
+		first.raw.closeConn()
 		f.removeQuietly(resp.ID)
 		return nil, f.startupErr("starting the container", err)
 	}
-	m.refillStandby()
+	m.standby = first
 	return m, nil
 }
 
-// keepAlive is the container's primary process: it only keeps the
-// container running (the daemon's init reaps orphans and forwards stop
-// signals). The image's ENTRYPOINT and CMD never run.
-var keepAlive = []string{"/bin/sh", "-c", "while :; do sleep 3600; done"}
+// mainProcess is the container's main process (under the daemon's init,
+// which reaps orphans and forwards stop signals): it runs the machine's
+// first command, then only keeps the container running. The image's
+// ENTRYPOINT and CMD never run.
+var mainProcess = []string{"/bin/sh", "-c", primaryScript, "shellbox-main"}
 
 func (f *Factory) containerConfig(spec machine.Spec, image, id string) (*container.Config, *container.HostConfig) {
 	cfg := &container.Config{
-		Image:      image,
-		Entrypoint: keepAlive,
-		Cmd:        []string{},
-		Env:        envList(spec.Env, nil),
-		WorkingDir: spec.Workdir, // the daemon creates it (as root) at start
-		Labels:     map[string]string{LabelMachine: id, LabelBackend: f.backend},
+		Image:        image,
+		Entrypoint:   mainProcess,
+		Cmd:          []string{},
+		OpenStdin:    true,
+		StdinOnce:    true,
+		AttachStdin:  true,
+		AttachStdout: true,
+		AttachStderr: true,
+		Env:          envList(spec.Env, nil),
+		WorkingDir:   spec.Workdir, // the daemon creates it (as root) at start
+		Labels:       map[string]string{LabelMachine: id, LabelBackend: f.backend},
 	}
 	init := true
 	hostCfg := &container.HostConfig{
 		Init:    &init,
 		Runtime: f.runtime,
+		// The first command's output reaches the log too: keep it small.
+		LogConfig: container.LogConfig{Type: "json-file", Config: map[string]string{"max-size": "1m", "max-file": "1"}},
 	}
 	if spec.Network == machine.NetworkAllow {
 		hostCfg.NetworkMode = "bridge"

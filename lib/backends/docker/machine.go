@@ -237,7 +237,14 @@ func (m *Machine) logTail(ctx context.Context) string {
 	var out limitedBuffer
 	out.limit = 2048
 	_ = demux(rc, &out, &out, &out, false)
-	text := strings.TrimSpace(string(out.bytes()))
+	// The first command's protocol lines reach the log too: drop them.
+	var lines []string
+	for _, l := range strings.Split(string(out.bytes()), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, pgidPrefix) && !strings.HasPrefix(l, markerLead) {
+			lines = append(lines, l)
+		}
+	}
+	text := strings.Join(lines, "\n")
 	if text == "" {
 		return ""
 	}
@@ -322,7 +329,13 @@ func (m *Machine) startExecDeferred(ctx context.Context, opts container.ExecOpti
 	if err != nil {
 		return nil, m.opErr(ctx, "starting exec", err)
 	}
-	ex := &rawExec{id: created.ID, hj: hj, done: make(chan struct{}), start: make(chan struct{})}
+	return newRawExec(created.ID, hj, nonce, stdout, stderrLimit), nil
+}
+
+// newRawExec demultiplexes an attached stream once begin is called. id is
+// the exec's id, "" for the container's own process.
+func newRawExec(id string, hj types.HijackedResponse, nonce string, stdout io.Writer, stderrLimit int) *rawExec {
+	ex := &rawExec{id: id, hj: hj, done: make(chan struct{}), start: make(chan struct{})}
 	ex.stderr.limit = stderrLimit
 	ex.system.limit = 4096
 	var stderr io.Writer = &ex.stderr
@@ -339,7 +352,7 @@ func (m *Machine) startExecDeferred(ctx context.Context, opts container.ExecOpti
 		}
 		close(ex.done)
 	}()
-	return ex, nil
+	return ex
 }
 
 func (ex *rawExec) closeConn() {

@@ -45,6 +45,25 @@ printf '\036%s:%s\n' "$n" "$s"
 printf '\036%s:%s\n' "$n" "$s" >&4
 exit $s`
 
+// primaryScript is the container's main process: it runs the first
+// command it receives on stdin exactly as runScript does (so the first
+// command of a machine needs no exec), then only keeps the container
+// alive. Without a command (stdin closed) it goes straight to keeping the
+// container alive.
+const primaryScript = `if IFS= read -r n && IFS= read -r c; then
+D=
+eval "$c"
+exec 3<&0 4>&2 2>/dev/null
+setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&- &
+exec 3<&- 0</dev/null
+wait $!
+s=$?
+printf '\036%s:%s\n' "$n" "$s"
+printf '\036%s:%s\n' "$n" "$s" >&4
+fi
+exec </dev/null >/dev/null 2>&1 4>&-
+while :; do sleep 3600; done`
+
 // stopScript kills a process group as root and polls /proc until no live
 // member is left (zombies do not count), re-sending the kill each round.
 // Exit 0 means confirmed, 3 means members survived every round.
@@ -102,18 +121,7 @@ type execution struct {
 // nil, receives the command's stdout instead of the bounded buffer. The
 // demultiplexer waits until configure.
 func (m *Machine) startWrapped(ctx context.Context, user string, env []string, stdout io.Writer) (*execution, error) {
-	e := &execution{nonce: newNonce(), framed: make(chan struct{})}
-	e.startOut.limit = 4096
-	var out io.Writer = &e.stdout
-	if stdout != nil {
-		out = stdout
-	}
-	var once sync.Once
-	e.parser = newStdoutParser(e.nonce, out, func(pgid int) {
-		e.pgid.Store(int64(pgid))
-		once.Do(func() { close(e.framed) })
-	})
-	e.parser.raw = &e.startOut
+	e := newExecution(stdout)
 	opts := container.ExecOptions{
 		User:         user,
 		Env:          env,
@@ -128,6 +136,24 @@ func (m *Machine) startWrapped(ctx context.Context, user string, env []string, s
 	}
 	e.raw = raw
 	return e, nil
+}
+
+// newExecution prepares the host side of a wrapped command; stdout, when
+// not nil, receives the command's stdout instead of the bounded buffer.
+func newExecution(stdout io.Writer) *execution {
+	e := &execution{nonce: newNonce(), framed: make(chan struct{})}
+	e.startOut.limit = 4096
+	var out io.Writer = &e.stdout
+	if stdout != nil {
+		out = stdout
+	}
+	var once sync.Once
+	e.parser = newStdoutParser(e.nonce, out, func(pgid int) {
+		e.pgid.Store(int64(pgid))
+		once.Do(func() { close(e.framed) })
+	})
+	e.parser.raw = &e.startOut
+	return e
 }
 
 // configure sets the output limits and lets the output be read.
@@ -320,6 +346,9 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 			}
 			return code, nil, nil
 		}
+		if e.raw.id == "" {
+			return 0, nil, &machine.InfrastructureError{Op: "reading the command's status", Err: fmt.Errorf("malformed status %q", p.status)}
+		}
 		insp, err := m.waitExit(ictx, e.raw.id, 5*time.Second)
 		if err != nil {
 			return 0, nil, m.opErr(ctx, "inspecting exec", err)
@@ -333,6 +362,13 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 	// started, the wrapper was killed, or the container went away.
 	if m.isClosed() {
 		return 0, nil, machine.ErrClosed
+	}
+	if e.raw.id == "" {
+		// The container's main process ended: so did the container.
+		if err := m.aliveAfterSignal(ctx); err != nil {
+			return 0, nil, err
+		}
+		return 0, nil, &machine.TerminatedError{Reason: fmt.Sprintf("the main process of container %s ended", m.name)}
 	}
 	insp, err := m.waitExit(ictx, e.raw.id, 5*time.Second)
 	if err != nil {

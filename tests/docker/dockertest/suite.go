@@ -467,6 +467,13 @@ func Leaks(t *testing.T, f *docker.Factory, cycles int) {
 				t.Fatalf("cycle %d: %v", i, err)
 			}
 		}
+		if i%10 == 1 || i%10 == 2 {
+			// A first command stopped by a timeout or a cancellation
+			// leaves the machine usable.
+			if r := Sh(t, m, "echo alive"); string(r.Stdout) != "alive\n" {
+				t.Fatalf("cycle %d: %+v", i, r)
+			}
+		}
 		if err := m.Close(ctx); err != nil {
 			t.Fatalf("cycle %d close: %v", i, err)
 		}
