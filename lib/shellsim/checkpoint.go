@@ -16,7 +16,7 @@ const WorkspaceRoot = "/work"
 func (e *Environment) Checkpoint() *Checkpoint {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return &Checkpoint{fs: e.rt.FS.Clone()}
+	return &Checkpoint{fs: e.rt.FS.CloneShared()}
 }
 
 // WorkspaceDiff lists what changed under /work since cp, sorted by path:
@@ -37,7 +37,7 @@ func (e *Environment) ResetWorkspace(cp *Checkpoint) {
 	defer e.mu.Unlock()
 	old := e.rt.FS
 	_, _, peak := old.Usage()
-	fsys := cp.fs.Clone()
+	fsys := cp.fs.CloneShared()
 	fsys.SetClock(e.rt.Now)
 	fsys.RaisePeak(peak)
 	e.rt.FS = fsys

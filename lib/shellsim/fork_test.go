@@ -47,3 +47,24 @@ func TestForkIsIndependent(t *testing.T) {
 	e.Close()
 	c.Close()
 }
+
+func TestDuplicateSharesFileBytesCopyOnWrite(t *testing.T) {
+	ctx := context.Background()
+	e := NewEnvironment(DefaultLimits())
+	e.Run(ctx, "printf abc > /work/c; printf 12345678 > /work/d", nil)
+	c, err := e.Duplicate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Run(ctx, "echo x >> /work/c; printf Z | dd of=/work/d bs=1 seek=2 conv=notrunc 2>/dev/null; truncate -s 3 /work/d 2>/dev/null || true", nil)
+	e.Run(ctx, "echo y >> /work/c", nil)
+	if got, _ := e.ReadFile("/work/c"); string(got) != "abcy\n" {
+		t.Fatalf("original: %q", got)
+	}
+	if got, _ := c.ReadFile("/work/c"); string(got) != "abcx\n" {
+		t.Fatalf("copy: %q", got)
+	}
+	if got, _ := e.ReadFile("/work/d"); string(got) != "12345678" {
+		t.Fatalf("original d: %q", got)
+	}
+}

@@ -50,7 +50,7 @@ func (rt *Runtime) CopyIdle() (*Runtime, error) {
 		return nil, err
 	}
 	m := *rt.Meter
-	n := &Runtime{FS: rt.FS.Clone(), Sched: s, Meter: &m, Tel: rt.Tel.copyAll(), Hostname: rt.Hostname,
+	n := &Runtime{FS: rt.FS.CloneShared(), Sched: s, Meter: &m, Tel: rt.Tel.copyAll(), Hostname: rt.Hostname,
 		Users: rt.Users, Terminal: rt.Terminal, shellPID: rt.shellPID, rand: rt.rand}
 	if rt.Net != nil {
 		n.Net = rt.Net.Clone()

@@ -96,6 +96,7 @@ func (f *file) Read(b []byte) (int, error) {
 }
 
 func (f *file) Write(b []byte) (int, error) {
+	f.n.unshare()
 	if f.closed {
 		return 0, perr("write", f.path, fs.ErrClosed)
 	}
@@ -148,6 +149,7 @@ func (f *file) Close() error {
 }
 
 func (f *file) Truncate(size int64) error {
+	f.n.unshare()
 	if !f.writable() {
 		return perr("truncate", f.path, fs.ErrPermission)
 	}

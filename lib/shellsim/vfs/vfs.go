@@ -40,6 +40,8 @@ type node struct {
 	proc   string
 	isProc bool
 	nodisk bool
+	// shared: data is shared with a copy (CloneShared); copy before writing.
+	shared bool
 }
 
 func (n *node) isDir() bool  { return n.mode.IsDir() }
