@@ -404,7 +404,14 @@ func biShift(sh *Shell, args []string) int {
 	return 0
 }
 
-var optionNames = []string{"allexport", "errexit", "noclobber", "noglob", "nounset", "pipefail", "verbose", "xtrace"}
+// allOptionNames is bash's set -o list; fixedOptions are the states of the
+// ones ShellSim does not model (a non-interactive bash's defaults).
+var allOptionNames = []string{"allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall",
+	"histexpand", "history", "ignoreeof", "interactive-comments", "keyword", "monitor", "noclobber", "noexec",
+	"noglob", "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix", "privileged", "verbose",
+	"vi", "xtrace"}
+
+var fixedOptions = map[string]bool{"braceexpand": true, "hashall": true, "interactive-comments": true}
 
 func (sh *Shell) optPtr(name string) *bool {
 	switch name {
@@ -498,15 +505,15 @@ func biSet(sh *Shell, args []string) int {
 			if f == 'o' {
 				if i+1 >= len(args) {
 					var b strings.Builder
-					for _, n := range optionNames {
-						st := "off"
-						if *sh.optPtr(n) {
-							st = "on"
+					for _, n := range allOptionNames {
+						st := fixedOptions[n]
+						if p := sh.optPtr(n); p != nil {
+							st = *p
 						}
 						if on {
-							fmt.Fprintf(&b, "%-15s\t%s\n", n, st)
+							fmt.Fprintf(&b, "%-15s\t%s\n", n, map[bool]string{true: "on", false: "off"}[st])
 						} else {
-							fmt.Fprintf(&b, "set %co %s\n", map[bool]byte{true: '-', false: '+'}[st == "on"], n)
+							fmt.Fprintf(&b, "set %co %s\n", map[bool]byte{true: '-', false: '+'}[st], n)
 						}
 					}
 					return sh.write(b.String())
@@ -1557,8 +1564,7 @@ func biWhich(sh *Shell, args []string) int {
 
 func biHash(sh *Shell, args []string) int {
 	if len(args) == 1 {
-		fmt.Fprintln(sh.stderr(), "hash: hash table empty")
-		return 0
+		return sh.write("hash: hash table empty\n")
 	}
 	st := 0
 	for _, a := range args[1:] {
