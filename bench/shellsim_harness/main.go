@@ -119,7 +119,7 @@ func report(what string, got, target time.Duration, baseName string, base time.D
 	if got > target {
 		status = "MISSES"
 	}
-	fmt.Printf("%-48s median %9.1f µs  target %6.0f µs (%s)  baseline %s: %.1f µs  ratio %.1fx\n",
+	fmt.Printf("%-48s median %9.1f µs  target %6.0f µs (%s)  baseline %s: %.1f µs  ratio %.2fx\n",
 		what, us(got), us(target), status, baseName, us(base), float64(got)/float64(base))
 }
 
