@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -295,6 +296,7 @@ func TestOpenProcess(t *testing.T) {
 }
 
 func TestManyMachinesConcurrently(t *testing.T) {
+	before := runtime.NumGoroutine()
 	f, _ := machine.Open(Backend, nil)
 	var wg sync.WaitGroup
 	errs := make(chan error, 200)
@@ -315,7 +317,7 @@ func TestManyMachinesConcurrently(t *testing.T) {
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
-					r, err := m.Run(context.Background(), machine.Command{Argv: []string{"sh", "-c", "echo $((6*7))"}, OutputLimit: 100})
+					r, err := m.Run(context.Background(), machine.Command{Argv: []string{"sh", "-c", "sleep 5 & echo $((6*7))"}, OutputLimit: 100})
 					if err != nil || string(r.Stdout) != "42\n" {
 						errs <- errors.New("bad run")
 					}
@@ -328,6 +330,14 @@ func TestManyMachinesConcurrently(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+	// Background jobs left by the commands die with their machines.
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+2 {
+		t.Fatalf("goroutines leaked: %d before, %d after", before, n)
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim"
 	_ "github.com/shellbox/shellbox/lib/shellsim/commands/all"
@@ -314,4 +316,25 @@ func TestSignalProcess(t *testing.T) {
 	}
 	fails(t, s, `{"op":"signal_process","pid":99999,"signal":"TERM"}`, "signal_process")
 	fails(t, s, `{"op":"signal_process","pid":1,"signal":"T;rm"}`, "invalid signal")
+}
+
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	s, err := New(Options{Limits: shellsim.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok(t, s, `{"op":"fork_session"}`)
+	ok(t, s, `{"session_id":1,"op":"execute","source":"sleep 100 & sleep 200 &"}`)
+	ok(t, s, `{"op":"start_execute","source":"read x","stdin_closed":false}`)
+	ok(t, s, `{"op":"poll_action","action_id":0}`)
+	ok(t, s, `{"op":"start_execute","source":"true","session_id":1}`)
+	s.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("goroutines: %d before, %d after", before, n)
+	}
 }
