@@ -511,7 +511,7 @@ func (sh *Shell) external(args []string, env []string, fds [10]*fdesc) int {
 		sh.rt.Tel.finish(seq, st, 0, 0)
 		sh.rt.Tel.setReason(seq, "command not found")
 	}
-	fmt.Fprintf(writerOf(fds, 2), "%s: line %d: %s: %s\n", sh.name, sh.lineno, name, r.err)
+	fmt.Fprintf(writerOf(fds, 2), "%s: line %d: %s: %s\n", sh.errName(), sh.lineno, name, r.err)
 	return r.code
 }
 
@@ -655,6 +655,15 @@ func (sh *Shell) newProcessShell(env []string, fds [10]*fdesc) *Shell {
 	for _, kv := range sh.processEnv(env) {
 		k, v, _ := strings.Cut(kv, "=")
 		c.scopes[0][k] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: v, Exported: true}}
+	}
+	for name := range sh.expFuncs {
+		if body, ok := sh.funcs[name]; ok {
+			c.funcs[name] = body
+			if c.expFuncs == nil {
+				c.expFuncs = map[string]bool{}
+			}
+			c.expFuncs[name] = true
+		}
 	}
 	for _, k := range []string{"IFS", "OPTIND", "PS4", "BASH_VERSION", "UID", "EUID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH"} {
 		if v := sh.scopes[0][k]; v != nil && !v.Exported {

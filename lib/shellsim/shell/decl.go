@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,6 +109,28 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		if !handleWord(w) {
 			return 2
 		}
+	}
+	if f.funcs && (f.set['x'] || f.unset['x']) && len(items) > 0 {
+		// export -f / declare -fx: functions reach child bash processes.
+		// Copy on write: shell copies may share the map.
+		sh.expFuncs = maps.Clone(sh.expFuncs)
+		st := 0
+		for _, it := range items {
+			if _, ok := sh.funcs[it.name]; !ok {
+				sh.errf("%s: %s: not a function", variant, it.name)
+				st = 1
+				continue
+			}
+			if sh.expFuncs == nil {
+				sh.expFuncs = map[string]bool{}
+			}
+			if f.unset['x'] {
+				delete(sh.expFuncs, it.name)
+			} else {
+				sh.expFuncs[it.name] = true
+			}
+		}
+		return st
 	}
 	if f.funcs || f.funcNames {
 		return sh.printFuncs(items2names(len(items), func(i int) string { return items[i].name }), f.funcNames)

@@ -80,6 +80,7 @@ type Shell struct {
 	subshell    bool
 	execLookup  bool // resolve like execvp (default PATH) for System.Exec
 	psubs       []*procSub
+	expFuncs    map[string]bool // export -f
 	readDirFn   func(string) ([]fs.DirEntry, error)
 }
 
@@ -169,7 +170,16 @@ func (badFD) Write([]byte) (int, error) { return 0, errors.New("Bad file descrip
 
 // errf prints a bash-style diagnostic: "bash: line N: msg".
 func (sh *Shell) errf(format string, a ...any) {
-	fmt.Fprintf(sh.stderr(), "%s: line %d: %s\n", sh.name, sh.lineno, fmt.Sprintf(format, a...))
+	fmt.Fprintf(sh.stderr(), "%s: line %d: %s\n", sh.errName(), sh.lineno, fmt.Sprintf(format, a...))
+}
+
+// errName is the diagnostic prefix; bash -c names functions' source
+// "environment".
+func (sh *Shell) errName() string {
+	if len(sh.funcNames) > 0 && sh.name == "bash" {
+		return "environment"
+	}
+	return sh.name
 }
 
 func (sh *Shell) charge(n int64) error {
@@ -744,6 +754,7 @@ func (sh *Shell) fork() *Shell {
 	c.psubs = append([]*procSub(nil), sh.psubs...) // inherited, but closed only by their owner
 	c.funcs = maps.Clone(sh.funcs)
 	c.aliases = maps.Clone(sh.aliases)
+	c.expFuncs = maps.Clone(sh.expFuncs)
 	c.traps = nil
 	for k, v := range sh.traps {
 		if v == "" { // ignored signals stay ignored
