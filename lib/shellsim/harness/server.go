@@ -182,11 +182,10 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		res := ss.env.Execute(nil, shellsim.Action{Source: *req.Source, Stdin: stdin}, false)
 		after, dropped := ss.env.NetworkRequests()
 		out := executeResult(res.Result, ss.env)
-		out["kind"] = "execute"
 		if len(after) > len(before) {
-			out["network_requests"] = netView(after[len(before):])
+			out.NetworkRequests = netView(after[len(before):])
 		}
-		out["dropped_network_requests"] = dropped
+		out.DroppedNetwork = dropped
 		return out, nil
 	case "start_execute":
 		if req.Source == nil {
@@ -390,14 +389,31 @@ func netView(recs []command.RequestRecord) []obj {
 	return out
 }
 
-func executeResult(r shellsim.Result, env *shellsim.Environment) obj {
+// executeView is the execute result (a struct: it is the hot path).
+type executeView struct {
+	Kind                string                `json:"kind"`
+	Outcome             shellsim.Outcome      `json:"outcome"`
+	StdoutBase64        string                `json:"stdout_base64"`
+	StderrBase64        string                `json:"stderr_base64"`
+	Commands            []string              `json:"commands"`
+	DroppedCommands     int                   `json:"dropped_commands"`
+	Unsupported         []string              `json:"unsupported"`
+	DroppedUnsupported  int                   `json:"dropped_unsupported"`
+	UnsupportedCommands []string              `json:"unsupported_commands"`
+	PartialCommands     []string              `json:"partial_commands"`
+	Invocations         []shellsim.Invocation `json:"invocations"`
+	DroppedInvocations  int                   `json:"dropped_invocations"`
+	NetworkRequests     []obj                 `json:"network_requests"`
+	DroppedNetwork      int                   `json:"dropped_network_requests"`
+}
+
+func executeResult(r shellsim.Result, env *shellsim.Environment) *executeView {
 	o := r.Outcome
 	o.CommandUsage = orEmpty(o.CommandUsage)
-	return obj{"outcome": o, "stdout_base64": enc(r.Stdout), "stderr_base64": enc(r.Stderr),
-		"commands": orEmpty(r.Commands), "dropped_commands": 0, "unsupported": orEmpty(r.Unsupported),
-		"dropped_unsupported": 0, "unsupported_commands": orEmpty(r.UnsupportedCommands),
-		"partial_commands": orEmpty(r.PartialCommands), "invocations": orEmpty(r.Invocations),
-		"dropped_invocations": 0, "network_requests": []obj{}, "dropped_network_requests": 0}
+	return &executeView{Kind: "execute", Outcome: o, StdoutBase64: enc(r.Stdout), StderrBase64: enc(r.Stderr),
+		Commands: orEmpty(r.Commands), Unsupported: orEmpty(r.Unsupported),
+		UnsupportedCommands: orEmpty(r.UnsupportedCommands), PartialCommands: orEmpty(r.PartialCommands),
+		Invocations: orEmpty(r.Invocations), NetworkRequests: []obj{}}
 }
 
 func actionView(a *action, brief bool) obj {
