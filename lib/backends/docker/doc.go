@@ -1,9 +1,22 @@
 // Package docker is the shellbox backend that runs each machine as one
 // container of a Docker daemon, driven only through the Docker Engine API.
 //
-// A machine's container runs a keep-alive under the daemon's init; every
-// command is an exec whose wrapper puts it in its own process group and
-// reports that group on the first line of stdout, so a timeout or a
-// cancellation can kill the whole group and confirm it is gone. The same
-// factory, given the runsc runtime, is the gVisor backend.
+// Every command runs under a small shell wrapper (runScript) that receives
+// a per-run nonce and the command on stdin, starts the command under
+// setsid in its own process group, reports that group on the first line
+// of stdout, and after the command exited prints the nonce with the exit
+// status on stdout and stderr. The host therefore knows the group to kill
+// on a timeout or a cancellation (then confirms with a root probe that no
+// member is alive), and knows when both streams are complete even while
+// background processes keep them open.
+//
+// Because the wrapper takes its command from stdin, it can be started
+// before the command is known: the container's main process runs the
+// machine's first command (no exec on the create path), and each Run
+// leaves a standby exec waiting for the next one, so a Run does not wait
+// for the runtime to spawn a process in the container.
+//
+// The same factory, given the runsc runtime, is the gVisor backend; files
+// then move with tar inside the sandbox, since the daemon's archive
+// endpoints cannot see a gVisor sandbox's writes.
 package docker
