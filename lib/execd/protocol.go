@@ -45,16 +45,20 @@ type Request struct {
 	ID uint64 `json:"id,omitempty"` // exec and kill: the exec's id
 
 	// exec
-	Argv        []string `json:"argv,omitempty"`
-	Env         []string `json:"env,omitempty"`
-	Dir         string   `json:"dir,omitempty"`
-	Stdin       bool     `json:"stdin,omitempty"`  // stdin frames follow
-	Stream      bool     `json:"stream,omitempty"` // OpenProcess mode
-	TimeoutMS   int64    `json:"timeout_ms,omitempty"`
-	OutputLimit int      `json:"output_limit"`
-	SwitchUser  bool     `json:"switch_user,omitempty"`
-	UID         uint32   `json:"uid,omitempty"`
-	GID         uint32   `json:"gid,omitempty"`
+	Argv   []string `json:"argv,omitempty"`
+	Env    []string `json:"env,omitempty"`
+	Dir    string   `json:"dir,omitempty"`
+	Stdin  bool     `json:"stdin,omitempty"`  // stdin frames follow
+	Stream bool     `json:"stream,omitempty"` // OpenProcess mode
+	// TTY (with Stream) runs the command as the leader of a new session on
+	// a fresh pseudo-terminal: stdin frames are the terminal's input, stdout
+	// frames its output, and there is no separate stderr.
+	TTY         bool   `json:"tty,omitempty"`
+	TimeoutMS   int64  `json:"timeout_ms,omitempty"`
+	OutputLimit int    `json:"output_limit"`
+	SwitchUser  bool   `json:"switch_user,omitempty"`
+	UID         uint32 `json:"uid,omitempty"`
+	GID         uint32 `json:"gid,omitempty"`
 
 	// upload and download
 	Path     string `json:"path,omitempty"`

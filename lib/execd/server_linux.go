@@ -494,42 +494,29 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 		finishEarly(code, err.Error()+"\n")
 		return
 	}
-	// Blocking pipes read by dedicated goroutines and a direct fork/exec
-	// keep the per-command cost low (no poller registration, no pidfd).
-	outR, outW, err := os.Pipe()
+	if req.TTY && !req.Stream {
+		s.fail(bw, errors.New("a terminal needs stream mode"))
+		return
+	}
+	files, err := s.commandFiles(req)
 	if err != nil {
 		s.fail(bw, err)
 		return
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		s.fail(bw, err)
-		return
-	}
-	inR, inW := s.devNull, (*os.File)(nil)
-	if req.Stdin {
-		if inR, inW, err = blockingPipe(); err != nil {
-			outR.Close()
-			outW.Close()
-			errR.Close()
-			errW.Close()
-			s.fail(bw, err)
-			return
-		}
-	}
+	outR, errR, inW := files.outR, files.errR, files.inW
 	sys := &syscall.SysProcAttr{Setpgid: true}
+	if req.TTY {
+		// A session leader with the terminal as its controlling tty: its
+		// process group is its pid, like Setpgid, and Ctrl-C on the
+		// terminal reaches its foreground job.
+		sys = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	}
 	if req.SwitchUser {
 		sys.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
 	}
 	pid, startErr := forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
-		Files: []uintptr{inR.Fd(), outW.Fd(), errW.Fd()}, Sys: sys})
-	outW.Close()
-	errW.Close()
-	if inR != s.devNull {
-		inR.Close()
-	}
+		Files: []uintptr{files.in.Fd(), files.out.Fd(), files.err.Fd()}, Sys: sys})
+	files.closeChildEnds(s.devNull)
 	if startErr != nil {
 		outR.Close()
 		errR.Close()
@@ -592,7 +579,11 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 					}
 				}
 			case FrameStdinEOF:
-				if inW != nil {
+				if inW != nil && req.TTY {
+					// The master is also the output: end of input on a
+					// terminal is its EOF character, not a close.
+					inW.Write([]byte{4})
+				} else if inW != nil {
 					inW.Close()
 					inW = nil
 				}
@@ -636,9 +627,10 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	finished.Store(true)
 	// Collect until both pipes reach end of file, or, when a background
 	// process keeps one open, for a short grace.
-	if req.Stream {
+	if req.Stream && !req.TTY {
 		<-stdout.done
 	} else {
+		// A job left on the terminal keeps it open: collect for a grace.
 		stdout.stopAfter(outputGrace)
 	}
 	stderr.stopAfter(outputGrace)

@@ -207,6 +207,19 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 
 // OpenProcess starts a command with raw pipes in the same sandbox.
 func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine.Process, error) {
+	return m.start(ctx, cmd, false)
+}
+
+// OpenTerminal starts a command on a fresh pseudo-terminal inside the
+// sandbox (allocated by the helper with creack/pty): the Process's stdin is
+// the terminal's input and its stdout the terminal's output. The command
+// leads a new session, so Ctrl-C written to the terminal interrupts its
+// foreground job. It makes Machine a shell.Terminal.
+func (m *Machine) OpenTerminal(ctx context.Context, cmd machine.Command) (machine.Process, error) {
+	return m.start(ctx, cmd, true)
+}
+
+func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (machine.Process, error) {
 	if m.isClosed() {
 		return nil, machine.ErrClosed
 	}
@@ -214,6 +227,7 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 	if err != nil {
 		return nil, err
 	}
+	req.TTY = tty
 	p, err := m.client.Start(ctx, req)
 	if err != nil {
 		return nil, m.opError(ctx, err)

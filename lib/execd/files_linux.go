@@ -1,0 +1,90 @@
+package execd
+
+import (
+	"os"
+
+	"github.com/creack/pty"
+)
+
+// commandFiles are the standard streams of one command: the child's ends
+// (in, out, err) and the helper's (inW, outR, errR).
+type commandFiles struct {
+	in, out, err    *os.File
+	inW, outR, errR *os.File
+}
+
+// commandFiles makes pipes for a command, or a pseudo-terminal when
+// req.TTY: then the terminal is all three of the child's streams, the
+// master is both the helper's stdin writer and stdout reader, and stderr is
+// an empty pipe.
+func (s *server) commandFiles(req *Request) (*commandFiles, error) {
+	f := &commandFiles{in: s.devNull}
+	var err error
+	defer func() {
+		if err != nil {
+			f.closeAll(s.devNull)
+		}
+	}()
+	if f.errR, f.err, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if req.TTY {
+		var master, tty *os.File
+		if master, tty, err = pty.Open(); err != nil {
+			return nil, err
+		}
+		// Wide enough that the shell does not wrap echoed command lines.
+		_ = pty.Setsize(master, &pty.Winsize{Rows: 50, Cols: 250})
+		f.in, f.out, f.outR = tty, tty, master
+		if req.Stdin {
+			f.inW = master
+		}
+		f.err.Close() // the terminal is the child's stderr
+		f.err = tty
+		return f, nil
+	}
+	if f.outR, f.out, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if req.Stdin {
+		if f.in, f.inW, err = blockingPipe(); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// closeChildEnds closes the child's ends once it has them.
+func (f *commandFiles) closeChildEnds(devNull *os.File) {
+	for _, c := range uniqueFiles(f.in, f.out, f.err) {
+		if c != devNull {
+			c.Close()
+		}
+	}
+}
+
+func (f *commandFiles) closeAll(devNull *os.File) {
+	f.closeChildEnds(devNull)
+	for _, c := range uniqueFiles(f.inW, f.outR, f.errR) {
+		if c != nil {
+			c.Close()
+		}
+	}
+}
+
+func uniqueFiles(files ...*os.File) []*os.File {
+	var out []*os.File
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == f
+		}
+		if !dup {
+			out = append(out, f)
+		}
+	}
+	return out
+}
