@@ -19,6 +19,9 @@ type Action struct {
 	// StdinReader, when set, is the action's stdin instead of Stdin (a
 	// streaming input; reads may block the action).
 	StdinReader io.Reader
+	// Stepper, when set, steps the action (see sched.Stepper): it may pause
+	// it before virtual time jumps and after quanta of work.
+	Stepper sched.Stepper
 	// Stdout and Stderr receive the output as it is produced (after the
 	// output cap); nil collects it into the Result.
 	Stdout, Stderr io.Writer
@@ -104,6 +107,7 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		close(exited)
 	}
 	status := 0
+	rt.Sched.Stepper = a.Stepper
 	rt.Sched.RunRoot(func(t *sched.Task) {
 		sh.Attach(t)
 		status = sh.RunSourceGuarded(a.Source, "")
@@ -119,6 +123,7 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 			t.Yield()
 		}
 	})
+	rt.Sched.Stepper = nil
 	cancelled := rt.Cancelled.Load()
 	close(done)
 	<-exited
@@ -285,3 +290,7 @@ func (e *Environment) ResetDirIfGone() {
 		e.sh.SetDir("/work")
 	}
 }
+
+// Interrupt stops the running action at once, as a cancelled ctx does
+// (safe from any goroutine).
+func (e *Environment) Interrupt() { e.rt.Cancelled.Store(true) }

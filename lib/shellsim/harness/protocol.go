@@ -2,16 +2,21 @@
 // JSON request per line, one JSON response per line, sessions routed by
 // session_id) and scenario replay over the same session manager.
 //
-// Retained actions (start_execute / poll_action) differ from the
-// reference's quantum-stepped scheduler in one way: an action runs on its
-// own goroutine from start_execute until it completes or waits for more
-// streaming stdin; poll_action waits (at most PollWait of host time) for
-// one of those and reports "complete", "blocked" (reason input_readable)
-// or "running". work_quanta is validated (1..100000) but does not bound
-// the work done, and virtual time always advances inside an action (a
-// sleep completes at once), whatever advance_time says. While an action is
-// active, operations other than the action ones are refused for its
-// session.
+// Retained actions are stepped as in the reference: nothing runs at
+// start_execute; each poll_action runs the action for at most work_quanta
+// scheduler quanta; without advance_time an action whose tasks all wait
+// reports "blocked" with reason timer{deadline_ns} and virtual time does
+// not move; an action reading streaming stdin with nothing buffered
+// reports blocked on input_readable; bytes and EOF sent between polls are
+// delivered at the next poll. Differences, each documented where it
+// happens: a poll also stops after PollWait of host time (reported
+// "running"); while an action is active only the action operations (and
+// drop_session) are accepted for its session, and fork_session refuses a
+// session with an active action or live background jobs; cancel_action
+// stops the action like a host cancellation (status 137, session reusable)
+// and, when the action was paused before a timer, virtual time may still
+// move to that deadline; inspect reports no per-process wait reasons;
+// signal_process runs kill(1) in a fresh shell of the session.
 package harness
 
 import (

@@ -338,3 +338,61 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 		t.Fatalf("goroutines: %d before, %d after", before, n)
 	}
 }
+
+func TestPollSteppingTimeAndQuanta(t *testing.T) {
+	s := newServer(t, Options{})
+	ok(t, s, `{"op":"start_execute","source":"printf one; sleep 2; printf two"}`)
+	for i := 0; i < 2; i++ {
+		v := ok(t, s, `{"op":"poll_action","action_id":0}`)
+		st := v["state"].(map[string]any)
+		if st["state"] != "blocked" || string(mustJSON(st["reason"])) != `{"deadline_ns":2000000000,"kind":"timer"}` {
+			t.Fatalf("poll %d: %v", i, v)
+		}
+	}
+	out := ok(t, s, `{"op":"read_action_output","action_id":0}`)
+	if unb64(t, out["stdout_base64"]) != "one" {
+		t.Fatal(out)
+	}
+	v := ok(t, s, `{"op":"poll_action","action_id":0,"advance_time":true}`)
+	if v["state"].(map[string]any)["state"] != "complete" {
+		t.Fatal(v)
+	}
+	out = ok(t, s, `{"op":"read_action_output","action_id":0}`)
+	if unb64(t, out["stdout_base64"]) != "two" {
+		t.Fatal(out)
+	}
+	r := ok(t, s, `{"op":"execute","source":"date +%s"}`)
+	if unb64(t, r["stdout_base64"]) != "1735689602\n" {
+		t.Fatalf("virtual time: %q", unb64(t, r["stdout_base64"]))
+	}
+
+	// One quantum at a time: the loop reports running until it is done.
+	ok(t, s, `{"op":"start_execute","source":"i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; echo end"}`)
+	polls := 0
+	for {
+		polls++
+		v := ok(t, s, `{"op":"poll_action","action_id":1,"work_quanta":1}`)
+		if st := v["state"].(map[string]any)["state"]; st == "complete" {
+			break
+		} else if st != "running" {
+			t.Fatal(v)
+		}
+		if polls > 10000 {
+			t.Fatal("never completes")
+		}
+	}
+	if polls < 3 {
+		t.Fatalf("only %d polls: quanta do not bound the work", polls)
+	}
+	// Cancelling a paused action works and the session goes on.
+	ok(t, s, `{"op":"start_execute","source":"sleep 5; echo late"}`)
+	ok(t, s, `{"op":"poll_action","action_id":2}`)
+	v = ok(t, s, `{"op":"cancel_action","action_id":2}`)
+	if st := v["state"].(map[string]any); st["status"] != 137.0 {
+		t.Fatal(v)
+	}
+	r = ok(t, s, `{"op":"execute","source":"echo ok"}`)
+	if unb64(t, r["stdout_base64"]) != "ok\n" {
+		t.Fatal(r)
+	}
+}

@@ -206,10 +206,14 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if req.WorkQuanta != nil && (*req.WorkQuanta < 1 || *req.WorkQuanta > MaxWorkQuanta) {
+		quanta := int64(DefaultWorkQuanta)
+		if req.WorkQuanta != nil {
+			quanta = *req.WorkQuanta
+		}
+		if quanta < 1 || quanta > MaxWorkQuanta {
 			return nil, fmt.Errorf("work_quanta must be between 1 and %d", MaxWorkQuanta)
 		}
-		a.wait()
+		a.wait(quanta, req.AdvanceTime != nil && *req.AdvanceTime)
 		return actionView(a, false), nil
 	case "read_action_output":
 		a, err := ss.action(req.ActionID)
@@ -427,6 +431,8 @@ func actionView(a *action, brief bool) obj {
 		v["outcome"] = o
 		v["invocations"], v["commands"], v["unsupported"] = orEmpty(r.Invocations), orEmpty(r.Commands), orEmpty(r.Unsupported)
 		v["unsupported_commands"], v["partial_commands"] = orEmpty(r.UnsupportedCommands), orEmpty(r.PartialCommands)
+	case a.paused != nil && a.paused.timer:
+		v["state"] = obj{"state": "blocked", "reason": obj{"kind": "timer", "deadline_ns": int64(a.paused.deadline)}}
 	case a.stdin.isWaiting():
 		v["state"] = obj{"state": "blocked", "reason": obj{"kind": "input_readable", "description": "stdin"}}
 	default:

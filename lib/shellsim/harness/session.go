@@ -25,6 +25,8 @@ type session struct {
 // action is a retained action: it runs on its own goroutine.
 type action struct {
 	id      uint64
+	step    *stepper
+	paused  *pause // where the action waits for the next poll
 	gate    chan struct{} // closed by the first poll: nothing runs before
 	started bool
 	stdin   *streamIn
@@ -165,26 +167,33 @@ func (s *session) start(source string, stdin []byte, closed bool) (*action, erro
 		return nil, fmt.Errorf("retained-action limit exceeded (%d)", MaxRetainedActions)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &action{id: s.nextAct, gate: make(chan struct{}), stdin: newStreamIn(stdin, closed), cancel: cancel, done: make(chan struct{})}
+	a := &action{id: s.nextAct, step: newStepper(), gate: make(chan struct{}), stdin: newStreamIn(stdin, closed), cancel: cancel, done: make(chan struct{})}
 	s.nextAct++
 	s.actions[a.id] = a
 	go func() {
 		defer close(a.done)
 		<-a.gate
-		a.result = s.env.Execute(ctx, shellsim.Action{Source: source, StdinReader: a.stdin,
+		a.result = s.env.Execute(ctx, shellsim.Action{Source: source, StdinReader: a.stdin, Stepper: a.step,
 			Stdout: actionWriter{a, false}, Stderr: actionWriter{a, true}}, false)
 	}()
 	return a, nil
 }
 
-// wait lets a run (delivering queued stdin) until it completes, waits
-// for more stdin, or PollWait passes.
-func (a *action) wait() {
-	a.open()
+// wait lets a run for up to quanta quanta of work (delivering queued
+// stdin; letting virtual time jump only with advanceTime) until it
+// completes, pauses, waits for more stdin, or PollWait passes.
+func (a *action) wait(quanta int64, advanceTime bool) {
 	if a.complete() {
 		return
 	}
+	a.step.set(quanta, advanceTime)
 	a.stdin.deliver()
+	if !a.started {
+		a.open()
+	} else if a.paused != nil {
+		a.paused = nil
+		a.step.resume <- struct{}{}
+	}
 	timer := time.NewTimer(PollWait)
 	defer timer.Stop()
 	for {
@@ -194,12 +203,75 @@ func (a *action) wait() {
 		select {
 		case <-a.done:
 			return
+		case p := <-a.step.paused:
+			a.paused = &p
+			return
 		case <-a.stdin.notify:
 		case <-timer.C:
 			return
 		case <-time.After(time.Millisecond):
 		}
 	}
+}
+
+// pause is where a stepped action stopped: before a virtual time jump to
+// deadline (timer) or after its quanta ran out.
+type pause struct {
+	timer    bool
+	deadline time.Duration
+}
+
+// stepper is the harness side of sched.Stepper for one action.
+type stepper struct {
+	mu        sync.Mutex
+	quanta    int64
+	advance   bool
+	cancelled bool
+	paused    chan pause
+	resume    chan struct{}
+}
+
+func newStepper() *stepper {
+	return &stepper{paused: make(chan pause, 1), resume: make(chan struct{})}
+}
+
+func (st *stepper) set(quanta int64, advance bool) {
+	st.mu.Lock()
+	st.quanta, st.advance = quanta, advance
+	st.mu.Unlock()
+}
+
+// BeforeTimeJump pauses until a poll lets time advance (each resume
+// without advance_time pauses again at the same deadline).
+func (st *stepper) BeforeTimeJump(deadline time.Duration) {
+	for {
+		st.mu.Lock()
+		free := st.cancelled || st.advance
+		st.mu.Unlock()
+		if free {
+			return
+		}
+		st.paused <- pause{timer: true, deadline: deadline}
+		<-st.resume
+	}
+}
+
+func (st *stepper) QuantumDone() {
+	st.mu.Lock()
+	st.quanta--
+	free := st.cancelled || st.quanta > 0
+	st.mu.Unlock()
+	if !free {
+		st.paused <- pause{}
+		<-st.resume
+	}
+}
+
+// cancel lets the action run free (to its cancellation).
+func (st *stepper) cancel() {
+	st.mu.Lock()
+	st.cancelled = true
+	st.mu.Unlock()
 }
 
 func (a *action) open() {
@@ -224,10 +296,26 @@ func (s *session) cancelAction(a *action) {
 	if a.complete() {
 		return
 	}
+	a.step.cancel()
 	a.cancel()
+	if a.started {
+		s.env.Interrupt()
+	}
 	a.stdin.close()
-	a.open()
-	<-a.done
+	if !a.started {
+		a.open()
+	} else if a.paused != nil {
+		a.paused = nil
+		a.step.resume <- struct{}{}
+	}
+	for {
+		select {
+		case <-a.done:
+			return
+		case <-a.step.paused: // raced the cancellation: let it go on
+			a.step.resume <- struct{}{}
+		}
+	}
 }
 
 func (s *session) close() {

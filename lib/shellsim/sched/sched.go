@@ -46,6 +46,10 @@ type Scheduler struct {
 
 	procs   map[int]*Proc
 	nextPID int
+
+	// Stepper, when set, is consulted before virtual time jumps and after
+	// each quantum (see stepper.go).
+	Stepper Stepper
 }
 
 // New returns an idle scheduler at virtual time 0.
@@ -144,6 +148,7 @@ func (t *Task) finish() {
 func (s *Scheduler) next() {
 	for len(s.runq) == 0 {
 		if len(s.timers) > 0 {
+			s.gateTime()
 			s.fireTimers()
 			continue
 		}
@@ -244,6 +249,7 @@ func (t *Task) Yield() {
 func (t *Task) Tick(units int64) {
 	t.slice += units
 	if t.slice >= Quantum {
+		t.s.quantumDone()
 		t.Yield()
 	}
 }
