@@ -26,7 +26,7 @@ type session struct {
 type action struct {
 	id      uint64
 	step    *stepper
-	paused  *pause // where the action waits for the next poll
+	paused  *pause        // where the action waits for the next poll
 	gate    chan struct{} // closed by the first poll: nothing runs before
 	started bool
 	stdin   *streamIn
