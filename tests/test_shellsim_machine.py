@@ -174,3 +174,20 @@ async def test_thousand_machines_from_one_event_loop(factory) -> None:
     outs = await asyncio.gather(*(one(i) for i in range(1000)))
     assert outs == [f"{i}\n3\n".encode() for i in range(1000)]
     assert descendants() == before
+
+
+async def test_engine_routes_reach_every_machine() -> None:
+    from shellbox.backends.shellsim.machine import ShellSimRoute
+
+    engine = ShellSimEngine(routes=(ShellSimRoute("http://api.test/*", body=b'{"v":1}'),))
+    factory = ShellSimMachineFactory(engine=engine)
+    machines = [await factory.create(SPEC) for _ in range(2)]
+    try:
+        for m in machines:
+            r = await m.run(Command(argv=("curl", "-s", "http://api.test/x")))
+            assert (r.exit_code, r.stdout) == (0, b'{"v":1}')
+        r = await machines[0].run(Command(argv=("curl", "-s", "http://other.test/")))
+        assert r.exit_code == 7
+    finally:
+        for m in machines:
+            await m.close()
