@@ -36,7 +36,7 @@ def test_failing_oracle_gets_reward_zero_on_shellsim(harbor_ready: Path, tmp_pat
 
 def test_cpu_burning_oracle_ends_with_cpu_exhausted(harbor_ready: Path, tmp_path: Path) -> None:
     # A budget small enough to run out well within the task's 3 s agent timeout.
-    job = run_harbor(harbor_ready, tmp_path, tasks=["cpu-burn"], environment=shellsim(cpu_limit=20_000_000))
+    job = run_harbor(harbor_ready, tmp_path, tasks=["cpu-burn"], environment=shellsim(cpu_limit=3_000_000))
     trial = job.trials["cpu-burn"]
     exc = trial["exception_info"] or {}
     assert "cpu_exhausted" in (exc.get("exception_message") or ""), job.describe()
