@@ -10,6 +10,29 @@ import (
 
 func init() {
 	extraRoot["open_shellsim_session"] = openShellSimSession
+	// open_shell in "auto" (or "shellsim") mode on a machine with its own
+	// persistent shell opens that shell: the generic modes would drive a
+	// ShellSim machine's pipes, which only run complete commands. (This
+	// file's init runs after shell_objects.go's: files initialise in name
+	// order.)
+	if prev := extraRoot["open_shell"]; prev != nil {
+		extraRoot["open_shell"] = func(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+			var r struct {
+				Machine uint64 `json:"machine"`
+				Mode    string `json:"mode"`
+			}
+			if decode(req, &r) == nil && (r.Mode == "" || r.Mode == "auto" || r.Mode == "shellsim") {
+				if o, ok := b.lookup(r.Machine); ok {
+					if mo, ok := o.(*machineObject); ok {
+						if _, ok := mo.machine.(sessionMachine); ok {
+							return openShellSimSession(b, ctx, req)
+						}
+					}
+				}
+			}
+			return prev(b, ctx, req)
+		}
+	}
 }
 
 // sessionMachine is a machine with its own persistent shell (the
