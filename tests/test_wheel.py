@@ -32,6 +32,7 @@ def test_wheel_carries_library_and_helpers(wheel):
     assert "shellbox/_lib/libshellbox.so" in names
     assert "shellbox/_bin/shellbox-sandboxd" in names
     assert "shellbox/machine.py" in names
+    assert "shellbox/tasks/count-errors/task.toml" in names
 
 
 def interpreters() -> list[str]:

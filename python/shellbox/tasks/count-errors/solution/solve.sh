@@ -1,0 +1,3 @@
+#!/bin/sh
+cd /workspace
+grep -c ERROR app.log > answer.txt
