@@ -385,8 +385,15 @@ func (f *Factory) startupErr(what string, err error) error {
 func (f *Factory) removeQuietly(ref string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := f.cli.ContainerRemove(ctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	_ = err // best effort: NotFound means nothing was created
+	for {
+		// A start abandoned mid-way may still be running on the daemon,
+		// which then refuses the removal for a moment: retry.
+		err := f.cli.ContainerRemove(ctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		if err == nil || isNotFound(err) || ctx.Err() != nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // removeAbandoned removes a container whose create request was abandoned:

@@ -384,10 +384,16 @@ func CreateCancel(t *testing.T, f *docker.Factory) {
 	if !errors.As(err, &se) {
 		t.Fatalf("startup timeout: %v", err)
 	}
-	time.Sleep(500 * time.Millisecond)
-	after, err := Count(ctx, f.Client(), docker.LabelBackend, f.Backend())
-	if err != nil {
-		t.Fatal(err)
+	// Removals may still be finishing on a loaded daemon.
+	var after Counts
+	for i := 0; i < 50; i++ {
+		if after, err = Count(ctx, f.Client(), docker.LabelBackend, f.Backend()); err != nil {
+			t.Fatal(err)
+		}
+		if after.Containers <= before.Containers {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	if after.Containers > before.Containers {
 		t.Fatalf("abandoned creations left containers: %+v -> %+v", before, after)
