@@ -294,3 +294,10 @@ func (e *Environment) ResetDirIfGone() {
 // Interrupt stops the running action at once, as a cancelled ctx does
 // (safe from any goroutine).
 func (e *Environment) Interrupt() { e.rt.Cancelled.Store(true) }
+
+// Limits are the environment's budgets.
+func (e *Environment) Limits() Limits {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.rt.Meter.Limits
+}

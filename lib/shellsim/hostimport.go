@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
 
@@ -30,6 +31,10 @@ type HostImportOptions struct {
 	SkipDirs []string
 	// MaxFiles bounds the number of files; 0 means no bound.
 	MaxFiles int
+	// MaxBytes bounds the total file bytes read (the disk limit, so that a
+	// huge host tree is refused before it is read into memory); 0 means no
+	// bound.
+	MaxBytes int64
 }
 
 // MountOptions are the trusted-ingest rules of --root and Mount: at most
@@ -48,9 +53,10 @@ type MountResult struct {
 
 // ReadHostTree reads a host file or directory for a trusted import. It
 // refuses symbolic links and special files (nothing outside the tree is
-// ever read) with a *machine.PathError; a missing source is NotFound.
-func ReadHostTree(source string) ([]HostEntry, error) {
-	entries, _, err := ReadHostTreeWith(source, HostImportOptions{})
+// ever read) with a *machine.PathError; a missing source is NotFound; more
+// than maxBytes (when positive) of file data fails before it is read.
+func ReadHostTree(source string, maxBytes int64) ([]HostEntry, error) {
+	entries, _, err := ReadHostTreeWith(source, HostImportOptions{MaxBytes: maxBytes})
 	return entries, err
 }
 
@@ -59,6 +65,7 @@ func ReadHostTree(source string) ([]HostEntry, error) {
 func ReadHostTreeWith(source string, opts HostImportOptions) ([]HostEntry, []string, error) {
 	var skipped []string
 	files := 0
+	var total int64
 	fi, err := os.Lstat(source)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -75,6 +82,10 @@ func ReadHostTreeWith(source string, opts HostImportOptions) ([]HostEntry, []str
 			files++
 			if opts.MaxFiles > 0 && files > opts.MaxFiles {
 				return &machine.PathError{Op: "import", Path: source, Reason: fmt.Sprintf("more than %d files", opts.MaxFiles)}
+			}
+			total += fi.Size()
+			if opts.MaxBytes > 0 && total > opts.MaxBytes {
+				return fmt.Errorf("import %s: %w (the files exceed the %d-byte disk limit)", source, errNoSpace, opts.MaxBytes)
 			}
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -212,12 +223,16 @@ func PlaceTree(fsys *vfs.FS, target string, entries []HostEntry) (err error) {
 	return nil
 }
 
+var errNoSpace = command.ErrNoSpace
+
 // Mount imports a host file or tree at target (relative paths are
 // relative to /work; "" is /work) as a trusted import with MountOptions:
 // regular files and directories only, modes kept, within the disk limit,
 // all or nothing. The host is not reachable afterwards: the data is copied.
 func (e *Environment) Mount(hostPath, target string) (MountResult, error) {
-	entries, skipped, err := ReadHostTreeWith(hostPath, MountOptions)
+	opts := MountOptions
+	opts.MaxBytes = e.rt.Meter.Limits.Disk
+	entries, skipped, err := ReadHostTreeWith(hostPath, opts)
 	if err != nil {
 		return MountResult{}, err
 	}

@@ -34,7 +34,7 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	entries, err := shellsim.ReadHostTree(source)
+	entries, err := shellsim.ReadHostTree(source, m.env.Limits().Disk)
 	if err != nil {
 		return err
 	}
