@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync/atomic"
 )
@@ -208,6 +209,10 @@ func Replay(scenario io.Reader, opts ReplayOptions, stdout, stderr io.Writer) in
 		}
 		emit(final)
 	}
+	if out.Len() > MaxScenarioBytes {
+		fmt.Fprintf(stderr, "shellsim replay: transcript exceeds %d bytes\n", MaxScenarioBytes)
+		return 1
+	}
 	stdout.Write(out.Bytes())
 	if opts.Transcript != "" {
 		if err := publish(opts.Transcript, out.Bytes()); err != nil {
@@ -341,9 +346,25 @@ func finalFailures(srv *Server, h *ScenarioHeader) []string {
 	var f []string
 	if h.Strict {
 		srv.mu.Lock()
-		for id, ss := range srv.sessions {
+		ids := make([]uint64, 0, len(srv.sessions))
+		for id := range srv.sessions {
+			ids = append(ids, id)
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		for _, id := range ids {
+			ss := srv.sessions[id]
 			if a := ss.active(); a != nil {
 				f = append(f, fmt.Sprintf("strict: session %d action %d is still active", id, a.id))
+				continue
+			}
+			recs, dropped := ss.env.NetworkRequests()
+			for _, r := range recs {
+				if !r.Matched {
+					f = append(f, fmt.Sprintf("strict: session %d made an unmatched network request to %s", id, r.URL))
+				}
+			}
+			if dropped > 0 {
+				f = append(f, fmt.Sprintf("strict: session %d dropped %d network records", id, dropped))
 			}
 		}
 		srv.mu.Unlock()
