@@ -45,7 +45,7 @@ func replay(t *testing.T, file string, opts harness.ReplayOptions) (int, []map[s
 }
 
 func TestPassingScenarios(t *testing.T) {
-	for _, name := range []string{"basic.ndjson", "fork.ndjson", "actions.ndjson", "errors.ndjson"} {
+	for _, name := range []string{"basic.ndjson", "fork.ndjson", "actions.ndjson", "errors.ndjson", "unsupported.ndjson"} {
 		t.Run(name, func(t *testing.T) {
 			code, recs, stderr := replay(t, name, harness.ReplayOptions{})
 			if code != 0 {
@@ -96,6 +96,13 @@ func TestStrictAndFailedAssertions(t *testing.T) {
 	}
 	if recs[len(recs)-1]["assertion"].(map[string]any)["passed"] != false {
 		t.Fatal(recs[len(recs)-1])
+	}
+}
+
+func TestStrictFailsOnUnsupportedUse(t *testing.T) {
+	code, _, stderr := replay(t, "strict-unsupported.ndjson", harness.ReplayOptions{})
+	if code != 1 || !strings.Contains(stderr, "strict: unsupported use") || !strings.Contains(stderr, "strict: unsupported invocation") {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
 
