@@ -177,6 +177,9 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 		if err := ctx.Err(); err != nil {
 			return machine.Result{}, err
 		}
+		if m.isClosed() {
+			return machine.Result{}, machine.ErrClosed
+		}
 		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 			return machine.Result{Stdout: stdout.buf, Stderr: stderr.buf, StdoutTruncated: stdout.truncated,
 				StderrTruncated: stderr.truncated, Reason: machine.TimedOut}, nil
@@ -188,6 +191,12 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	return machine.ExitedWith(res.Outcome.ExitStatus, stdout.buf, stderr.buf, stdout.truncated, stderr.truncated), nil
 }
 
+func (m *Machine) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
 // Close ends the machine: background jobs are killed and the files dropped.
 func (m *Machine) Close(ctx context.Context) error {
 	m.mu.Lock()
@@ -197,6 +206,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.mu.Unlock()
+	m.env.Interrupt() // a running command stops instead of delaying Close
 	m.env.Close()
 	return nil
 }

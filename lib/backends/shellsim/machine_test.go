@@ -344,3 +344,23 @@ func TestManyMachinesConcurrently(t *testing.T) {
 func shellOptions(env map[string]string, cwd string) shell.Options {
 	return shell.Options{Env: env, Cwd: cwd}
 }
+
+func TestCloseStopsARunningCommand(t *testing.T) {
+	m := newTestMachine(t, `{}`, builtins)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := m.Run(context.Background(), machine.Command{Argv: []string{"sh", "-c", "while :; do :; done"}})
+		errc <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	done := make(chan struct{})
+	go func() { m.Close(context.Background()); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for the command")
+	}
+	if err := <-errc; !errors.Is(err, machine.ErrClosed) {
+		t.Fatalf("run: %v", err)
+	}
+}
