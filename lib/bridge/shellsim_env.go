@@ -52,6 +52,7 @@ func (s *simObject) close() {
 	s.closed = true
 	s.mu.Unlock()
 	if !closed {
+		s.env.Interrupt()
 		s.env.Close()
 	}
 }
