@@ -51,26 +51,39 @@ func sb_call(call, handle C.uint64_t, method *C.char,
 	req *C.uint8_t, reqLen C.size_t, payload *C.uint8_t, payloadLen C.size_t) {
 	// The caller keeps req and payload alive until the callback for this
 	// call has run, so they are used in place.
-	reqBytes := unsafe.Slice((*byte)(unsafe.Pointer(req)), int(reqLen))
-	payloadBytes := unsafe.Slice((*byte)(unsafe.Pointer(payload)), int(payloadLen))
-	id := uint64(call)
-	theBridge.Start(id, uint64(handle), C.GoString(method), reqBytes, payloadBytes,
-		func(header []byte, body [][]byte, err error) {
-			cb := callback.Load()
-			if cb == nil {
-				return
-			}
-			status := C.int32_t(0)
-			if err != nil {
-				status, header, body = 1, bridge.EncodeError(err), nil
-			}
-			var segs [2][]byte
-			copy(segs[:], body)
-			C.sb_invoke(*cb, C.uint64_t(id), status,
-				ptr(header), C.size_t(len(header)),
-				ptr(segs[0]), C.size_t(len(segs[0])),
-				ptr(segs[1]), C.size_t(len(segs[1])))
-		})
+	theBridge.Start(uint64(call), uint64(handle), C.GoString(method), bytesOf(req, reqLen), bytesOf(payload, payloadLen),
+		reply(uint64(call)))
+}
+
+//export sb_call_sync
+func sb_call_sync(call, handle C.uint64_t, method *C.char,
+	req *C.uint8_t, reqLen C.size_t, payload *C.uint8_t, payloadLen C.size_t) {
+	theBridge.Call(uint64(handle), C.GoString(method), bytesOf(req, reqLen), bytesOf(payload, payloadLen),
+		reply(uint64(call)))
+}
+
+func bytesOf(p *C.uint8_t, n C.size_t) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
+}
+
+// reply hands a call's outcome to the registered callback.
+func reply(id uint64) bridge.Done {
+	return func(header []byte, body [][]byte, err error) {
+		cb := callback.Load()
+		if cb == nil {
+			return
+		}
+		status := C.int32_t(0)
+		if err != nil {
+			status, header, body = 1, bridge.EncodeError(err), nil
+		}
+		var segs [2][]byte
+		copy(segs[:], body)
+		C.sb_invoke(*cb, C.uint64_t(id), status,
+			ptr(header), C.size_t(len(header)),
+			ptr(segs[0]), C.size_t(len(segs[0])),
+			ptr(segs[1]), C.size_t(len(segs[1])))
+	}
 }
 
 //export sb_cancel

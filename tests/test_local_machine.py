@@ -28,7 +28,7 @@ from shellbox.machine import (
     UnsupportedMachineSpec,
 )
 
-from conftest import descendants, mounts, temp_entries
+from leaks import descendants, mounts, temp_entries
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from shellbox.machine import (
 )
 from shellbox.machine import Requirements
 
-from conftest import descendants
+from leaks import descendants
 
 SPEC = MachineSpec(source=ShellSimBuiltins(), env={"A": "spec"})
 

@@ -87,6 +87,15 @@ func (b *Bridge) Start(callID, handle uint64, method string, req, payload []byte
 	}()
 }
 
+// Call runs a call in the calling goroutine and reports it through done
+// before returning; it cannot be cancelled. Short calls made by a thread
+// that waits anyway (the Python embedding's synchronous API) save the
+// hand-over to another thread.
+func (b *Bridge) Call(handle uint64, method string, req, payload []byte, done Done) {
+	header, body, err := b.call(context.Background(), handle, method, req, payload)
+	done(header, body, err)
+}
+
 // Cancel cancels an in-flight call; unknown ids are ignored (the call may
 // have just finished).
 func (b *Bridge) Cancel(callID uint64) {

@@ -133,6 +133,8 @@ class _Library:
             ctypes.c_size_t,
         ]
         lib.sb_call.restype = None
+        lib.sb_call_sync.argtypes = lib.sb_call.argtypes
+        lib.sb_call_sync.restype = None
         lib.sb_cancel.argtypes = [ctypes.c_uint64]
         lib.sb_cancel.restype = None
         lib.sb_shutdown.argtypes = []
@@ -157,6 +159,16 @@ class _Library:
         self.lib.sb_call(call, handle, method.encode(), req, len(req), payload, len(payload))
         return call, pending
 
+    def run(self, handle: int, method: str, request: Any, payload: bytes) -> Reply | GoError:
+        """Run a call on this thread (the GIL is released while Go works)."""
+        req = json.dumps(request, separators=(",", ":")).encode() if request is not None else b"{}"
+        call = next(_ids)
+        pending = _Pending(None, None, None)
+        with _lock:
+            _pending[call] = pending
+        self.lib.sb_call_sync(call, handle, method.encode(), req, len(req), payload, len(payload))
+        return pending.outcome
+
     def cancel(self, call: int) -> None:
         self.lib.sb_cancel(call)
 
@@ -179,11 +191,10 @@ def library() -> _Library:
 def call_sync(handle: int, method: str, request: Any = None, payload: bytes = b"") -> Reply:
     """Call and wait in this thread (the GIL is free while Go works)."""
     lib = _library if _library is not None else library()
-    _, pending = lib.start(handle, method, request, payload, None)
-    pending.event.wait()
-    if isinstance(pending.outcome, GoError):
-        raise pending.outcome
-    return pending.outcome
+    outcome = lib.run(handle, method, request, bytes(payload))
+    if isinstance(outcome, GoError):
+        raise outcome
+    return outcome
 
 
 async def call(handle: int, method: str, request: Any = None, payload: bytes = b"") -> Reply:
