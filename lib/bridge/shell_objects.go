@@ -16,11 +16,13 @@ func init() {
 	extraRoot["open_shell"] = openShell
 }
 
-// Shell modes: a terminal the machine provides, a terminal script(1)
-// makes inside a ProcessMachine, plain pipes of a ProcessMachine, or one
-// complete command per call.
+// Shell modes: the machine's own persistent shell (ShellSim), a terminal
+// the machine provides, a terminal script(1) makes inside a
+// ProcessMachine, plain pipes of a ProcessMachine, or one complete command
+// per call.
 const (
 	shellAuto     = "auto"
+	shellOwn      = "shellsim"
 	shellTerminal = "terminal"
 	shellScript   = "script"
 	shellPipe     = "pipe"
@@ -50,11 +52,14 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	}
 	m := mo.machine
 	opts := shell.Options{Env: r.Env, Cwd: r.Cwd, Bash: r.Bash}
+	own, hasOwn := m.(sessionMachine)
 	term, hasTerm := m.(shell.Terminal)
 	pm, hasProc := m.(machine.ProcessMachine)
 	mode := r.Mode
 	if mode == "" || mode == shellAuto {
 		switch {
+		case hasOwn:
+			mode = shellOwn
 		case hasTerm:
 			mode = shellTerminal
 		case hasProc && shell.HasScript(ctx, m):
@@ -67,6 +72,14 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	}
 	var s shell.Session
 	switch mode {
+	case shellOwn:
+		if !hasOwn {
+			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no persistent shell of its own"}
+		}
+		var err error
+		if s, err = own.OpenSession(opts); err != nil {
+			return Reply{}, err
+		}
 	case shellTerminal:
 		if !hasTerm {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine cannot allocate a terminal"}
@@ -97,6 +110,12 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		Interactive bool   `json:"interactive"`
 		Mode        string `json:"mode"`
 	}{h, s.Interactive(), mode}}, nil
+}
+
+// sessionMachine is a machine with its own persistent shell (the ShellSim
+// backend, whose processes are not host processes).
+type sessionMachine interface {
+	OpenSession(opts shell.Options) (shell.Session, error)
 }
 
 type shellObject struct {

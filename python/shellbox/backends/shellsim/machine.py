@@ -172,7 +172,9 @@ class ShellSimMachine(GoMachine):
         return result
 
     async def open_shell(self, *, env: dict[str, str] | None = None, cwd: str | None = None) -> ShellSimShellSession:
-        reply = await _go.call(0, "open_shellsim_session", {"machine": self._check(), "env": dict(env or {}), "cwd": cwd or ""})
+        reply = await _go.call(
+            0, "open_shell", {"machine": self._check(), "mode": "shellsim", "env": dict(env or {}), "cwd": cwd or ""}
+        )
         return ShellSimShellSession(reply.header["handle"])
 
 
