@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -373,16 +374,25 @@ func Grep(inv *command.Invocation) int {
 
 // grepMatcher finds selected lines and, for -o, the matches in them.
 type grepMatcher struct {
-	re      posixre.Matcher // nil: no patterns, nothing matches
+	re posixre.Matcher // nil: no patterns, nothing matches
+	// literal, when set, is the whole pattern as plain bytes (no -w, -x,
+	// -i): selecting a line is then a substring test, much cheaper than
+	// running the regexp machine on every line.
+	literal []byte
 	word    bool
 	whole   posixre.Matcher // anchored form for -w retries
 	charged int64           // backtracking steps already charged
-	utf     bool            // UTF-8 locale: Unicode word characters for -w
+	// backtracks is set when a matcher is the metered backtracker.
+	backtracks bool
+	utf        bool // UTF-8 locale: Unicode word characters for -w
 }
 
 // meter charges the backtracking matcher's work (patterns with
 // backreferences) and reports whether it gave up on a too complex match.
 func (m *grepMatcher) meter(g *grep) bool {
+	if !m.backtracks {
+		return true
+	}
 	var steps int64
 	var err error
 	for _, x := range []posixre.Matcher{m.re, m.whole} {
@@ -470,8 +480,15 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 		p.warn("warning: %s", w)
 	}
 	m.re = re
+	if lit, ok := literalOf(flags + expr); ok && !m.word && !icase {
+		m.literal = lit
+	}
 	if m.word {
 		m.whole, _ = posixre.CompileMatcher(flags+`\A(?:`+expr+`)`, longest, 0)
+	}
+	for _, x := range []posixre.Matcher{m.re, m.whole} {
+		_, bt := x.(*posixre.Backtrack)
+		m.backtracks = m.backtracks || bt
 	}
 	return m, 0
 }
@@ -556,9 +573,29 @@ func (m *grepMatcher) matches(line []byte, limit int) [][2]int {
 	return out
 }
 
+// literalOf reports whether expr matches exactly one fixed, non-empty
+// byte string, and which.
+func literalOf(expr string) ([]byte, bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, false
+	}
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+		return nil, false
+	}
+	return []byte(string(re.Rune)), true
+}
+
 func (m *grepMatcher) match(line []byte) bool {
 	if m.re == nil {
 		return false
+	}
+	if m.literal != nil {
+		return bytes.Contains(line, m.literal)
 	}
 	if !m.word {
 		return m.re.Match(line)
