@@ -125,8 +125,10 @@ func (e *Environment) RunArgs(ctx context.Context, source string, stdin []byte, 
 		e.sh.SetParams(arg0, args)
 	}
 	done := make(chan struct{})
+	watching := make(chan struct{})
 	if ctx != nil && ctx.Done() != nil {
 		go func() {
+			defer close(watching)
 			select {
 			case <-ctx.Done():
 				rt.Cancelled.Store(true)
@@ -148,6 +150,11 @@ func (e *Environment) RunArgs(ctx context.Context, source string, stdin []byte, 
 		}
 	})
 	close(done)
+	// The watcher may still be choosing between ctx.Done and done: wait for
+	// it, so a late cancellation cannot leak into the next action.
+	if ctx != nil && ctx.Done() != nil {
+		<-watching
+	}
 	cancelled := rt.Cancelled.Load()
 	if rt.Meter.Stop != resources.None {
 		status = 137

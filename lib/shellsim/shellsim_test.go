@@ -165,3 +165,19 @@ func TestDeterminism(t *testing.T) {
 		}
 	}
 }
+
+func TestLateCancellationDoesNotLeakIntoTheNextAction(t *testing.T) {
+	e := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer e.Close()
+	for i := 0; i < 200; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		r := e.Run(ctx, "true", nil)
+		cancel() // races with the end of the action's watcher
+		if r.Outcome.ExitStatus != 0 {
+			t.Fatalf("round %d: status %d", i, r.Outcome.ExitStatus)
+		}
+		if r := e.Run(context.Background(), "echo ok", nil); string(r.Stdout) != "ok\n" || r.Outcome.ExitStatus != 0 {
+			t.Fatalf("round %d: next action got %q status %d", i, r.Stdout, r.Outcome.ExitStatus)
+		}
+	}
+}
