@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Provisions the Docker daemon that the docker and gvisor backends test
-# against: installs docker.io, runsc and busybox-static from Debian when
-# missing, registers runsc as a runtime, starts dockerd in the background and
+# against: installs docker.io, runsc, busybox-static and docker-registry (for
+# the registry pull tests) from Debian when missing, registers runsc as a runtime, starts dockerd in the background and
 # waits for its socket. Does nothing when a daemon already answers.
 #
 # Environment: DOCKER_HOST (default unix:///var/run/docker.sock),
@@ -15,6 +15,15 @@ log=${SHELLBOX_DOCKERD_LOG:-/var/log/shellbox-dockerd.log}
 answers() {
 	[ -S "$sock" ] && curl -fsS --max-time 5 --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1
 }
+
+# The CNCF distribution registry that the RegistryImage pull tests run on
+# loopback (each test starts and stops its own; none runs as a service).
+if [ ! -x /usr/bin/docker-registry ] && [ "$(id -u)" = 0 ]; then
+	echo "docker.sh: installing docker-registry"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends docker-registry >/dev/null
+fi
 
 if answers; then
 	echo "docker.sh: a Docker daemon already answers at $sock"

@@ -58,16 +58,46 @@ func registryAuth(ref string) (string, error) {
 	return registry.EncodeAuthConfig(auth)
 }
 
-func loadConfig() (*configFile, error) {
+// configPath is the Docker login configuration file:
+// $DOCKER_CONFIG/config.json, else ~/.docker/config.json ("" without a
+// home directory).
+func configPath() string {
 	dir := os.Getenv("DOCKER_CONFIG")
 	if dir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return nil, nil
+			return ""
 		}
 		dir = filepath.Join(home, ".docker")
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	return filepath.Join(dir, "config.json")
+}
+
+// authHint explains a pull the registry refused: which configuration file
+// was read and whether it held credentials for the registry.
+func authHint(ref string, sentAuth bool, err error) string {
+	msg := strings.ToLower(err.Error())
+	if !strings.Contains(msg, "no basic auth credentials") && !strings.Contains(msg, "unauthorized") &&
+		!strings.Contains(msg, "authentication required") && !strings.Contains(msg, "denied") {
+		return ""
+	}
+	domain := ref
+	if named, err := reference.ParseNormalizedNamed(ref); err == nil {
+		domain = reference.Domain(named)
+	}
+	if sentAuth {
+		return fmt.Sprintf("the registry %s refused the credentials for it in %s", domain, configPath())
+	}
+	return fmt.Sprintf("no credentials for the registry %s in %s (log in with docker login %s, or set DOCKER_CONFIG to a directory whose config.json has them)", domain, configPath(), domain)
+}
+
+func loadConfig() (*configFile, error) {
+	path := configPath()
+	if path == "" {
+		return nil, nil
+	}
+	dir := filepath.Dir(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/pkg/jsonmessage"
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -63,13 +65,19 @@ func (f *Factory) registryImage(ctx context.Context, ref string) (string, error)
 	if err != nil {
 		return "", &machine.StartupError{Backend: f.backend, Err: fmt.Errorf("reading registry credentials for %s: %w", ref, err)}
 	}
+	pullErr := func(err error) error {
+		if hint := authHint(ref, auth != "", err); hint != "" {
+			err = fmt.Errorf("%w; %s", err, hint)
+		}
+		return f.startupErr("pulling "+ref, err)
+	}
 	rc, err := f.cli.ImagePull(ctx, ref, image.PullOptions{RegistryAuth: auth})
 	if err != nil {
-		return "", f.startupErr("pulling "+ref, err)
+		return "", pullErr(err)
 	}
 	defer rc.Close()
 	if _, err := readJSONStream(rc); err != nil {
-		return "", f.startupErr("pulling "+ref, err)
+		return "", pullErr(err)
 	}
 	insp, err := f.cli.ImageInspect(ctx, ref)
 	if err != nil {
@@ -119,9 +127,19 @@ func (f *Factory) buildImage(ctx context.Context, src machine.DockerfileSource) 
 		dfName = extra
 	}
 
+	excludes, err := readDockerignore(contextDir, dockerfile)
+	if err != nil {
+		return "", &machine.InvalidSpec{Field: "source", Reason: err.Error()}
+	}
+	excludes = keepBuildFiles(excludes, dfName, extra != "")
+	pm, err := patternmatcher.New(excludes)
+	if err != nil {
+		return "", &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf(".dockerignore: %v", err)}
+	}
+
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(writeBuildContext(ctx, pw, contextDir, extra, dfData))
+		pw.CloseWithError(writeBuildContext(ctx, pw, contextDir, pm, extra, dfData))
 	}()
 	defer pr.Close()
 	resp, err := f.cli.ImageBuild(ctx, pr, build.ImageBuildOptions{
@@ -145,11 +163,57 @@ func (f *Factory) buildImage(ctx context.Context, src machine.DockerfileSource) 
 	return id, nil
 }
 
-// writeBuildContext tars dir (symbolic links as links, never followed) and,
-// when extraName is set, adds the Dockerfile under that name.
-func writeBuildContext(ctx context.Context, w io.Writer, dir, extraName string, dockerfile []byte) error {
+// readDockerignore reads the build context's exclusion patterns as the
+// docker CLI does: <Dockerfile>.dockerignore beside the Dockerfile when it
+// exists (the per-Dockerfile ignore file), else .dockerignore at the root of
+// the context; no file means no exclusions.
+func readDockerignore(contextDir, dockerfile string) ([]string, error) {
+	for _, p := range []string{dockerfile + ".dockerignore", filepath.Join(contextDir, ".dockerignore")} {
+		fh, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		patterns, err := ignorefile.ReadAll(fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		return patterns, nil
+	}
+	return nil, nil
+}
+
+// keepBuildFiles re-includes the Dockerfile (when it lives in the context)
+// and .dockerignore if the patterns exclude them, as the docker CLI does:
+// the daemon needs the Dockerfile, and reads .dockerignore to drop both
+// from the context the build sees.
+func keepBuildFiles(excludes []string, dfName string, dfOutside bool) []string {
+	if len(excludes) == 0 {
+		return excludes
+	}
+	keep := []string{".dockerignore"}
+	if !dfOutside {
+		keep = append(keep, dfName)
+	}
+	for _, name := range keep {
+		if excluded, _ := patternmatcher.MatchesOrParentMatches(name, excludes); excluded {
+			excludes = append(excludes, "!"+name)
+		}
+	}
+	return excludes
+}
+
+// writeBuildContext tars dir (symbolic links as links, never followed),
+// leaving out what pm excludes, and, when extraName is set, adds the
+// Dockerfile under that name. An excluded directory is not entered unless
+// an exception pattern ("!dir/keep") may re-include something below it.
+func writeBuildContext(ctx context.Context, w io.Writer, dir string, pm *patternmatcher.PatternMatcher, extraName string, dockerfile []byte) error {
 	tw := tar.NewWriter(w)
 	buf := make([]byte, 32<<10)
+	parents := map[string]patternmatcher.MatchInfo{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -160,6 +224,26 @@ func writeBuildContext(ctx context.Context, w io.Writer, dir, extraName string, 
 		rel, err := filepath.Rel(dir, p)
 		if err != nil || rel == "." {
 			return err
+		}
+		if len(pm.Patterns()) > 0 {
+			excluded, info, err := pm.MatchesUsingParentResults(rel, parents[filepath.Dir(rel)])
+			if err != nil {
+				return fmt.Errorf(".dockerignore: %w", err)
+			}
+			if d.IsDir() {
+				parents[rel] = info
+			}
+			if excluded {
+				if !d.IsDir() || !mayReinclude(pm, rel) {
+					if d.IsDir() {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				// Walk on without the directory's own entry: the
+				// re-included files below bring their parents along.
+				return nil
+			}
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -209,6 +293,27 @@ func writeBuildContext(ctx context.Context, w io.Writer, dir, extraName string, 
 		}
 	}
 	return tw.Close()
+}
+
+// mayReinclude reports whether an exception pattern could re-include
+// something below the excluded directory rel (the rule the Docker client's
+// archiver applies): a pattern with wildcards before its last element is
+// taken to possibly match, a literal one must lie below rel.
+func mayReinclude(pm *patternmatcher.PatternMatcher, rel string) bool {
+	if !pm.Exclusions() {
+		return false
+	}
+	dirSlash := filepath.ToSlash(rel) + "/"
+	for _, pat := range pm.Patterns() {
+		if !pat.Exclusion() {
+			continue
+		}
+		text := filepath.ToSlash(pat.String())
+		if strings.HasPrefix(text+"/", dirSlash) || strings.ContainsAny(text, "*?[\\") {
+			return true
+		}
+	}
+	return false
 }
 
 var builtRE = regexp.MustCompile(`Successfully built ([0-9a-f]{12,64})`)

@@ -79,7 +79,12 @@ func EnsureBusybox(ctx context.Context, cli *client.Client) error {
 // BusyboxRootfs is a tar of a minimal root filesystem: the static busybox
 // with a symbolic link per applet in /bin, /etc/passwd with root and
 // TestUser, and the usual empty directories.
-func BusyboxRootfs() ([]byte, error) {
+func BusyboxRootfs() ([]byte, error) { return BusyboxRootfsWith(nil) }
+
+// BusyboxRootfsWith is BusyboxRootfs plus the given regular files (path
+// relative to the root, mode 0644), e.g. a marker that gives the image a
+// layer of its own.
+func BusyboxRootfsWith(extra map[string]string) ([]byte, error) {
 	bb, err := os.ReadFile(BusyboxPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s (install busybox-static): %w", BusyboxPath, err)
@@ -129,6 +134,11 @@ func BusyboxRootfs() ([]byte, error) {
 	}
 	if err := file("etc/group", 0o644, []byte(group)); err != nil {
 		return nil, err
+	}
+	for name, data := range extra {
+		if err := file(name, 0o644, []byte(data)); err != nil {
+			return nil, err
+		}
 	}
 	if err := tw.Close(); err != nil {
 		return nil, err
