@@ -16,6 +16,12 @@
 // leaves a standby exec waiting for the next one, so a Run does not wait
 // for the runtime to spawn a process in the container.
 //
+// Images: a RegistryImage is pulled only when the daemon lacks it, with the
+// credentials of the Docker login configuration ($DOCKER_CONFIG/config.json
+// or ~/.docker/config.json, credential helpers included); a
+// DockerfileSource sends its context as the docker CLI would, leaving out
+// what .dockerignore (or <Dockerfile>.dockerignore) excludes.
+//
 // The same factory, given the runsc runtime, is the gVisor backend; files
 // then move with tar inside the sandbox, since the daemon's archive
 // endpoints cannot see a gVisor sandbox's writes.
