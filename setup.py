@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from setuptools import Command, setup
+from setuptools import Command, Distribution, setup
 from setuptools.command.build_py import build_py
 
 try:
@@ -64,16 +64,20 @@ class BuildPy(build_py):
         build_go(Path(self.build_lib) / "shellbox")
 
 
+class NativeDistribution(Distribution):
+    """The package carries native code (built by build_py, not as extension
+    modules): install it to platlib and tag the wheel for this platform."""
+
+    def has_ext_modules(self) -> bool:
+        return True
+
+
 class BdistWheel(bdist_wheel):
     """Platform-specific (it holds native code) but not tied to a Python version or ABI."""
-
-    def finalize_options(self) -> None:
-        super().finalize_options()
-        self.root_is_pure = False
 
     def get_tag(self):
         _, _, platform = super().get_tag()
         return "py3", "none", platform
 
 
-setup(cmdclass={"build_go": BuildGo, "build_py": BuildPy, "bdist_wheel": BdistWheel})
+setup(distclass=NativeDistribution, cmdclass={"build_go": BuildGo, "build_py": BuildPy, "bdist_wheel": BdistWheel})

@@ -45,13 +45,16 @@ def interpreters() -> list[str]:
 
 @pytest.mark.parametrize("python", interpreters())
 def test_installed_wheel_runs_a_local_machine(wheel, python, tmp_path):
+    # The installed wheel alone: not the source tree the test suite runs from.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SHELLBOX_LIBRARY", "SHELLBOX_BIN_DIR")}
     venv = tmp_path / "venv"
-    subprocess.run([python, "-m", "venv", str(venv)], check=True)
-    subprocess.run([venv / "bin/pip", "install", "-q", "--no-deps", str(wheel)], check=True)
+    subprocess.run([python, "-m", "venv", str(venv)], check=True, env=env)
+    subprocess.run([venv / "bin/pip", "install", "-q", "--no-deps", str(wheel)], check=True, env=env)
     done = subprocess.run(
         [venv / "bin/python", "-m", "shellbox.demo", "sh", "-c", "echo wheel-ok; exit 3"],
         capture_output=True,
         cwd=tmp_path,
+        env=env,
         timeout=120,
     )
     assert done.returncode == 3, done.stderr
@@ -61,7 +64,7 @@ def test_installed_wheel_runs_a_local_machine(wheel, python, tmp_path):
 
 def test_missing_go_gives_one_clear_line(tmp_path):
     python_dir = Path(sys.executable).parent
-    env = {"PATH": f"{python_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    env = {"PATH": f"{python_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONWARNINGS": "ignore"}
     assert shutil.which("go", path=env["PATH"]) is None
     done = subprocess.run(
         [sys.executable, "setup.py", "-q", "build_go"], cwd=ROOT, env=env, capture_output=True, text=True

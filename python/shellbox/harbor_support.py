@@ -5,12 +5,10 @@ trial. Importing this module imports Harbor (Python >= 3.12)."""
 from __future__ import annotations
 
 import asyncio
-import atexit
 import json
 import logging
 import os
 import shlex
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -131,22 +129,12 @@ async def open_shell(
     return GoShellSession(head["handle"], head["interactive"], head["mode"])
 
 
-_log_trees: dict[tuple[str, ...], Path] = {}
-
-
-def _log_tree(names: list[str]) -> Path:
-    """A host directory holding empty mode-777 directories ``names``, made
-    once per process and removed at exit."""
-    key = tuple(names)
-    tree = _log_trees.get(key)
-    if tree is None:
-        tree = Path(tempfile.mkdtemp(prefix="shellbox-harbor-logs-"))
-        atexit.register(shutil.rmtree, tree, True)
-        for name in names:
-            (tree / name).mkdir()
-            (tree / name).chmod(0o777)
-        tree.chmod(0o755)
-        _log_trees[key] = tree
+def _make_log_tree(tree: Path, names: list[str]) -> Path:
+    """Fill ``tree`` with empty mode-777 directories ``names``."""
+    for name in names:
+        (tree / name).mkdir()
+        (tree / name).chmod(0o777)
+    tree.chmod(0o755)
     return tree
 
 
@@ -217,7 +205,11 @@ class MachineEnvironment(BaseEnvironment):
         tree when they are the usual three under /logs, else one command."""
         targets = sorted(set(_LOG_DIRS) | set(self._mount_targets(writable_only=True)))
         if all(t.startswith("/logs/") and "/" not in t[len("/logs/") :] for t in targets):
-            await self._machine.upload(_log_tree([t[len("/logs/") :] for t in targets]), "/logs")
+            # A per-call directory: a shared one would outlive a Harbor
+            # process that ends without running its exit handlers.
+            with tempfile.TemporaryDirectory(prefix="shellbox-harbor-logs-") as tree:
+                names = [t[len("/logs/") :] for t in targets]
+                await self._machine.upload(_make_log_tree(Path(tree), names), "/logs")
             return
         quoted = " ".join(shlex.quote(t) for t in targets)
         result = await self._machine.run(
