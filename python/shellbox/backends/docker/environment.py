@@ -25,7 +25,8 @@ registered with the daemon: ``runsc`` runs the trial under gVisor) and
 ``shell_mode`` for the agent's shell (see
 shellbox.harbor_support.open_shell; "auto" takes script(1) inside the
 container when the image has it, else pipes). Commands run in Bash when
-the image has it, else in its /bin/sh."""
+the image has it, else in its /bin/sh; without Bash, "auto" gives the agent
+one-shot commands (our persistent shell sessions are Bash sessions)."""
 
 from __future__ import annotations
 
@@ -243,4 +244,9 @@ class DockerEnvironment(MachineEnvironment):
             )
         self._resolved_workdir = self.task_env_config.workdir or lines[0]
         self.bash = lines[1]
+        if self.bash != "bash" and self.shell_mode == "auto":
+            # Our persistent shells (terminal, script, pipe) are Bash
+            # sessions: without Bash the agent gets one complete sh -c
+            # command per action.
+            self.shell_mode = "oneshot"
 
