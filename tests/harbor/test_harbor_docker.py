@@ -43,7 +43,9 @@ class _UnixConnection(http.client.HTTPConnection):
         self.sock.connect(DOCKER_SOCKET)
 
 
-def engine(method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+def engine(
+    method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
     """One Engine API request over the daemon's unix socket."""
     conn = _UnixConnection()
     try:
@@ -85,9 +87,10 @@ def rootfs(programs: tuple[str, ...] = ()) -> bytes:
             if name not in made:
                 add(name, tarfile.DIRTYPE, mode)
 
-        for name, mode in [("bin", 0o755), ("sbin", 0o755), ("usr/bin", 0o755), ("etc", 0o755), ("root", 0o700),
-                           ("tmp", 0o1777), ("var", 0o755), ("proc", 0o755), ("sys", 0o755), ("dev", 0o755)]:  # fmt: skip
-            directory(name, mode)
+        for name in ("bin", "sbin", "usr/bin", "etc", "var", "proc", "sys", "dev"):
+            directory(name)
+        directory("root", 0o700)
+        directory("tmp", 0o1777)
         add("bin/busybox", tarfile.REGTYPE, 0o755, Path(BUSYBOX).read_bytes())
         for target, source in sorted(files.items()):
             directory(os.path.dirname(target.lstrip("/")))
@@ -95,7 +98,8 @@ def rootfs(programs: tuple[str, ...] = ()) -> bytes:
         for applet in applets:
             if applet != "busybox" and "/" not in applet and f"bin/{applet}" not in made:
                 add(f"bin/{applet}", tarfile.SYMTYPE, 0o777, link="busybox")
-        add("etc/passwd", tarfile.REGTYPE, 0o644, b"root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n")
+        passwd = b"root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n"
+        add("etc/passwd", tarfile.REGTYPE, 0o644, passwd)
         add("etc/group", tarfile.REGTYPE, 0o644, b"root:x:0:\nnogroup:x:65534:\n")
     return out.getvalue()
 
