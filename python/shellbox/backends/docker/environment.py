@@ -131,8 +131,10 @@ class DockerEnvironment(MachineEnvironment):
     @property
     def capabilities(self) -> EnvironmentCapabilities:
         # Network is all or nothing: "no-network" tasks get Docker's "none"
-        # network, others its bridge; allowlists cannot be honoured.
-        return EnvironmentCapabilities(disable_internet=True)
+        # network, others its bridge; allowlists cannot be honoured. GPUs are
+        # requested from the daemon; one without the NVIDIA toolkit refuses
+        # the machine (UnsupportedMachineSpec naming gpus) when it starts.
+        return EnvironmentCapabilities(disable_internet=True, gpus=True)
 
     @classmethod
     def resource_capabilities(cls) -> EnvironmentResourceCapabilities:
@@ -205,6 +207,7 @@ class DockerEnvironment(MachineEnvironment):
             cpus=int(cpus) if cpus else None,
             memory_mb=int(memory) if memory else None,
             storage_mb=self._storage_mb(),
+            gpus=self._effective_gpus,
             startup_timeout=float(timeout) if timeout else None,
         )
 
@@ -228,7 +231,7 @@ class DockerEnvironment(MachineEnvironment):
         self._record("start", time.perf_counter() - began)
 
     async def _probe_machine(self) -> None:
-        """One command as root at start: the workdir (the image's when the
+        """One command at start: the workdir (the image's WORKDIR when the
         task names none) and whether the image has Bash."""
         result = await self._machine.run(
             Command(
@@ -237,7 +240,7 @@ class DockerEnvironment(MachineEnvironment):
                 timeout=60.0,
             )
         )
-        lines = result.stdout.decode(errors="replace").split()
+        lines = result.stdout.decode(errors="replace").splitlines()
         if result.exit_code != 0 or len(lines) != 2:
             raise RuntimeError(
                 f"probing the container failed (exit {result.exit_code}): {result.stderr.decode(errors='replace')}"
