@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"path"
 	"strings"
@@ -33,24 +34,24 @@ type gzOpts struct {
 	level                                                       int
 }
 
-var gzipSpec = spec{short: "cdfklqtvnN123456789rS:", long: map[string]long{
-	"stdout": {"c", false}, "to-stdout": {"c", false}, "decompress": {"d", false}, "uncompress": {"d", false},
-	"force": {"f", false}, "keep": {"k", false}, "list": {"l", false}, "quiet": {"q", false},
-	"test": {"t", false}, "verbose": {"v", false}, "fast": {"1", false}, "best": {"9", false},
-	"no-name": {"n", false}, "name": {"N", false}, "recursive": {"r", false}, "suffix": {"S", true},
+var gzipSpec = getopt.Spec{Short: "cdfklqtvnN123456789rS:", Long: map[string]getopt.Long{
+	"stdout": {Key: "c", Arg: false}, "to-stdout": {Key: "c", Arg: false}, "decompress": {Key: "d", Arg: false}, "uncompress": {Key: "d", Arg: false},
+	"force": {Key: "f", Arg: false}, "keep": {Key: "k", Arg: false}, "list": {Key: "l", Arg: false}, "quiet": {Key: "q", Arg: false},
+	"test": {Key: "t", Arg: false}, "verbose": {Key: "v", Arg: false}, "fast": {Key: "1", Arg: false}, "best": {Key: "9", Arg: false},
+	"no-name": {Key: "n", Arg: false}, "name": {Key: "N", Arg: false}, "recursive": {Key: "r", Arg: false}, "suffix": {Key: "S", Arg: true},
 }}
 
 func runGzip(inv *command.Invocation, decompress, cat bool) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, gzipSpec)
+	opts, files, ok := getopt.Parse(inv, gzipSpec)
 	if !ok {
 		return 1
 	}
 	o := gzOpts{decompress: decompress, stdout: cat, level: 6}
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "c":
 			o.stdout = true
 		case "d":
@@ -69,11 +70,11 @@ func runGzip(inv *command.Invocation, decompress, cat bool) int {
 			o.verbose = true
 		case "n", "N":
 		case "r", "S":
-			inv.Sys.Partial("gzip -" + op.key)
-			fmt.Fprintf(inv.Stderr, "%s: option -%s is not supported here\n", inv.Args[0], op.key)
+			inv.Sys.Partial("gzip -" + op.Key)
+			fmt.Fprintf(inv.Stderr, "%s: option -%s is not supported here\n", inv.Args[0], op.Key)
 			return 1
 		default:
-			o.level = int(op.key[0] - '0')
+			o.level = int(op.Key[0] - '0')
 		}
 	}
 	if len(files) == 0 {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"io/fs"
 	"strings"
@@ -23,14 +24,14 @@ import (
 // Extraction is atomic when a write fails (e.g. the disk is full).
 func init() { command.Register("unzip", command.Partial, Unzip) }
 
-var unzipSpec = spec{short: "ltponqd:x:", long: map[string]long{}}
+var unzipSpec = getopt.Spec{Short: "ltponqd:x:", Long: map[string]getopt.Long{}}
 
 // Unzip runs unzip.
 func Unzip(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, args, ok := parse(inv, unzipSpec)
+	opts, args, ok := getopt.Parse(inv, unzipSpec)
 	if !ok {
 		return 10
 	}
@@ -38,7 +39,7 @@ func Unzip(inv *command.Invocation) int {
 	dir, dirArg := inv.Dir, ""
 	var excludes []string
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "l":
 			list = true
 		case "t":
@@ -52,9 +53,9 @@ func Unzip(inv *command.Invocation) int {
 		case "q":
 			quiet++
 		case "d":
-			dir, dirArg = inv.Abs(o.val), o.val
+			dir, dirArg = inv.Abs(o.Val), o.Val
 		case "x":
-			excludes = append(excludes, o.val)
+			excludes = append(excludes, o.Val)
 		}
 	}
 	if len(args) == 0 {
@@ -194,7 +195,7 @@ func Unzip(inv *command.Invocation) int {
 		}
 		name := f.Name
 		if strings.HasPrefix(name, "/") {
-			say("warning:  stripped absolute path spec from %s\n", name)
+			say("warning:  stripped absolute path getopt.Spec from %s\n", name)
 			status = 1
 		}
 		rel, _, safe := safeName(name)

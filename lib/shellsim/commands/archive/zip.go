@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"io/fs"
 	"path"
@@ -22,9 +23,9 @@ import (
 // the same name are replaced. -d deletes the named entries.
 func init() { command.Register("zip", command.Partial, Zip) }
 
-var zipSpec = spec{short: "rqj0123456789dmv", long: map[string]long{
-	"recurse-paths": {"r", false}, "quiet": {"q", false}, "junk-paths": {"j", false}, "delete": {"d", false},
-	"move": {"m", false},
+var zipSpec = getopt.Spec{Short: "rqj0123456789dmv", Long: map[string]getopt.Long{
+	"recurse-paths": {Key: "r", Arg: false}, "quiet": {Key: "q", Arg: false}, "junk-paths": {Key: "j", Arg: false}, "delete": {Key: "d", Arg: false},
+	"move": {Key: "m", Arg: false},
 }}
 
 type zipEntry struct {
@@ -59,14 +60,14 @@ func Zip(inv *command.Invocation) int {
 	}
 	sub := *inv
 	sub.Args = rest
-	opts, args, ok := parse(&sub, zipSpec)
+	opts, args, ok := getopt.Parse(&sub, zipSpec)
 	if !ok {
 		return 16
 	}
 	recurse, quiet, junk, del := false, false, false, false
 	level := 6
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "r":
 			recurse = true
 		case "q":
@@ -76,11 +77,11 @@ func Zip(inv *command.Invocation) int {
 		case "d":
 			del = true
 		case "m", "v":
-			inv.Sys.Partial("zip -" + o.key)
-			fmt.Fprintf(inv.Stderr, "zip error: option -%s is not supported here\n", o.key)
+			inv.Sys.Partial("zip -" + o.Key)
+			fmt.Fprintf(inv.Stderr, "zip error: option -%s is not supported here\n", o.Key)
 			return 16
 		default:
-			level = int(o.key[0] - '0')
+			level = int(o.Key[0] - '0')
 		}
 	}
 	if len(args) == 0 {

@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"strconv"
 
@@ -17,9 +18,9 @@ import (
 // -l lists every differing byte in octal; -s prints nothing.
 func init() { command.Register("cmp", command.Real, Cmp) }
 
-var cmpSpec = spec{short: "bli:n:s", long: map[string]long{
-	"print-bytes": {"b", false}, "verbose": {"l", false}, "ignore-initial": {"i", true},
-	"bytes": {"n", true}, "quiet": {"s", false}, "silent": {"s", false},
+var cmpSpec = getopt.Spec{Short: "bli:n:s", Long: map[string]getopt.Long{
+	"print-bytes": {Key: "b", Arg: false}, "verbose": {Key: "l", Arg: false}, "ignore-initial": {Key: "i", Arg: true},
+	"bytes": {Key: "n", Arg: true}, "quiet": {Key: "s", Arg: false}, "silent": {Key: "s", Arg: false},
 }}
 
 // Cmp runs cmp.
@@ -27,14 +28,14 @@ func Cmp(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 2
 	}
-	opts, files, ok := parse(inv, cmpSpec)
+	opts, files, ok := getopt.Parse(inv, cmpSpec)
 	if !ok {
 		return 2
 	}
 	printBytes, list, silent := false, false, false
 	var skip, limit int64 = 0, -1
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b":
 			printBytes = true
 		case "l":
@@ -42,13 +43,13 @@ func Cmp(inv *command.Invocation) int {
 		case "s":
 			silent = true
 		case "i", "n":
-			n, err := strconv.ParseInt(o.val, 10, 64)
+			n, err := strconv.ParseInt(o.Val, 10, 64)
 			if err != nil || n < 0 {
-				what := map[string]string{"i": "ignore-initial", "n": "--bytes"}[o.key]
-				fmt.Fprintf(inv.Stderr, "cmp: invalid %s value '%s'\n", what, o.val)
+				what := map[string]string{"i": "ignore-initial", "n": "--bytes"}[o.Key]
+				fmt.Fprintf(inv.Stderr, "cmp: invalid %s value '%s'\n", what, o.Val)
 				return 2
 			}
-			if o.key == "i" {
+			if o.Key == "i" {
 				skip = n
 			} else {
 				limit = n

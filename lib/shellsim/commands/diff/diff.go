@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"path"
 	"strconv"
@@ -22,13 +23,13 @@ import (
 // colour are not modeled.
 func init() { command.Register("diff", command.Partial, Diff) }
 
-var diffSpec = spec{short: "uU:qrNibwaBcC:ysx:", long: map[string]long{
-	"unified": {"U", true}, "brief": {"q", false}, "recursive": {"r", false}, "new-file": {"N", false},
-	"ignore-case": {"i", false}, "ignore-space-change": {"b", false}, "ignore-all-space": {"w", false},
-	"text": {"a", false}, "label": {"label", true}, "ignore-blank-lines": {"B", false},
-	"context": {"C", true}, "side-by-side": {"y", false}, "color": {"color", false},
-	"report-identical-files": {"s", false}, "strip-trailing-cr": {"strip-trailing-cr", false},
-	"normal": {"normal", false}, "exclude": {"x", true},
+var diffSpec = getopt.Spec{Short: "uU:qrNibwaBcC:ysx:", Long: map[string]getopt.Long{
+	"unified": {Key: "U", Arg: true}, "brief": {Key: "q", Arg: false}, "recursive": {Key: "r", Arg: false}, "new-file": {Key: "N", Arg: false},
+	"ignore-case": {Key: "i", Arg: false}, "ignore-space-change": {Key: "b", Arg: false}, "ignore-all-space": {Key: "w", Arg: false},
+	"text": {Key: "a", Arg: false}, "label": {Key: "label", Arg: true}, "ignore-blank-lines": {Key: "B", Arg: false},
+	"context": {Key: "C", Arg: true}, "side-by-side": {Key: "y", Arg: false}, "color": {Key: "color", Arg: false},
+	"report-identical-files": {Key: "s", Arg: false}, "strip-trailing-cr": {Key: "strip-trailing-cr", Arg: false},
+	"normal": {Key: "normal", Arg: false}, "exclude": {Key: "x", Arg: true},
 }}
 
 type diffOpts struct {
@@ -59,7 +60,7 @@ func Diff(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 2
 	}
-	opts, files, ok := parse(inv, diffSpec)
+	opts, files, ok := getopt.Parse(inv, diffSpec)
 	if !ok {
 		return 2
 	}
@@ -83,13 +84,13 @@ func Diff(inv *command.Invocation) int {
 	}
 	d.o.switches = strings.Join(sw, " ")
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "u":
 			d.o.unified, d.o.ctxFormat = true, false
 		case "U":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				fmt.Fprintf(inv.Stderr, "diff: invalid context length '%s'\nTry 'diff --help' for more information.\n", o.val)
+				fmt.Fprintf(inv.Stderr, "diff: invalid context length '%s'\nTry 'diff --help' for more information.\n", o.Val)
 				return 2
 			}
 			d.o.unified, d.o.ctxFormat, d.o.context = true, false, n
@@ -110,7 +111,7 @@ func Diff(inv *command.Invocation) int {
 		case "s":
 			d.o.reportSame = true
 		case "label":
-			d.o.labels = append(d.o.labels, o.val)
+			d.o.labels = append(d.o.labels, o.Val)
 		case "strip-trailing-cr":
 			d.o.stripCR = true
 		case "normal":
@@ -118,16 +119,16 @@ func Diff(inv *command.Invocation) int {
 		case "c":
 			d.o.ctxFormat, d.o.unified = true, false
 		case "C":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				fmt.Fprintf(inv.Stderr, "diff: invalid context length '%s'\nTry 'diff --help' for more information.\n", o.val)
+				fmt.Fprintf(inv.Stderr, "diff: invalid context length '%s'\nTry 'diff --help' for more information.\n", o.Val)
 				return 2
 			}
 			d.o.ctxFormat, d.o.unified, d.o.context = true, false, n
 		case "x":
-			d.o.excludes = append(d.o.excludes, o.val)
+			d.o.excludes = append(d.o.excludes, o.Val)
 		default:
-			flag := map[string]string{"B": "-B", "y": "-y", "color": "--color"}[o.key]
+			flag := map[string]string{"B": "-B", "y": "-y", "color": "--color"}[o.Key]
 			inv.Sys.Partial("diff " + flag)
 			fmt.Fprintf(inv.Stderr, "diff: option %s is not supported here\n", flag)
 			return 2

@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"io/fs"
 	"path"
@@ -22,13 +23,13 @@ import (
 // any file fails, no file is changed; reject files are not written.
 func init() { command.Register("patch", command.Partial, Patch) }
 
-var patchSpec = spec{short: "p:i:RNsEfd:tuo:blF:", long: map[string]long{
-	"fuzz":  {"F", true},
-	"strip": {"p", true}, "input": {"i", true}, "reverse": {"R", false}, "forward": {"N", false},
-	"dry-run": {"dry-run", false}, "silent": {"s", false}, "quiet": {"s", false},
-	"remove-empty-files": {"E", false}, "force": {"f", false}, "directory": {"d", true},
-	"batch": {"t", false}, "unified": {"u", false}, "output": {"o", true}, "backup": {"b", false},
-	"ignore-whitespace": {"l", false}, "no-backup-if-mismatch": {"no-backup-if-mismatch", false},
+var patchSpec = getopt.Spec{Short: "p:i:RNsEfd:tuo:blF:", Long: map[string]getopt.Long{
+	"fuzz":  {Key: "F", Arg: true},
+	"strip": {Key: "p", Arg: true}, "input": {Key: "i", Arg: true}, "reverse": {Key: "R", Arg: false}, "forward": {Key: "N", Arg: false},
+	"dry-run": {Key: "dry-run", Arg: false}, "silent": {Key: "s", Arg: false}, "quiet": {Key: "s", Arg: false},
+	"remove-empty-files": {Key: "E", Arg: false}, "force": {Key: "f", Arg: false}, "directory": {Key: "d", Arg: true},
+	"batch": {Key: "t", Arg: false}, "unified": {Key: "u", Arg: false}, "output": {Key: "o", Arg: true}, "backup": {Key: "b", Arg: false},
+	"ignore-whitespace": {Key: "l", Arg: false}, "no-backup-if-mismatch": {Key: "no-backup-if-mismatch", Arg: false},
 }}
 
 type hunkLine struct {
@@ -53,7 +54,7 @@ func Patch(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 2
 	}
-	opts, args, ok := parse(inv, patchSpec)
+	opts, args, ok := getopt.Parse(inv, patchSpec)
 	if !ok {
 		return 2
 	}
@@ -62,20 +63,20 @@ func Patch(inv *command.Invocation) int {
 	var reverse, forward, dry, silent, removeEmpty bool
 	dir := inv.Dir
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "p":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				fmt.Fprintf(inv.Stderr, "patch: **** strip count %s is not a number\n", o.val)
+				fmt.Fprintf(inv.Stderr, "patch: **** strip count %s is not a number\n", o.Val)
 				return 2
 			}
 			strip = n
 		case "i":
-			input = o.val
+			input = o.Val
 		case "F":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				fmt.Fprintf(inv.Stderr, "patch: **** fuzz factor %s is not a number\n", o.val)
+				fmt.Fprintf(inv.Stderr, "patch: **** fuzz factor %s is not a number\n", o.Val)
 				return 2
 			}
 			maxFuzzOpt = n
@@ -90,10 +91,10 @@ func Patch(inv *command.Invocation) int {
 		case "E":
 			removeEmpty = true
 		case "d":
-			dir = inv.Abs(o.val)
+			dir = inv.Abs(o.Val)
 		case "f", "t", "u", "no-backup-if-mismatch":
 		default:
-			flag := map[string]string{"o": "-o", "b": "-b", "l": "-l"}[o.key]
+			flag := map[string]string{"o": "-o", "b": "-b", "l": "-l"}[o.Key]
 			inv.Sys.Partial("patch " + flag)
 			fmt.Fprintf(inv.Stderr, "patch: option %s is not supported here\n", flag)
 			return 2

@@ -5,6 +5,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"strconv"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -30,8 +31,8 @@ type encoding interface {
 	DecodeString(string) ([]byte, error)
 }
 
-var baseSpec = spec{short: "diw:", long: map[string]long{
-	"decode": {"d", false}, "ignore-garbage": {"i", false}, "wrap": {"w", true},
+var baseSpec = getopt.Spec{Short: "diw:", Long: map[string]getopt.Long{
+	"decode": {Key: "d", Arg: false}, "ignore-garbage": {Key: "i", Arg: false}, "wrap": {Key: "w", Arg: true},
 }}
 
 func runBase(inv *command.Invocation, enc encoding, alphabet string) int {
@@ -39,21 +40,21 @@ func runBase(inv *command.Invocation, enc encoding, alphabet string) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, baseSpec)
+	opts, files, ok := getopt.Parse(inv, baseSpec)
 	if !ok {
 		return 1
 	}
 	decode, garbage, wrap := false, false, 76
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "d":
 			decode = true
 		case "i":
 			garbage = true
 		case "w":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				fmt.Fprintf(inv.Stderr, "%s: invalid wrap size: '%s'\n", name, o.val)
+				fmt.Fprintf(inv.Stderr, "%s: invalid wrap size: '%s'\n", name, o.Val)
 				return 1
 			}
 			wrap = n

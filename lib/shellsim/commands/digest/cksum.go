@@ -2,6 +2,7 @@ package digest
 
 import (
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -57,14 +58,14 @@ func Cksum(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, spec{short: "a:", long: map[string]long{"algorithm": {"a", true}}})
+	opts, files, ok := getopt.Parse(inv, getopt.Spec{Short: "a:", Long: map[string]getopt.Long{"algorithm": {Key: "a", Arg: true}}})
 	if !ok {
 		return 1
 	}
 	for _, o := range opts {
-		if o.key == "a" && o.val != "crc" {
-			inv.Sys.Partial("cksum -a " + o.val)
-			fmt.Fprintf(inv.Stderr, "cksum: -a %s is not supported here; use %ssum\n", o.val, o.val)
+		if o.Key == "a" && o.Val != "crc" {
+			inv.Sys.Partial("cksum -a " + o.Val)
+			fmt.Fprintf(inv.Stderr, "cksum: -a %s is not supported here; use %ssum\n", o.Val, o.Val)
 			return 1
 		}
 	}

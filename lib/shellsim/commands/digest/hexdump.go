@@ -3,6 +3,7 @@ package digest
 import (
 	"bytes"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -16,8 +17,8 @@ import (
 // modeled.
 func init() { command.Register("hexdump", command.Partial, Hexdump) }
 
-var hexdumpSpec = spec{short: "Cvn:s:bcdoxe:f:", long: map[string]long{
-	"canonical": {"C", false}, "no-squeezing": {"v", false}, "length": {"n", true}, "skip": {"s", true},
+var hexdumpSpec = getopt.Spec{Short: "Cvn:s:bcdoxe:f:", Long: map[string]getopt.Long{
+	"canonical": {Key: "C", Arg: false}, "no-squeezing": {Key: "v", Arg: false}, "length": {Key: "n", Arg: true}, "skip": {Key: "s", Arg: true},
 }}
 
 // Hexdump runs hexdump.
@@ -25,25 +26,25 @@ func Hexdump(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, hexdumpSpec)
+	opts, files, ok := getopt.Parse(inv, hexdumpSpec)
 	if !ok {
 		return 1
 	}
 	canon, noSqueeze := false, false
 	var skip, length int64 = 0, -1
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "C":
 			canon = true
 		case "v":
 			noSqueeze = true
 		case "n", "s":
-			n, ok := parseSize(o.val)
+			n, ok := parseSize(o.Val)
 			if !ok {
-				fmt.Fprintf(inv.Stderr, "hexdump: invalid number '%s'\n", o.val)
+				fmt.Fprintf(inv.Stderr, "hexdump: invalid number '%s'\n", o.Val)
 				return 1
 			}
-			if o.key == "n" {
+			if o.Key == "n" {
 				length = n
 			} else {
 				skip = n
@@ -51,8 +52,8 @@ func Hexdump(inv *command.Invocation) int {
 		case "x":
 			canon = false
 		default:
-			inv.Sys.Partial("hexdump -" + o.key)
-			fmt.Fprintf(inv.Stderr, "hexdump: option -%s is not supported here\n", o.key)
+			inv.Sys.Partial("hexdump -" + o.Key)
+			fmt.Fprintf(inv.Stderr, "hexdump: option -%s is not supported here\n", o.Key)
 			return 1
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"strconv"
 	"strings"
 
@@ -26,9 +27,9 @@ type odType struct {
 	width int // GNU field width without the separating pad
 }
 
-var odSpec = spec{short: "A:t:j:N:w::bcdiloxsv", long: map[string]long{
-	"address-radix": {"A", true}, "format": {"t", true}, "skip-bytes": {"j", true},
-	"read-bytes": {"N", true}, "output-duplicates": {"v", false}, "width": {"w", true},
+var odSpec = getopt.Spec{Short: "A:t:j:N:w::bcdiloxsv", Long: map[string]getopt.Long{
+	"address-radix": {Key: "A", Arg: true}, "format": {Key: "t", Arg: true}, "skip-bytes": {Key: "j", Arg: true},
+	"read-bytes": {Key: "N", Arg: true}, "output-duplicates": {Key: "v", Arg: false}, "width": {Key: "w", Arg: true},
 }}
 
 func odWidth(kind byte, size int) int {
@@ -113,7 +114,7 @@ func Od(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, odSpec)
+	opts, files, ok := getopt.Parse(inv, odSpec)
 	if !ok {
 		return 1
 	}
@@ -131,29 +132,29 @@ func Od(inv *command.Invocation) int {
 		return true
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "A":
-			if len(o.val) != 1 || !strings.Contains("doxn", o.val) {
-				fmt.Fprintf(inv.Stderr, "od: invalid output address radix '%s'; it must be one character from [doxn]\n", o.val)
+			if len(o.Val) != 1 || !strings.Contains("doxn", o.Val) {
+				fmt.Fprintf(inv.Stderr, "od: invalid output address radix '%s'; it must be one character from [doxn]\n", o.Val)
 				return 1
 			}
-			radix = o.val[0]
+			radix = o.Val[0]
 		case "t":
-			if strings.ContainsAny(o.val, "fz") {
-				inv.Sys.Partial("od -t " + o.val)
-				fmt.Fprintf(inv.Stderr, "od: type '%s' is not supported here\n", o.val)
+			if strings.ContainsAny(o.Val, "fz") {
+				inv.Sys.Partial("od -t " + o.Val)
+				fmt.Fprintf(inv.Stderr, "od: type '%s' is not supported here\n", o.Val)
 				return 1
 			}
-			if !add(o.val) {
+			if !add(o.Val) {
 				return 1
 			}
 		case "j", "N":
-			n, ok := parseSize(o.val)
+			n, ok := parseSize(o.Val)
 			if !ok {
-				fmt.Fprintf(inv.Stderr, "od: invalid argument '%s'\n", o.val)
+				fmt.Fprintf(inv.Stderr, "od: invalid argument '%s'\n", o.Val)
 				return 1
 			}
-			if o.key == "j" {
+			if o.Key == "j" {
 				skip = n
 			} else {
 				limit = n

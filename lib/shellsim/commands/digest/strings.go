@@ -3,6 +3,7 @@ package digest
 import (
 	"bytes"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"strconv"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -32,27 +33,27 @@ func Strings(inv *command.Invocation) int {
 	}
 	sub := *inv
 	sub.Args = args
-	opts, files, ok := parse(&sub, spec{short: "an:t:fd", long: map[string]long{
-		"all": {"a", false}, "bytes": {"n", true}, "radix": {"t", true}, "print-file-name": {"f", false}, "data": {"d", false}}})
+	opts, files, ok := getopt.Parse(&sub, getopt.Spec{Short: "an:t:fd", Long: map[string]getopt.Long{
+		"all": {Key: "a", Arg: false}, "bytes": {Key: "n", Arg: true}, "radix": {Key: "t", Arg: true}, "print-file-name": {Key: "f", Arg: false}, "data": {Key: "d", Arg: false}}})
 	if !ok {
 		return 1
 	}
 	minLen, radix, withName := 4, byte(0), false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "n":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 1 {
-				fmt.Fprintf(inv.Stderr, "strings: invalid minimum string length %s\n", o.val)
+				fmt.Fprintf(inv.Stderr, "strings: invalid minimum string length %s\n", o.Val)
 				return 1
 			}
 			minLen = n
 		case "t":
-			if o.val != "d" && o.val != "o" && o.val != "x" {
-				fmt.Fprintf(inv.Stderr, "strings: invalid radix: %s\n", o.val)
+			if o.Val != "d" && o.Val != "o" && o.Val != "x" {
+				fmt.Fprintf(inv.Stderr, "strings: invalid radix: %s\n", o.Val)
 				return 1
 			}
-			radix = o.val[0]
+			radix = o.Val[0]
 		case "f":
 			withName = true
 		}

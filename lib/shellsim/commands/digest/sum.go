@@ -9,6 +9,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"hash"
 	"io"
 	"strings"
@@ -44,10 +45,10 @@ var sumAlgos = []sumAlgo{
 	{"sha384sum", "SHA384", sha512.New384},
 }
 
-var sumSpec = spec{short: "bctwz", long: map[string]long{
-	"binary": {"b", false}, "check": {"c", false}, "text": {"t", false}, "warn": {"w", false},
-	"zero": {"z", false}, "tag": {"tag", false}, "quiet": {"quiet", false}, "status": {"status", false},
-	"strict": {"strict", false}, "ignore-missing": {"ignore-missing", false},
+var sumSpec = getopt.Spec{Short: "bctwz", Long: map[string]getopt.Long{
+	"binary": {Key: "b", Arg: false}, "check": {Key: "c", Arg: false}, "text": {Key: "t", Arg: false}, "warn": {Key: "w", Arg: false},
+	"zero": {Key: "z", Arg: false}, "tag": {Key: "tag", Arg: false}, "quiet": {Key: "quiet", Arg: false}, "status": {Key: "status", Arg: false},
+	"strict": {Key: "strict", Arg: false}, "ignore-missing": {Key: "ignore-missing", Arg: false},
 }}
 
 type sumFlags struct {
@@ -58,13 +59,13 @@ func runSum(inv *command.Invocation, a sumAlgo) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, sumSpec)
+	opts, files, ok := getopt.Parse(inv, sumSpec)
 	if !ok {
 		return 1
 	}
 	var f sumFlags
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b":
 			f.binary = true
 		case "t":

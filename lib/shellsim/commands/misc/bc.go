@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"math/big"
 	"strings"
@@ -28,15 +29,15 @@ func BC(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, spec{short: "lqswvh", long: map[string]long{
-		"mathlib": {"l", false}, "quiet": {"q", false}, "standard": {"s", false}, "warn": {"w", false},
-		"version": {"v", false}, "help": {"h", false}}})
+	opts, files, ok := getopt.Parse(inv, getopt.Spec{Short: "lqswvh", Long: map[string]getopt.Long{
+		"mathlib": {Key: "l", Arg: false}, "quiet": {Key: "q", Arg: false}, "standard": {Key: "s", Arg: false}, "warn": {Key: "w", Arg: false},
+		"version": {Key: "v", Arg: false}, "help": {Key: "h", Arg: false}}})
 	if !ok {
 		return 1
 	}
 	m := newBCMachine(inv)
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "l":
 			m.mathlib = true
 			m.scale = 20

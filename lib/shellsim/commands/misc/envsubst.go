@@ -2,6 +2,7 @@ package misc
 
 import (
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"strings"
 
@@ -23,13 +24,13 @@ func Envsubst(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, args, ok := parse(inv, spec{short: "vh", long: map[string]long{"variables": {"v", false}, "help": {"h", false}}})
+	opts, args, ok := getopt.Parse(inv, getopt.Spec{Short: "vh", Long: map[string]getopt.Long{"variables": {Key: "v", Arg: false}, "help": {Key: "h", Arg: false}}})
 	if !ok {
 		return 1
 	}
 	listVars := false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "v":
 			listVars = true
 		case "h":

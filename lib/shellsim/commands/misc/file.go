@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io"
 	"io/fs"
 	"strings"
@@ -23,9 +24,9 @@ import (
 // notes; anything else is "data". Only the first 64 KiB are examined.
 func init() { command.Register("file", command.Partial, File) }
 
-var fileSpec = spec{short: "bLhi", long: map[string]long{
-	"brief": {"b", false}, "dereference": {"L", false}, "no-dereference": {"h", false},
-	"mime": {"i", false}, "mime-type": {"mime-type", false},
+var fileSpec = getopt.Spec{Short: "bLhi", Long: map[string]getopt.Long{
+	"brief": {Key: "b", Arg: false}, "dereference": {Key: "L", Arg: false}, "no-dereference": {Key: "h", Arg: false},
+	"mime": {Key: "i", Arg: false}, "mime-type": {Key: "mime-type", Arg: false},
 }}
 
 // File runs file.
@@ -33,13 +34,13 @@ func File(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, files, ok := parse(inv, fileSpec)
+	opts, files, ok := getopt.Parse(inv, fileSpec)
 	if !ok {
 		return 1
 	}
 	brief, follow, mime, mimeType := false, false, false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b":
 			brief = true
 		case "L":

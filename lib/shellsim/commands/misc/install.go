@@ -2,6 +2,7 @@ package misc
 
 import (
 	"fmt"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"io/fs"
 	"path"
 	"strconv"
@@ -20,10 +21,10 @@ import (
 // install does); -D creates DEST's missing parents; -d creates directories.
 func init() { command.Register("install", command.Real, Install) }
 
-var installSpec = spec{short: "dDvm:o:g:t:Tcsp", long: map[string]long{
-	"directory": {"d", false}, "verbose": {"v", false}, "mode": {"m", true}, "owner": {"o", true},
-	"group": {"g", true}, "target-directory": {"t", true}, "no-target-directory": {"T", false},
-	"preserve-timestamps": {"p", false}, "strip": {"s", false},
+var installSpec = getopt.Spec{Short: "dDvm:o:g:t:Tcsp", Long: map[string]getopt.Long{
+	"directory": {Key: "d", Arg: false}, "verbose": {Key: "v", Arg: false}, "mode": {Key: "m", Arg: true}, "owner": {Key: "o", Arg: true},
+	"group": {Key: "g", Arg: true}, "target-directory": {Key: "t", Arg: true}, "no-target-directory": {Key: "T", Arg: false},
+	"preserve-timestamps": {Key: "p", Arg: false}, "strip": {Key: "s", Arg: false},
 }}
 
 // Install runs install.
@@ -31,7 +32,7 @@ func Install(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, args, ok := parse(inv, installSpec)
+	opts, args, ok := getopt.Parse(inv, installSpec)
 	if !ok {
 		return 1
 	}
@@ -40,7 +41,7 @@ func Install(inv *command.Invocation) int {
 	target := ""
 	uid, gid := -1, -1
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "d":
 			dirMode = true
 		case "D":
@@ -52,31 +53,31 @@ func Install(inv *command.Invocation) int {
 		case "p":
 			keepTime = true
 		case "t":
-			target = o.val
+			target = o.Val
 		case "m":
-			m, ok := parseMode(o.val)
+			m, ok := parseMode(o.Val)
 			if !ok {
-				fmt.Fprintf(inv.Stderr, "install: invalid mode '%s'\n", o.val)
+				fmt.Fprintf(inv.Stderr, "install: invalid mode '%s'\n", o.Val)
 				return 1
 			}
 			mode = m
 		case "o":
-			id, ok := inv.Sys.Users().LookupUser(o.val)
-			if n, err := strconv.Atoi(o.val); err == nil {
+			id, ok := inv.Sys.Users().LookupUser(o.Val)
+			if n, err := strconv.Atoi(o.Val); err == nil {
 				id, ok = n, true
 			}
 			if !ok {
-				fmt.Fprintf(inv.Stderr, "install: invalid user '%s'\n", o.val)
+				fmt.Fprintf(inv.Stderr, "install: invalid user '%s'\n", o.Val)
 				return 1
 			}
 			uid = id
 		case "g":
-			id, ok := inv.Sys.Users().LookupGroup(o.val)
-			if n, err := strconv.Atoi(o.val); err == nil {
+			id, ok := inv.Sys.Users().LookupGroup(o.Val)
+			if n, err := strconv.Atoi(o.Val); err == nil {
 				id, ok = n, true
 			}
 			if !ok {
-				fmt.Fprintf(inv.Stderr, "install: invalid group '%s'\n", o.val)
+				fmt.Fprintf(inv.Stderr, "install: invalid group '%s'\n", o.Val)
 				return 1
 			}
 			gid = id

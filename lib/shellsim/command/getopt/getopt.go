@@ -1,4 +1,7 @@
-package diff
+// Package getopt is a small GNU getopt_long work-alike for ShellSim's
+// commands: permutation, clustered short options, unique-prefix long
+// options and glibc's diagnostics.
+package getopt
 
 import (
 	"fmt"
@@ -8,32 +11,33 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
-// A small GNU getopt_long work-alike (permutation, clustered short options,
-// unique-prefix long options, glibc's diagnostics). Flag libraries do not
-// print glibc's exact messages, which scripts and tests compare against.
+// Flag libraries do not print glibc's exact messages, which scripts and
+// tests compare against; hence this package.
 
-// long describes a long option: key is what the command sees (often the
-// equivalent short letter); arg says it takes a required argument.
-type long struct {
-	key string
-	arg bool
+// Long describes a long option: Key is what the command sees (often the
+// equivalent short letter); Arg says it takes a required argument.
+type Long struct {
+	Key string
+	Arg bool
 }
 
-type spec struct {
-	short string // getopt syntax: "c:" takes an argument
-	long  map[string]long
+// Spec is a command's options.
+type Spec struct {
+	Short string // getopt syntax: "c:" takes an argument
+	Long  map[string]Long
 }
 
-type opt struct {
-	key, val string
+// Opt is one parsed option.
+type Opt struct {
+	Key, Val string
 }
 
-// parse parses inv.Args[1:]. On error it prints glibc's message and the
+// Parse parses inv.Args[1:]. On error it prints glibc's message and the
 // "Try ... --help" line and returns ok=false; the caller exits with its
 // usage status.
-func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok bool) {
+func Parse(inv *command.Invocation, sp Spec) (opts []Opt, operands []string, ok bool) {
 	name := inv.Args[0]
-	fail := func(format string, a ...any) ([]opt, []string, bool) {
+	fail := func(format string, a ...any) ([]Opt, []string, bool) {
 		fmt.Fprintf(inv.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
 		fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", name)
 		return nil, nil, false
@@ -56,7 +60,7 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 			}
 			if found > 1 {
 				var poss []string
-				for k := range sp.long {
+				for k := range sp.Long {
 					if strings.HasPrefix(k, n) {
 						poss = append(poss, "'--"+k+"'")
 					}
@@ -64,7 +68,7 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 				sort.Strings(poss)
 				return fail("option '--%s' is ambiguous; possibilities: %s", n, strings.Join(poss, " "))
 			}
-			if l.arg {
+			if l.Arg {
 				if !eq {
 					if i+1 >= len(args) {
 						return fail("option '--%s' requires an argument", full)
@@ -75,16 +79,16 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 			} else if eq {
 				return fail("option '--%s' doesn't allow an argument", full)
 			}
-			opts = append(opts, opt{l.key, v})
+			opts = append(opts, Opt{l.Key, v})
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				c := a[j]
-				k := strings.IndexByte(sp.short, c)
+				k := strings.IndexByte(sp.Short, c)
 				if k < 0 || c == ':' {
 					inv.Sys.Partial(fmt.Sprintf("%s -%c", name, c))
 					return fail("invalid option -- '%c'", c)
 				}
-				if k+1 < len(sp.short) && sp.short[k+1] == ':' {
+				if k+1 < len(sp.Short) && sp.Short[k+1] == ':' {
 					v := a[j+1:]
 					if v == "" {
 						if i+1 >= len(args) {
@@ -93,10 +97,10 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 						i++
 						v = args[i]
 					}
-					opts = append(opts, opt{string(c), v})
+					opts = append(opts, Opt{string(c), v})
 					break
 				}
-				opts = append(opts, opt{string(c), ""})
+				opts = append(opts, Opt{string(c), ""})
 			}
 		default:
 			operands = append(operands, a)
@@ -106,18 +110,18 @@ func parse(inv *command.Invocation, sp spec) (opts []opt, operands []string, ok 
 }
 
 // lookup finds a long option by exact name or unique prefix.
-func (sp spec) lookup(n string) (long, string, int) {
-	if l, ok := sp.long[n]; ok {
+func (sp Spec) lookup(n string) (Long, string, int) {
+	if l, ok := sp.Long[n]; ok {
 		return l, n, 1
 	}
-	var hit long
+	var hit Long
 	var full string
 	count := 0
 	seen := map[string]bool{}
-	for k, l := range sp.long {
+	for k, l := range sp.Long {
 		if strings.HasPrefix(k, n) {
 			// Aliases with the same key are one option, as in glibc.
-			id := l.key + fmt.Sprint(l.arg)
+			id := l.Key + fmt.Sprint(l.Arg)
 			if !seen[id] {
 				seen[id] = true
 				count++
