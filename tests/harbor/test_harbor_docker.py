@@ -269,14 +269,6 @@ def run_bash_agent(venv: Path, tmp_path: Path, task: str, marker: str, script: l
     return job
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="two Docker backend bugs (lib/backends/docker): OpenProcess holds back a trailing \\x1e (a "
-    "possible start of its end marker) until more output or the exit, and our shell's markers end in \\x1e, "
-    "so every pipe or script shell times out starting (stream.go stdoutParser.scan); and the wrapper starts "
-    "commands with & in a non-interactive sh, so they run with SIGINT and SIGQUIT ignored (SigIgn 0x6) and "
-    "Ctrl-C never stops the agent's command (run.go runScript)",
-)
 def test_bash_agent_drives_an_interactive_shell_on_docker(
     harbor_ready: Path, bash_image: str, tmp_path: Path
 ) -> None:

@@ -400,8 +400,8 @@ func (m *Machine) waitExit(ctx context.Context, execID string, limit time.Durati
 const rootWrapper = `n=$1; s=$2; shift 2
 /bin/sh -c "$s" shellbox "$@"
 r=$?
-printf '\036%s:%s\n' "$n" "$r"
-printf '\036%s:%s\n' "$n" "$r" >&2
+printf '\037%s:%s\n' "$n" "$r"
+printf '\037%s:%s\n' "$n" "$r" >&2
 exit $r`
 
 // rootExec runs a shell script as root in the container, feeding stdin

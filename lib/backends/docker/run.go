@@ -28,21 +28,25 @@ import (
 // after the command exited the wrapper prints the nonce and the status on
 // stdout and on stderr, which tells the host that both streams are
 // complete even when background processes still hold them open. The
-// command runs in the background so that setsid never needs to fork (a
-// backgrounded child is not a group leader); the wrapper's own diagnostics
-// (job notices) go to /dev/null. Because the command arrives on stdin, an
-// exec can be started ahead of time and wait for it (see standby).
+// command runs in the foreground, in a subshell: a child of this shell is
+// never a group leader, so setsid needs no fork; unlike an asynchronous
+// command (which a non-interactive shell starts with SIGINT and SIGQUIT
+// ignored, for good) it keeps default signal handling, so Ctrl-C on a
+// terminal inside it works; and the subshell keeps busybox ash from
+// printing "Killed" on the command's stderr when the group is killed. The
+// wrapper's own diagnostics go to /dev/null. Because
+// the command arrives on stdin, an exec can be started ahead of time and
+// wait for it (see standby).
 const runScript = `IFS= read -r n || exit 125
 IFS= read -r c || exit 125
 D=
 eval "$c"
 exec 3<&0 4>&2 2>/dev/null
-setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&- &
-exec 3<&- 0</dev/null
-wait $!
+(setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&-)
 s=$?
-printf '\036%s:%s\n' "$n" "$s"
-printf '\036%s:%s\n' "$n" "$s" >&4
+exec 3<&- 0</dev/null
+printf '\037%s:%s\n' "$n" "$s"
+printf '\037%s:%s\n' "$n" "$s" >&4
 exit $s`
 
 // primaryScript is the container's main process: it runs the first
@@ -54,12 +58,11 @@ const primaryScript = `if IFS= read -r n && IFS= read -r c; then
 D=
 eval "$c"
 exec 3<&0 4>&2 2>/dev/null
-setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&- &
-exec 3<&- 0</dev/null
-wait $!
+(setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&-)
 s=$?
-printf '\036%s:%s\n' "$n" "$s"
-printf '\036%s:%s\n' "$n" "$s" >&4
+exec 3<&- 0</dev/null
+printf '\037%s:%s\n' "$n" "$s"
+printf '\037%s:%s\n' "$n" "$s" >&4
 fi
 exec </dev/null >/dev/null 2>&1 4>&-
 while :; do sleep 3600; done`
@@ -90,9 +93,9 @@ const frameGrace = 5 * time.Second
 // killed.
 const drainGrace = 2 * time.Second
 
-// newNonce is a fresh end marker: an ASCII record separator and 32 random
-// hex digits (the wrappers receive it without the separator and print it
-// back with printf '\036').
+// newNonce is a fresh end marker: markerLead and 32 random hex digits (the
+// wrappers receive it without the lead and print it back with
+// printf '\037').
 func newNonce() string {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -101,8 +104,11 @@ func newNonce() string {
 	return markerLead + hex.EncodeToString(b[:])
 }
 
-// markerLead starts every end marker.
-const markerLead = "\x1e"
+// markerLead starts every end marker: an ASCII unit separator, a byte
+// programs rarely end a write with (a tail that could start the marker is
+// held back until more output comes), and not the record separator our
+// shell sessions frame their own markers with.
+const markerLead = "\x1f"
 
 // execution is one wrapped command in flight.
 type execution struct {
