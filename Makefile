@@ -4,6 +4,9 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 GO     ?= go
 GOTESTFLAGS ?= -count=1 -timeout 30m
+# ShellSim's commands are also checked against the host's GNU tools
+# (random inputs with fixed seeds); .ci/run installs those tools.
+HOSTCHECKS := ARCHIVE_HOST=1 DIFF_RANDOM=1 PATCH_RANDOM=1 DIGEST_RANDOM=1 BC_RANDOM=1
 
 .PHONY: all native venv test gotest pytest wheel bench clean
 
@@ -23,7 +26,7 @@ native: $(PY)
 test: gotest pytest
 
 gotest:
-	$(GO) test $(GOTESTFLAGS) ./...
+	$(HOSTCHECKS) $(GO) test $(GOTESTFLAGS) ./...
 
 pytest: native
 	PYTHONPATH=python $(PY) -m pytest -q -ra tests

@@ -26,7 +26,7 @@ func busyboxLayoutWith(t *testing.T, edit func(rootfs string), config ...string)
 	t.Helper()
 	for _, tool := range []string{"umoci", "busybox"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (apt-get install umoci busybox-static)", tool)
+			t.Fatalf("%s not installed (apt-get install umoci busybox-static; .ci/run does)", tool)
 		}
 	}
 	bb, _ := exec.LookPath("busybox")
