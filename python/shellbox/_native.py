@@ -52,10 +52,10 @@ class GoError(Exception):
 class _Pending:
     __slots__ = ("loop", "future", "event", "outcome", "keepalive")
 
-    def __init__(self, loop, future, keepalive):
+    def __init__(self, loop, future, keepalive, event=None):
         self.loop = loop
         self.future = future
-        self.event = None if loop is not None else threading.Event()
+        self.event = event
         self.outcome: Reply | GoError | None = None
         self.keepalive = keepalive
 
@@ -93,7 +93,8 @@ def _on_done(call, status, header, header_len, seg0, seg0_len, seg1, seg1_len):
         )
     if pending.loop is None:
         pending.outcome = outcome
-        pending.event.set()
+        if pending.event is not None:  # synchronous calls return after this callback
+            pending.event.set()
     else:
         try:
             pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
@@ -153,7 +154,7 @@ class _Library:
         payload = bytes(payload)
         call = next(_ids)
         future = loop.create_future() if loop is not None else None
-        pending = _Pending(loop, future, (req, payload))
+        pending = _Pending(loop, future, (req, payload), None if loop is not None else threading.Event())
         with _lock:
             _pending[call] = pending
         self.lib.sb_call(call, handle, method.encode(), req, len(req), payload, len(payload))
