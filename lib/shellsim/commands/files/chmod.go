@@ -38,9 +38,9 @@ func Chmod(inv *command.Invocation) int {
 		rest = append(rest, a)
 	}
 	spec := &optSpec{
-		short:   "Rvcf",
-		long:    map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference=": "ref"},
-		partial: map[string]bool{"ref": true},
+		Short:   "Rvcf",
+		Long:    map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference=": "ref"},
+		Partial: map[string]bool{"ref": true},
 	}
 	sub := *inv
 	sub.Args = append([]string{inv.Args[0]}, flags...)
@@ -50,7 +50,7 @@ func Chmod(inv *command.Invocation) int {
 	}
 	var recursive, verbose, changes, silent bool
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "R":
 			recursive = true
 		case "v":

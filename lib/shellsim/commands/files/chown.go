@@ -21,10 +21,10 @@ func Chgrp(inv *command.Invocation) int { return chown(inv, true) }
 
 func chown(inv *command.Invocation, grpOnly bool) int {
 	spec := &optSpec{
-		short: "RvcfhHLP",
-		long: map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
+		Short: "RvcfhHLP",
+		Long: map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
 			"quiet": "f", "no-dereference": "h", "reference=": "ref", "from=": "from", "dereference": "deref"},
-		partial: map[string]bool{"ref": true, "from": true, "H": true, "L": true, "v": true, "c": true},
+		Partial: map[string]bool{"ref": true, "from": true, "H": true, "L": true, "v": true, "c": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -32,7 +32,7 @@ func chown(inv *command.Invocation, grpOnly bool) int {
 	}
 	var recursive, silent bool
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "R":
 			recursive = true
 		case "f":

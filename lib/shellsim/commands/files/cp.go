@@ -18,14 +18,14 @@ import (
 // -i is not modelled (there is no terminal to ask on) and fails as Partial.
 func Cp(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "rRpafnvidLPHt:Tu",
-		long: map[string]string{
+		Short: "rRpafnvidLPHt:Tu",
+		Long: map[string]string{
 			"recursive": "r", "preserve": "p", "archive": "a", "force": "f",
 			"no-clobber": "n", "verbose": "v", "interactive": "i", "no-dereference": "P",
 			"dereference": "L", "target-directory=": "t", "no-target-directory": "T",
 			"preserve=": "preserve", "parents": "parents", "update": "u", "backup": "backup",
 		},
-		partial: map[string]bool{"i": true, "H": true, "backup": true},
+		Partial: map[string]bool{"i": true, "H": true, "backup": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -35,7 +35,7 @@ func Cp(inv *command.Invocation) int {
 	target := ""
 	noTarget := false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "r", "R":
 			c.recursive = true
 		case "p":
@@ -59,7 +59,7 @@ func Cp(inv *command.Invocation) int {
 		case "parents":
 			c.parents = true
 		case "t":
-			target = o.val
+			target = o.Val
 		case "T":
 			noTarget = true
 		}

@@ -13,10 +13,10 @@ import (
 //	df [-hkTP] [FILE]...
 func Df(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "hkTPHmai",
-		long: map[string]string{"human-readable": "h", "print-type": "T", "portability": "P",
+		Short: "hkTPHmai",
+		Long: map[string]string{"human-readable": "h", "print-type": "T", "portability": "P",
 			"si": "H", "all": "a", "inodes": "i", "output": "output", "output=": "output", "total": "total"},
-		partial: map[string]bool{"H": true, "i": true, "output": true, "total": true},
+		Partial: map[string]bool{"H": true, "i": true, "output": true, "total": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -25,7 +25,7 @@ func Df(inv *command.Invocation) int {
 	hum, typ := false, false
 	unit := int64(1024)
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "h":
 			hum = true
 		case "k":

@@ -18,11 +18,11 @@ import (
 // allocation); entries are visited in name order.
 func Du(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "sahckmbd:xLPS0",
-		long: map[string]string{"summarize": "s", "all": "a", "human-readable": "h", "total": "c",
+		Short: "sahckmbd:xLPS0",
+		Long: map[string]string{"summarize": "s", "all": "a", "human-readable": "h", "total": "c",
 			"max-depth=": "d", "bytes": "b", "apparent-size": "apparent", "one-file-system": "x",
 			"dereference": "L", "null": "0", "exclude=": "exclude", "si": "si", "time": "time"},
-		partial: map[string]bool{"L": true, "S": true, "exclude": true, "si": true, "time": true},
+		Partial: map[string]bool{"L": true, "S": true, "exclude": true, "si": true, "time": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -31,7 +31,7 @@ func Du(inv *command.Invocation) int {
 	d := &duer{inv: inv, unit: 1024, maxDepth: -1}
 	total := false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "s":
 			d.maxDepth = 0
 		case "a":
@@ -51,9 +51,9 @@ func Du(inv *command.Invocation) int {
 		case "0":
 			d.nul = true
 		case "d":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				errorf(inv, "invalid maximum depth %s", q(o.val))
+				errorf(inv, "invalid maximum depth %s", q(o.Val))
 				return 1
 			}
 			d.maxDepth = n

@@ -34,7 +34,7 @@ func Find(inv *command.Invocation) int {
 	}
 	args := inv.Args[1:]
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "--version") {
-		return helpOrVersion(inv, &optSpec{short: "PLH", partial: map[string]bool{"L": true, "H": true}}, args[0])
+		return helpOrVersion(inv, &optSpec{Short: "PLH", Partial: map[string]bool{"L": true, "H": true}}, args[0])
 	}
 	for len(args) > 0 {
 		switch args[0] {

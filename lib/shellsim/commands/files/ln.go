@@ -15,11 +15,11 @@ import (
 //	ln [-sfnv] -t DIRECTORY TARGET...
 func Ln(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "sfnvTt:irbLP",
-		long: map[string]string{"symbolic": "s", "force": "f", "no-dereference": "n",
+		Short: "sfnvTt:irbLP",
+		Long: map[string]string{"symbolic": "s", "force": "f", "no-dereference": "n",
 			"verbose": "v", "no-target-directory": "T", "target-directory=": "t",
 			"interactive": "i", "relative": "r", "backup": "b", "logical": "L", "physical": "P"},
-		partial: map[string]bool{"i": true, "b": true, "L": true},
+		Partial: map[string]bool{"i": true, "b": true, "L": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -28,7 +28,7 @@ func Ln(inv *command.Invocation) int {
 	var sym, force, noDeref, verbose, noTarget, relative bool
 	target := ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "s":
 			sym = true
 		case "f":
@@ -40,7 +40,7 @@ func Ln(inv *command.Invocation) int {
 		case "T":
 			noTarget = true
 		case "t":
-			target = o.val
+			target = o.Val
 		case "r":
 			relative = true
 		}

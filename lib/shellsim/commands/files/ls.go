@@ -22,15 +22,15 @@ import (
 // simulated user table and times from the virtual clock.
 func Ls(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "laA1RdhtrSFUfiscCmxgonpQN",
-		long: map[string]string{
+		Short: "laA1RdhtrSFUfiscCmxgonpQN",
+		Long: map[string]string{
 			"all": "a", "almost-all": "A", "recursive": "R", "directory": "d",
 			"human-readable": "h", "reverse": "r", "classify": "F",
 			"inode": "i", "size": "s", "color": "color", "color=": "color",
 			"group-directories-first": "gdf", "full-time": "full-time", "numeric-uid-gid": "n",
 		},
-		status:  2,
-		partial: map[string]bool{"U": true, "f": true, "c": true, "C": true, "m": true, "x": true, "Q": true, "N": false, "gdf": true, "full-time": true},
+		Status:  2,
+		Partial: map[string]bool{"U": true, "f": true, "c": true, "C": true, "m": true, "x": true, "Q": true, "N": false, "gdf": true, "full-time": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -38,7 +38,7 @@ func Ls(inv *command.Invocation) int {
 	}
 	l := &lister{inv: inv}
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "l":
 			l.long = true
 		case "g":
@@ -74,10 +74,10 @@ func Ls(inv *command.Invocation) int {
 		case "color":
 			// Without a terminal "auto" means no colour; a bare --color
 			// means "always", which is not modelled.
-			switch o.val {
+			switch o.Val {
 			case "never", "no", "none", "auto", "tty", "if-tty":
 			default:
-				return unsupportedFlag(inv, "color="+o.val, 2)
+				return unsupportedFlag(inv, "color="+o.Val, 2)
 			}
 		}
 	}

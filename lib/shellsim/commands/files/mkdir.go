@@ -14,9 +14,9 @@ import (
 //	mkdir [-pv] [-m MODE] DIRECTORY...
 func Mkdir(inv *command.Invocation) int {
 	spec := &optSpec{
-		short:   "pvm:Z",
-		long:    map[string]string{"parents": "p", "verbose": "v", "mode=": "m", "context": "Z"},
-		partial: map[string]bool{"Z": true},
+		Short:   "pvm:Z",
+		Long:    map[string]string{"parents": "p", "verbose": "v", "mode=": "m", "context": "Z"},
+		Partial: map[string]bool{"Z": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -26,15 +26,15 @@ func Mkdir(inv *command.Invocation) int {
 	mode := fs.FileMode(0o777) &^ umask
 	explicit := false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "p":
 			parents = true
 		case "v":
 			verbose = true
 		case "m":
-			m, err := parseMode(o.val, 0o777, false)
+			m, err := parseMode(o.Val, 0o777, false)
 			if err != nil {
-				errorf(inv, "invalid mode %s", q(o.val))
+				errorf(inv, "invalid mode %s", q(o.Val))
 				return 1
 			}
 			mode, explicit = fromOctal(m), true

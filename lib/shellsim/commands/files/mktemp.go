@@ -19,8 +19,8 @@ import (
 // an attempt counter, so a run is reproducible.
 func Mktemp(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "dqup:t",
-		long: map[string]string{"directory": "d", "quiet": "q", "dry-run": "u",
+		Short: "dqup:t",
+		Long: map[string]string{"directory": "d", "quiet": "q", "dry-run": "u",
 			"tmpdir": "p", "tmpdir=": "p", "suffix=": "suffix"},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
@@ -30,7 +30,7 @@ func Mktemp(inv *command.Invocation) int {
 	var dir, quiet, dry, tflag bool
 	tmpdir, hasP, suffix := "", false, ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "d":
 			dir = true
 		case "q":
@@ -38,11 +38,11 @@ func Mktemp(inv *command.Invocation) int {
 		case "u":
 			dry = true
 		case "p":
-			tmpdir, hasP = o.val, true
+			tmpdir, hasP = o.Val, true
 		case "t":
 			tflag = true
 		case "suffix":
-			suffix = o.val
+			suffix = o.Val
 		}
 	}
 	fail := func(format string, a ...any) int {

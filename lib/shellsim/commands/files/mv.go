@@ -14,12 +14,12 @@ import (
 // -i is not modelled (there is no terminal to ask on) and fails as Partial.
 func Mv(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "fnvit:Tub",
-		long: map[string]string{
+		Short: "fnvit:Tub",
+		Long: map[string]string{
 			"force": "f", "no-clobber": "n", "verbose": "v", "interactive": "i",
 			"target-directory=": "t", "no-target-directory": "T", "update": "u", "backup": "b",
 		},
-		partial: map[string]bool{"i": true, "b": true},
+		Partial: map[string]bool{"i": true, "b": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -28,7 +28,7 @@ func Mv(inv *command.Invocation) int {
 	var noClobber, verbose, noTarget, update bool
 	target := ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "f":
 			noClobber = false
 		case "n":
@@ -38,7 +38,7 @@ func Mv(inv *command.Invocation) int {
 		case "u":
 			update = true
 		case "t":
-			target = o.val
+			target = o.Val
 		case "T":
 			noTarget = true
 		}

@@ -15,18 +15,18 @@ import (
 //	basename NAME [SUFFIX]
 //	basename [-az] [-s SUFFIX] NAME...
 func Basename(inv *command.Invocation) int {
-	spec := &optSpec{short: "as:z", long: map[string]string{"multiple": "a", "suffix=": "s", "zero": "z"}}
+	spec := &optSpec{Short: "as:z", Long: map[string]string{"multiple": "a", "suffix=": "s", "zero": "z"}}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
 		return st
 	}
 	multiple, suffix, end := false, "", "\n"
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "a":
 			multiple = true
 		case "s":
-			multiple, suffix = true, o.val
+			multiple, suffix = true, o.Val
 		case "z":
 			end = "\x00"
 		}
@@ -77,7 +77,7 @@ func baseName(n string) string {
 //
 //	dirname [-z] NAME...
 func Dirname(inv *command.Invocation) int {
-	spec := &optSpec{short: "z", long: map[string]string{"zero": "z"}}
+	spec := &optSpec{Short: "z", Long: map[string]string{"zero": "z"}}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
 		return st
@@ -209,11 +209,11 @@ func canonicalize(inv *command.Invocation, p string, mode int) (string, error) {
 //	realpath [-emsqz] [--relative-to=DIR] FILE...
 func Realpath(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "emqszLP",
-		long: map[string]string{"canonicalize-existing": "e", "canonicalize-missing": "m",
+		Short: "emqszLP",
+		Long: map[string]string{"canonicalize-existing": "e", "canonicalize-missing": "m",
 			"quiet": "q", "strip": "s", "no-symlinks": "s", "zero": "z", "relative-to=": "rel",
 			"relative-base=": "relbase", "logical": "L", "physical": "P"},
-		partial: map[string]bool{"relbase": true, "L": true},
+		Partial: map[string]bool{"relbase": true, "L": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -221,7 +221,7 @@ func Realpath(inv *command.Invocation) int {
 	}
 	mode, quiet, strip, end, rel := canonAllButLast, false, false, "\n", ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "e":
 			mode = canonExisting
 		case "m":
@@ -233,7 +233,7 @@ func Realpath(inv *command.Invocation) int {
 		case "z":
 			end = "\x00"
 		case "rel":
-			rel = o.val
+			rel = o.Val
 		}
 	}
 	if len(operands) == 0 {
@@ -313,8 +313,8 @@ func relPath(dir, target string) string {
 //	readlink [-fem] [-nqsvz] FILE...
 func Readlink(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "femnqsvz",
-		long: map[string]string{"canonicalize": "f", "canonicalize-existing": "e",
+		Short: "femnqsvz",
+		Long: map[string]string{"canonicalize": "f", "canonicalize-existing": "e",
 			"canonicalize-missing": "m", "no-newline": "n", "quiet": "q", "silent": "s",
 			"verbose": "v", "zero": "z"},
 	}
@@ -324,7 +324,7 @@ func Readlink(inv *command.Invocation) int {
 	}
 	mode, noNL, verbose, end := -1, false, false, "\n"
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "f":
 			mode = canonAllButLast
 		case "e":

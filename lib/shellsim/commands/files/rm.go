@@ -18,13 +18,13 @@ import (
 // modelled (there is no terminal to ask on) and fail as Partial.
 func Rm(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "rRfvdiI",
-		long: map[string]string{
+		Short: "rRfvdiI",
+		Long: map[string]string{
 			"recursive": "r", "force": "f", "verbose": "v", "dir": "d",
 			"interactive": "i", "preserve-root": "pr", "no-preserve-root": "npr",
 			"one-file-system": "ofs", "interactive=": "i",
 		},
-		partial: map[string]bool{"i": true, "I": true, "npr": true, "ofs": true},
+		Partial: map[string]bool{"i": true, "I": true, "npr": true, "ofs": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -32,7 +32,7 @@ func Rm(inv *command.Invocation) int {
 	}
 	r := &remover{inv: inv}
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "r", "R":
 			r.recursive = true
 		case "f":

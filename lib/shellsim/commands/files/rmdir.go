@@ -14,8 +14,8 @@ import (
 //	rmdir [-pv] [--ignore-fail-on-non-empty] DIRECTORY...
 func Rmdir(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "pv",
-		long:  map[string]string{"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ign"},
+		Short: "pv",
+		Long:  map[string]string{"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ign"},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -23,7 +23,7 @@ func Rmdir(inv *command.Invocation) int {
 	}
 	var parents, verbose, ignore bool
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "p":
 			parents = true
 		case "v":

@@ -18,10 +18,10 @@ import (
 // %B %o %d %D %m %%. The simulator has no birth time (%w is "-").
 func Stat(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "Lc:tfe",
-		long: map[string]string{"dereference": "L", "format=": "c", "printf=": "printf",
+		Short: "Lc:tfe",
+		Long: map[string]string{"dereference": "L", "format=": "c", "printf=": "printf",
 			"terse": "t", "file-system": "f", "cached=": "cached"},
-		partial: map[string]bool{"f": true, "t": true, "cached": true, "e": true},
+		Partial: map[string]bool{"f": true, "t": true, "cached": true, "e": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -31,13 +31,13 @@ func Stat(inv *command.Invocation) int {
 	format, printf := "", false
 	hasFormat := false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "L":
 			deref = true
 		case "c":
-			format, printf, hasFormat = o.val, false, true
+			format, printf, hasFormat = o.Val, false, true
 		case "printf":
-			format, printf, hasFormat = o.val, true, true
+			format, printf, hasFormat = o.Val, true, true
 		}
 	}
 	if len(operands) == 0 {

@@ -18,10 +18,10 @@ import (
 // time (it still creates missing files).
 func Touch(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "camd:t:r:fh",
-		long: map[string]string{"no-create": "c", "date=": "d", "reference=": "r",
+		Short: "camd:t:r:fh",
+		Long: map[string]string{"no-create": "c", "date=": "d", "reference=": "r",
 			"time=": "time", "no-dereference": "h"},
-		partial: map[string]bool{"h": true},
+		Partial: map[string]bool{"h": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -30,7 +30,7 @@ func Touch(inv *command.Invocation) int {
 	noCreate, atimeOnly, mtime := false, false, false
 	t := inv.Sys.Now()
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "c":
 			noCreate = true
 		case "a":
@@ -38,33 +38,33 @@ func Touch(inv *command.Invocation) int {
 		case "m":
 			mtime = true
 		case "time":
-			switch o.val {
+			switch o.Val {
 			case "atime", "access", "use":
 				atimeOnly = true
 			case "mtime", "modify":
 				mtime = true
 			default:
-				errorf(inv, "invalid argument %s for '--time'", q(o.val))
+				errorf(inv, "invalid argument %s for '--time'", q(o.Val))
 				return 1
 			}
 		case "d":
-			pt, err := system.ParseDate(o.val, inv.Sys.Now())
+			pt, err := system.ParseDate(o.Val, inv.Sys.Now())
 			if err != nil {
-				errorf(inv, "invalid date format %s", q(o.val))
+				errorf(inv, "invalid date format %s", q(o.Val))
 				return 1
 			}
 			t = pt
 		case "t":
-			pt, err := parseStamp(o.val, inv.Sys.Now())
+			pt, err := parseStamp(o.Val, inv.Sys.Now())
 			if err != nil {
-				errorf(inv, "invalid date format %s", q(o.val))
+				errorf(inv, "invalid date format %s", q(o.Val))
 				return 1
 			}
 			t = pt
 		case "r":
-			fi, err := inv.FS.Stat(inv.Abs(o.val))
+			fi, err := inv.FS.Stat(inv.Abs(o.Val))
 			if err != nil {
-				errorf(inv, "failed to get attributes of %s: %s", q(o.val), command.Message(err))
+				errorf(inv, "failed to get attributes of %s: %s", q(o.Val), command.Message(err))
 				return 1
 			}
 			t = fi.ModTime

@@ -16,9 +16,9 @@ import (
 //	tree [-adfF] [-L LEVEL] [--noreport] [DIRECTORY]...
 func Tree(inv *command.Invocation) int {
 	spec := &optSpec{
-		short:   "adfFL:Cnrt",
-		long:    map[string]string{"noreport": "noreport", "dirsfirst": "dirsfirst", "charset=": "charset"},
-		partial: map[string]bool{"C": true, "r": true, "t": true, "dirsfirst": true, "charset": true},
+		Short:   "adfFL:Cnrt",
+		Long:    map[string]string{"noreport": "noreport", "dirsfirst": "dirsfirst", "charset=": "charset"},
+		Partial: map[string]bool{"C": true, "r": true, "t": true, "dirsfirst": true, "charset": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -27,7 +27,7 @@ func Tree(inv *command.Invocation) int {
 	t := &treeWalker{inv: inv, level: -1}
 	noReport := false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "a":
 			t.all = true
 		case "d":
@@ -37,7 +37,7 @@ func Tree(inv *command.Invocation) int {
 		case "F":
 			t.classify = true
 		case "L":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 1 {
 				fmt.Fprintf(inv.Stderr, "tree: Invalid level, must be greater than 0.\n")
 				return 1

@@ -16,9 +16,9 @@ import (
 //	truncate [-c] -r RFILE FILE...
 func Truncate(inv *command.Invocation) int {
 	spec := &optSpec{
-		short:   "cos:r:",
-		long:    map[string]string{"no-create": "c", "io-blocks": "o", "size=": "s", "reference=": "r"},
-		partial: map[string]bool{"o": true},
+		Short:   "cos:r:",
+		Long:    map[string]string{"no-create": "c", "io-blocks": "o", "size=": "s", "reference=": "r"},
+		Partial: map[string]bool{"o": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -27,13 +27,13 @@ func Truncate(inv *command.Invocation) int {
 	noCreate := false
 	sizeArg, ref := "", ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "c":
 			noCreate = true
 		case "s":
-			sizeArg = o.val
+			sizeArg = o.Val
 		case "r":
-			ref = o.val
+			ref = o.Val
 		}
 	}
 	if sizeArg == "" && ref == "" {

@@ -19,13 +19,13 @@ import (
 // runs sequentially, which is one of the schedules GNU xargs may pick.
 func Xargs(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "0rtd:n:L:I:i::s:P:a:E:e::xpl::",
-		long: map[string]string{"null": "0", "no-run-if-empty": "r", "verbose": "t",
+		Short: "0rtd:n:L:I:i::s:P:a:E:e::xpl::",
+		Long: map[string]string{"null": "0", "no-run-if-empty": "r", "verbose": "t",
 			"delimiter=": "d", "max-args=": "n", "max-lines=": "L", "replace": "i", "replace=": "i",
 			"max-chars=": "s", "max-procs=": "P", "arg-file=": "a", "eof=": "E", "exit": "x",
 			"interactive": "p", "open-tty": "o", "process-slot-var=": "psv", "show-limits": "sl"},
-		noPerm:  true,
-		partial: map[string]bool{"p": true, "o": true, "psv": true, "sl": true},
+		NoPerm:  true,
+		Partial: map[string]bool{"p": true, "o": true, "psv": true, "sl": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -36,14 +36,14 @@ func Xargs(inv *command.Invocation) int {
 	argFile := ""
 	eof := ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "0":
 			d := byte(0)
 			delim = &d
 		case "d":
-			d, ok := parseDelim(o.val)
+			d, ok := parseDelim(o.Val)
 			if !ok {
-				errorf(inv, "Invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", o.val)
+				errorf(inv, "Invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", o.Val)
 				return 1
 			}
 			delim = &d
@@ -52,7 +52,7 @@ func Xargs(inv *command.Invocation) int {
 		case "t":
 			x.trace = true
 		case "n":
-			n, ok := xargsNumber(inv, o.val, "-n")
+			n, ok := xargsNumber(inv, o.Val, "-n")
 			if !ok {
 				return 1
 			}
@@ -60,8 +60,8 @@ func Xargs(inv *command.Invocation) int {
 			x.maxLines = 0
 		case "L", "l":
 			n := 1
-			if o.val != "" {
-				v, ok := xargsNumber(inv, o.val, "-L")
+			if o.Val != "" {
+				v, ok := xargsNumber(inv, o.Val, "-L")
 				if !ok {
 					return 1
 				}
@@ -78,15 +78,15 @@ func Xargs(inv *command.Invocation) int {
 				errorf(inv, "warning: options --max-lines and --replace/-I/-i are mutually exclusive, ignoring previous --max-lines value")
 				x.maxLines = 0
 			}
-			r := o.val
+			r := o.Val
 			if r == "" {
 				r = "{}"
 			}
 			x.replace = r
 		case "s":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil {
-				errorf(inv, "invalid number \"%s\" for -s option", o.val)
+				errorf(inv, "invalid number \"%s\" for -s option", o.Val)
 				fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
 				return 1
 			}
@@ -97,9 +97,9 @@ func Xargs(inv *command.Invocation) int {
 			}
 			x.maxChars = n
 		case "P":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				errorf(inv, "invalid number \"%s\" for -P option", o.val)
+				errorf(inv, "invalid number \"%s\" for -P option", o.Val)
 				fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
 				return 1
 			}
@@ -107,9 +107,9 @@ func Xargs(inv *command.Invocation) int {
 				inv.Sys.Partial("xargs -P")
 			}
 		case "a":
-			argFile = o.val
+			argFile = o.Val
 		case "E", "e":
-			eof = o.val
+			eof = o.Val
 		case "x":
 			x.exit = true
 		}

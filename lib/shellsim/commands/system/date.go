@@ -19,11 +19,11 @@ import (
 // "2 days ago" or "+3 hours". Setting the clock is not modelled.
 func Date(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "ud:r:RI::s:f:",
-		long: map[string]string{"utc": "u", "universal": "u", "date=": "d", "reference=": "r",
+		Short: "ud:r:RI::s:f:",
+		Long: map[string]string{"utc": "u", "universal": "u", "date=": "d", "reference=": "r",
 			"rfc-email": "R", "iso-8601": "I", "iso-8601=": "I", "set=": "s", "file=": "f",
 			"rfc-3339=": "rfc3339", "debug": "debug"},
-		partial: map[string]bool{"s": true, "f": true, "debug": true},
+		Partial: map[string]bool{"s": true, "f": true, "debug": true},
 	}
 	// -I takes an optional attached argument: rewrite -Ifmt before parsing.
 	opts, operands, st, ok := getopts(inv, spec)
@@ -37,20 +37,20 @@ func Date(inv *command.Invocation) int {
 	format := "%a %b %e %H:%M:%S %Z %Y"
 	dateArg, hasDate := "", false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "d":
-			dateArg, hasDate = o.val, true // the last -d wins
+			dateArg, hasDate = o.Val, true // the last -d wins
 		case "r":
-			fi, err := inv.FS.Stat(inv.Abs(o.val))
+			fi, err := inv.FS.Stat(inv.Abs(o.Val))
 			if err != nil {
-				errorf(inv, "%s: %s", o.val, command.Message(err))
+				errorf(inv, "%s: %s", o.Val, command.Message(err))
 				return 1
 			}
 			t = fi.ModTime.UTC()
 		case "R":
 			format = "%a, %d %b %Y %H:%M:%S %z"
 		case "I":
-			switch o.val {
+			switch o.Val {
 			case "", "date", "d":
 				format = "%Y-%m-%d"
 			case "hours", "h":
@@ -62,13 +62,13 @@ func Date(inv *command.Invocation) int {
 			case "ns":
 				format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 			default:
-				errorf(inv, "invalid argument %s for '--iso-8601'", q(o.val))
+				errorf(inv, "invalid argument %s for '--iso-8601'", q(o.Val))
 				fmt.Fprintf(inv.Stderr, "Valid arguments are:\n  - 'hours'\n  - 'minutes'\n  - 'date'\n  - 'seconds'\n  - 'ns'\n")
 				fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
 				return 1
 			}
 		case "rfc3339":
-			switch o.val {
+			switch o.Val {
 			case "date":
 				format = "%Y-%m-%d"
 			case "seconds":
@@ -76,7 +76,7 @@ func Date(inv *command.Invocation) int {
 			case "ns":
 				format = "%Y-%m-%d %H:%M:%S.%N%:z"
 			default:
-				errorf(inv, "invalid argument %s for '--rfc-3339'", q(o.val))
+				errorf(inv, "invalid argument %s for '--rfc-3339'", q(o.Val))
 				return 1
 			}
 		}

@@ -13,12 +13,12 @@ import (
 //	env [-i0] [-u NAME]... [-C DIR] [NAME=VALUE]... [COMMAND [ARG]...]
 func Env(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "iu:0C:vS:",
-		long: map[string]string{"ignore-environment": "i", "unset=": "u", "null": "0",
+		Short: "iu:0C:vS:",
+		Long: map[string]string{"ignore-environment": "i", "unset=": "u", "null": "0",
 			"chdir=": "C", "debug": "v", "split-string=": "S"},
-		noPerm:  true,
-		status:  125,
-		partial: map[string]bool{"v": true},
+		NoPerm:  true,
+		Status:  125,
+		Partial: map[string]bool{"v": true},
 	}
 	// A lone "-" means -i.
 	args := inv.Args
@@ -41,17 +41,17 @@ func Env(inv *command.Invocation) int {
 	var unset []string
 	dir := ""
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "i":
 			clear = true
 		case "u":
-			unset = append(unset, o.val)
+			unset = append(unset, o.Val)
 		case "0":
 			nul = true
 		case "C":
-			dir = o.val
+			dir = o.Val
 		case "S":
-			operands = append(strings.Fields(o.val), operands...)
+			operands = append(strings.Fields(o.Val), operands...)
 		}
 	}
 	if err := inv.Sys.Charge(callCost); err != nil {
@@ -136,7 +136,7 @@ func Env(inv *command.Invocation) int {
 //
 //	printenv [-0] [VARIABLE]...
 func Printenv(inv *command.Invocation) int {
-	spec := &optSpec{short: "0", long: map[string]string{"null": "0"}, status: 2}
+	spec := &optSpec{Short: "0", Long: map[string]string{"null": "0"}, Status: 2}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
 		return st

@@ -22,8 +22,8 @@ const (
 //	uname [-asnrvmpio]
 func Uname(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "asnrvmpio",
-		long: map[string]string{"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
+		Short: "asnrvmpio",
+		Long: map[string]string{"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
 			"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
 			"operating-system": "o"},
 	}
@@ -37,13 +37,13 @@ func Uname(inv *command.Invocation) int {
 	}
 	want := map[string]bool{}
 	for _, o := range opts {
-		if o.name == "a" {
+		if o.Name == "a" {
 			for _, k := range []string{"s", "n", "r", "v", "m", "o"} {
 				want[k] = true
 			}
 			continue
 		}
-		want[o.name] = true
+		want[o.Name] = true
 	}
 	if len(want) == 0 {
 		want["s"] = true
@@ -84,9 +84,9 @@ func Uname(inv *command.Invocation) int {
 //	hostname [-s]
 func Hostname(inv *command.Invocation) int {
 	spec := &optSpec{
-		short:   "sfdiIA",
-		long:    map[string]string{"short": "s", "fqdn": "f", "long": "f", "domain": "d", "ip-address": "i", "all-ip-addresses": "I"},
-		partial: map[string]bool{"i": true, "I": true},
+		Short:   "sfdiIA",
+		Long:    map[string]string{"short": "s", "fqdn": "f", "long": "f", "domain": "d", "ip-address": "i", "all-ip-addresses": "I"},
+		Partial: map[string]bool{"i": true, "I": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -101,7 +101,7 @@ func Hostname(inv *command.Invocation) int {
 	}
 	name := inv.Sys.Hostname()
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "s":
 			name, _, _ = strings.Cut(name, ".")
 		case "d":
@@ -119,9 +119,9 @@ func Hostname(inv *command.Invocation) int {
 //	id [-ugGnr] [USER]
 func Id(inv *command.Invocation) int {
 	spec := &optSpec{
-		short:   "ugGnrza",
-		long:    map[string]string{"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z", "context": "Z"},
-		partial: map[string]bool{"Z": true},
+		Short:   "ugGnrza",
+		Long:    map[string]string{"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z", "context": "Z"},
+		Partial: map[string]bool{"Z": true},
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -130,7 +130,7 @@ func Id(inv *command.Invocation) int {
 	var u, g, G, n bool
 	end := "\n"
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "u":
 			u = true
 		case "g":
@@ -245,7 +245,7 @@ func Whoami(inv *command.Invocation) int {
 //
 //	nproc [--all] [--ignore=N]
 func Nproc(inv *command.Invocation) int {
-	spec := &optSpec{long: map[string]string{"all": "all", "ignore=": "ignore"}}
+	spec := &optSpec{Long: map[string]string{"all": "all", "ignore=": "ignore"}}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
 		return st
@@ -259,9 +259,9 @@ func Nproc(inv *command.Invocation) int {
 	}
 	n := 1
 	for _, o := range opts {
-		if o.name == "ignore" {
-			if _, err := strconv.Atoi(o.val); err != nil {
-				errorf(inv, "invalid number: %s", q(o.val))
+		if o.Name == "ignore" {
+			if _, err := strconv.Atoi(o.Val); err != nil {
+				errorf(inv, "invalid number: %s", q(o.Val))
 				return 1
 			}
 		}

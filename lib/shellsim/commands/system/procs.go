@@ -15,11 +15,11 @@ import (
 //	free [-bkmgh] [--si] [-t] [-w]
 func Free(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "bkmghtwl",
-		long: map[string]string{"bytes": "b", "kibi": "k", "mebi": "m", "gibi": "g", "human": "h",
+		Short: "bkmghtwl",
+		Long: map[string]string{"bytes": "b", "kibi": "k", "mebi": "m", "gibi": "g", "human": "h",
 			"total": "t", "wide": "w", "kilo": "kilo", "mega": "mega", "giga": "giga", "si": "si",
 			"seconds=": "s", "count=": "c", "lohi": "l"},
-		partial: map[string]bool{"s": true, "c": true, "si": true, "kilo": true, "mega": true, "giga": true, "w": true, "l": true},
+		Partial: map[string]bool{"s": true, "c": true, "si": true, "kilo": true, "mega": true, "giga": true, "w": true, "l": true},
 	}
 	opts, _, st, ok := getopts(inv, spec)
 	if !ok {
@@ -28,7 +28,7 @@ func Free(inv *command.Invocation) int {
 	unit := int64(1024)
 	hum, total := false, false
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "b":
 			unit = 1
 		case "k":

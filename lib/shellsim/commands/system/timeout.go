@@ -17,11 +17,11 @@ import (
 // otherwise the command's status.
 func Timeout(inv *command.Invocation) int {
 	spec := &optSpec{
-		short: "s:k:v",
-		long: map[string]string{"signal=": "s", "kill-after=": "k", "preserve-status": "ps",
+		Short: "s:k:v",
+		Long: map[string]string{"signal=": "s", "kill-after=": "k", "preserve-status": "ps",
 			"foreground": "fg", "verbose": "v"},
-		noPerm: true,
-		status: 125,
+		NoPerm: true,
+		Status: 125,
 	}
 	opts, operands, st, ok := getopts(inv, spec)
 	if !ok {
@@ -32,17 +32,17 @@ func Timeout(inv *command.Invocation) int {
 	var preserve, verbose bool
 	var killAfter string
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "s":
-			n, name, ok := parseSignal(o.val)
+			n, name, ok := parseSignal(o.Val)
 			if !ok {
-				errorf(inv, "%s: invalid signal", q(o.val))
+				errorf(inv, "%s: invalid signal", q(o.Val))
 				tryHelp(inv)
 				return 125
 			}
 			sig, sigName = n, name
 		case "k":
-			killAfter = o.val
+			killAfter = o.Val
 		case "ps":
 			preserve = true
 		case "v":

@@ -1,5 +1,7 @@
 package system
 
+import "github.com/shellbox/shellbox/lib/shellsim/commands/internal/gnuopt"
+
 // usages are the GNU synopsis lines printed by --help.
 var usages = map[string]string{
 	"date":     "date [OPTION]... [+FORMAT]",
@@ -16,11 +18,11 @@ var usages = map[string]string{
 	"free":     "free [options]",
 }
 
-func usageOf(name string) string {
-	if u, ok := usages[name]; ok {
-		return u
+// init tells the shared option parser what --help and --version print.
+func init() {
+	for name, synopsis := range usages {
+		gnuopt.Describe(name, gnuopt.Tool{Synopsis: synopsis, Package: packageOf(name), Version: versionOf(name)})
 	}
-	return name + " [OPTION]..."
 }
 
 func packageOf(name string) string {
