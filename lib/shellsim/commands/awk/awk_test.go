@@ -8,17 +8,11 @@ import (
 
 // Goldens were produced by GNU Awk 5.2.1 on Debian bookworm (run as gawk,
 // renamed to awk), and adjusted where noted in awkDiffs.
-var awkTests = []struct {
-	name      string
-	args      []string
-	stdin     string
-	files     map[string]string
-	stdout    string
-	stderr    string
-	status    int
-	checkFile string
-	checkWant string
-}{
+// golden is a commandtest.Golden local to this package, so the tables
+// below can be written positionally.
+type golden commandtest.Golden
+
+var awkTests = []golden{
 	{"print all", []string{"awk", "{print}"}, "alice 30 paris\nbob 25 london\ncarol 35 paris\ndave 40 rome\n", nil, "alice 30 paris\nbob 25 london\ncarol 35 paris\ndave 40 rome\n", "", 0, "", ""},
 	{"print fields", []string{"awk", "{print $1, $3}"}, "alice 30 paris\nbob 25 london\ncarol 35 paris\ndave 40 rome\n", nil, "alice paris\nbob london\ncarol paris\ndave rome\n", "", 0, "", ""},
 	{"print NF NR", []string{"awk", "{print NR, NF, $NF}"}, "alice 30 paris\nbob 25 london\ncarol 35 paris\ndave 40 rome\n", nil, "1 3 paris\n2 3 london\n3 3 paris\n4 3 rome\n", "", 0, "", ""},
@@ -182,38 +176,11 @@ var awkTests = []struct {
 }
 
 func TestAwk(t *testing.T) {
-	for _, tc := range append(awkTests, awkTests2...) {
-		t.Run(tc.name, func(t *testing.T) {
-			e := commandtest.New(t)
-			for name, content := range tc.files {
-				e.WriteFile(name, content)
-			}
-			out, errs, st := e.Run(tc.args, tc.stdin)
-			if out != tc.stdout || errs != tc.stderr || st != tc.status {
-				t.Errorf("%q:\n got stdout %q stderr %q status %d\nwant stdout %q stderr %q status %d",
-					tc.args, out, errs, st, tc.stdout, tc.stderr, tc.status)
-			}
-			if tc.checkFile != "" {
-				if got := e.ReadFile(tc.checkFile); got != tc.checkWant {
-					t.Errorf("%s = %q, want %q", tc.checkFile, got, tc.checkWant)
-				}
-			}
-		})
-	}
+	commandtest.RunGoldens(t, append(awkTests, awkTests2...))
 }
 
 // More goldens from GNU Awk 5.2.1: scripts as agents write them.
-var awkTests2 = []struct {
-	name      string
-	args      []string
-	stdin     string
-	files     map[string]string
-	stdout    string
-	stderr    string
-	status    int
-	checkFile string
-	checkWant string
-}{
+var awkTests2 = []golden{
 	{"csv skip header", []string{"awk", "-F,", "NR>1{sum+=$2; n++} END{printf \"avg=%.2f n=%d\\n\", sum/n, n}"}, "name,age,city\nalice,30,paris\nbob,25,london\ncarol,35,paris\n", nil, "avg=30.00 n=3\n", "", 0, "", ""},
 	{"csv group", []string{"awk", "-F,", "NR>1{c[$3]++; s[$3]+=$2} END{for(k in c) printf \"%s %d %.1f\\n\", k, c[k], s[k]/c[k]}"}, "name,age,city\nalice,30,paris\nbob,25,london\ncarol,35,paris\n", nil, "paris 2 32.5\nlondon 1 25.0\n", "", 0, "", ""},
 	{"log errors", []string{"awk", "/ERROR/{print $2, substr($0, index($0,$4))}"}, "2024-01-01 10:00:01 INFO start\n2024-01-01 10:00:02 ERROR disk full\n2024-01-01 10:00:03 WARN slow\n2024-01-01 10:00:04 ERROR net down\n", nil, "10:00:02 disk full\n10:00:04 net down\n", "", 0, "", ""},

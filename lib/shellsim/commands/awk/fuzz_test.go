@@ -12,8 +12,8 @@ import (
 // interpreter or escapes the fuel limit.
 func FuzzAwk(f *testing.F) {
 	for _, tc := range append(awkTests, awkTests2...) {
-		if len(tc.args) > 1 {
-			f.Add(tc.args[len(tc.args)-1], tc.stdin)
+		if len(tc.Args) > 1 {
+			f.Add(tc.Args[len(tc.Args)-1], tc.Stdin)
 		}
 	}
 	f.Add(`{ a[$1] = a[$1] ? a[$1] "," $2 : $2 } END { for (k in a) print k, a[k] }`, "x 1\nx 2\n")

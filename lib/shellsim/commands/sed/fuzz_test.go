@@ -10,8 +10,8 @@ import (
 // FuzzSed checks that no script crashes sed or escapes the fuel limit.
 func FuzzSed(f *testing.F) {
 	for _, tc := range append(sedTests, sedTests2...) {
-		if len(tc.args) > 1 {
-			f.Add(tc.args[len(tc.args)-1], tc.stdin)
+		if len(tc.Args) > 1 {
+			f.Add(tc.Args[len(tc.Args)-1], tc.Stdin)
 		}
 	}
 	f.Fuzz(func(t *testing.T, script, stdin string) {

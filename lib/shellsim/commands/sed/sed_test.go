@@ -7,17 +7,11 @@ import (
 )
 
 // Goldens were produced by GNU sed 4.9 on Debian bookworm.
-var sedTests = []struct {
-	name      string
-	args      []string
-	stdin     string
-	files     map[string]string
-	stdout    string
-	stderr    string
-	status    int
-	checkFile string
-	checkWant string
-}{
+// golden is a commandtest.Golden local to this package, so the tables
+// below can be written positionally.
+type golden commandtest.Golden
+
+var sedTests = []golden{
 	{"s basic", []string{"sed", "s/o/0/"}, "one\ntwo\nthree\nfour\nfive\n", nil, "0ne\ntw0\nthree\nf0ur\nfive\n", "", 0, "", ""},
 	{"s global", []string{"sed", "s/o/0/g"}, "one\ntwo\nthree\nfour\nfive\n", nil, "0ne\ntw0\nthree\nf0ur\nfive\n", "", 0, "", ""},
 	{"s nth", []string{"sed", "s/o/0/2"}, "foo boo\n", nil, "fo0 boo\n", "", 0, "", ""},
@@ -169,38 +163,11 @@ var sedTests = []struct {
 }
 
 func TestSed(t *testing.T) {
-	for _, tc := range append(sedTests, sedTests2...) {
-		t.Run(tc.name, func(t *testing.T) {
-			e := commandtest.New(t)
-			for name, content := range tc.files {
-				e.WriteFile(name, content)
-			}
-			out, errs, st := e.Run(tc.args, tc.stdin)
-			if out != tc.stdout || errs != tc.stderr || st != tc.status {
-				t.Errorf("%q:\n got stdout %q stderr %q status %d\nwant stdout %q stderr %q status %d",
-					tc.args, out, errs, st, tc.stdout, tc.stderr, tc.status)
-			}
-			if tc.checkFile != "" {
-				if got := e.ReadFile(tc.checkFile); got != tc.checkWant {
-					t.Errorf("%s = %q, want %q", tc.checkFile, got, tc.checkWant)
-				}
-			}
-		})
-	}
+	commandtest.RunGoldens(t, append(sedTests, sedTests2...))
 }
 
 // More goldens from GNU sed 4.9, for less common forms and error messages.
-var sedTests2 = []struct {
-	name      string
-	args      []string
-	stdin     string
-	files     map[string]string
-	stdout    string
-	stderr    string
-	status    int
-	checkFile string
-	checkWant string
-}{
+var sedTests2 = []golden{
 	{"range empty regex", []string{"sed", "-n", "/two/,/four/{//!p}"}, "one\ntwo\nthree\nfour\nfive\n", nil, "three\n", "", 0, "", ""},
 	{"not last delete", []string{"sed", "$!d"}, "one\ntwo\nthree\nfour\nfive\n", nil, "five\n", "", 0, "", ""},
 	{"quote line", []string{"sed", "s/.*/\"&\"/"}, "one\ntwo\nthree\nfour\nfive\n", nil, "\"one\"\n\"two\"\n\"three\"\n\"four\"\n\"five\"\n", "", 0, "", ""},
