@@ -3,6 +3,7 @@ package shellsim
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -16,12 +17,6 @@ import (
 type Action struct {
 	Source string
 	Stdin  []byte
-	// StdinReader, when set, is the action's stdin instead of Stdin (a
-	// streaming input; reads may block the action).
-	StdinReader io.Reader
-	// Stepper, when set, steps the action (see sched.Stepper): it may pause
-	// it before virtual time jumps and after quanta of work.
-	Stepper sched.Stepper
 	// Stdout and Stderr receive the output as it is produced (after the
 	// output cap); nil collects it into the Result.
 	Stdout, Stderr io.Writer
@@ -50,8 +45,50 @@ type ActionResult struct {
 // end the environment when resetOnExit is set: a new main shell replaces
 // it. Resource exhaustion always ends the environment.
 func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) ActionResult {
+	spec := execSpec{source: a.Source, stdin: a.Stdin, fresh: a.Fresh, dir: a.Dir, env: a.Env, resetOnExit: resetOnExit}
+	return e.runSync(ctx, spec, a.Stdout, a.Stderr)
+}
+
+// runSync runs an action to its end on the calling goroutine.
+func (e *Environment) runSync(ctx context.Context, spec execSpec, stdout, stderr io.Writer) ActionResult {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.active != nil {
+		msg := "shellsim: " + ErrActionActive.Error() + "\n"
+		return ActionResult{Result: Result{Outcome: e.outcome(1), Stderr: []byte(msg)}}
+	}
+	e.beginJournal()
+	ctl := newControl(e, e.journalAction(spec, false))
+	var outBuf, errBuf *bytes.Buffer
+	var ow, ew io.Writer
+	if stdout != nil {
+		ow = &meteredWriter{m: e.rt.Meter, w: stdout}
+	} else {
+		outBuf = &bytes.Buffer{}
+		ow = &outWriter{m: e.rt.Meter, buf: outBuf}
+	}
+	if stderr != nil {
+		ew = &meteredWriter{m: e.rt.Meter, w: stderr}
+	} else {
+		errBuf = &bytes.Buffer{}
+		ew = &outWriter{m: e.rt.Meter, buf: errBuf}
+	}
+	res := e.exec(ctx, spec, ow, ew, ctl)
+	if outBuf != nil {
+		res.Stdout = outBuf.Bytes()
+	}
+	if errBuf != nil {
+		res.Stderr = errBuf.Bytes()
+	}
+	e.settleJournal()
+	return res
+}
+
+// exec runs one action with ctl as the scheduler's stepper (e.mu held).
+// Every way of running an action (Run, Execute, Start, and the replay of
+// any of them in a fork) goes through here, so that a replay runs exactly
+// the same code as the original.
+func (e *Environment) exec(ctx context.Context, spec execSpec, ow, ew io.Writer, ctl *control) ActionResult {
 	if e.terminal {
 		return ActionResult{Result: Result{Outcome: e.last}}
 	}
@@ -62,21 +99,13 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 	if n := len(tel.Invocations); n > 0 {
 		seqStart = tel.Invocations[n-1].Sequence
 	}
-	var stdout, stderr bytes.Buffer
-	var ow, ew io.Writer = &outWriter{m: rt.Meter, buf: &stdout}, &outWriter{m: rt.Meter, buf: &stderr}
-	if a.Stdout != nil {
-		ow = &meteredWriter{m: rt.Meter, w: a.Stdout}
-	}
-	if a.Stderr != nil {
-		ew = &meteredWriter{m: rt.Meter, w: a.Stderr}
-	}
 	sh := e.sh
-	if a.Fresh {
-		dir := a.Dir
+	if spec.fresh {
+		dir := spec.dir
 		if dir == "" {
 			dir = "/work"
 		}
-		fresh, err := e.sh.Fresh(dir, a.Env)
+		fresh, err := e.sh.Fresh(dir, spec.env)
 		if err != nil {
 			e.terminal = rt.Meter.Stop != resources.None
 			res := Result{Outcome: e.outcome(137)}
@@ -85,21 +114,31 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		}
 		sh = fresh
 	}
-	var in io.Reader = bytes.NewReader(a.Stdin)
-	if a.StdinReader != nil {
-		in = a.StdinReader
+	var in io.Reader
+	if ctl.step != nil {
+		in = ctl.step.input
+	} else {
+		in = bytes.NewReader(spec.stdin)
 	}
 	sh.SetStreams(in, ow, ew)
+	if spec.params {
+		sh.SetParams(spec.arg0, spec.args)
+	}
 	// A stale flag (a cancellation that raced the end of an earlier action)
 	// must not stop this one.
 	rt.Cancelled.Store(false)
+	e.cur.Store(ctl)
+	if ctl.replaying {
+		ctl.applyReplay(-1)
+	}
+	ctl.checkCancel(-1)
 	done, exited := make(chan struct{}), make(chan struct{})
 	if ctx != nil && ctx.Done() != nil {
 		go func() {
 			defer close(exited)
 			select {
 			case <-ctx.Done():
-				rt.Cancelled.Store(true)
+				ctl.cancelReq.Store(true)
 			case <-done:
 			}
 		}()
@@ -107,11 +146,11 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		close(exited)
 	}
 	status := 0
-	rt.Sched.Stepper = a.Stepper
+	rt.Sched.Stepper = ctl
 	rt.Sched.RunRoot(func(t *sched.Task) {
 		sh.Attach(t)
-		status = sh.RunSourceGuarded(a.Source, "")
-		if a.Fresh {
+		status = sh.RunSourceGuarded(spec.source, "")
+		if spec.fresh {
 			sh.Finish()
 		} else {
 			sh.RunExitTrap()
@@ -119,14 +158,18 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		if sh.Terminated() {
 			status = sh.ExitCode()
 		}
+		// Let runnable background work finish its current instant.
 		for rt.Sched.Runnable() > 0 && rt.Meter.Stop == resources.None && !rt.Cancelled.Load() {
 			t.Yield()
 		}
 	})
 	rt.Sched.Stepper = nil
-	cancelled := rt.Cancelled.Load()
 	close(done)
+	// The watcher may still be choosing between ctx.Done and done: wait for
+	// it, so a late cancellation cannot leak into the next action.
 	<-exited
+	e.cur.Store(nil)
+	cancelled := rt.Cancelled.Load()
 	rt.Cancelled.Store(false)
 	out := ActionResult{}
 	if rt.Meter.Stop != resources.None {
@@ -136,9 +179,9 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		status = 137
 		out.Cancelled = true
 		sh.ClearExit()
-	} else if !a.Fresh && sh.Terminated() {
+	} else if !spec.fresh && sh.Terminated() {
 		out.ShellExited = true
-		if resetOnExit {
+		if spec.resetOnExit {
 			e.sh = shell.New(rt)
 		} else {
 			e.terminal = true
@@ -148,7 +191,7 @@ func (e *Environment) Execute(ctx context.Context, a Action, resetOnExit bool) A
 		rt.Sched.KillAll(9)
 		rt.Sched.Drain()
 	}
-	res := Result{Outcome: e.outcome(status), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	res := Result{Outcome: e.outcome(status)}
 	res.Commands = append([]string(nil), tel.Commands[cmdStart:]...)
 	res.Unsupported = append([]string(nil), tel.Unsupported[unsStart:]...)
 	res.Partials = append([]string(nil), tel.Partials[partStart:]...)
@@ -202,11 +245,24 @@ func (e *Environment) Usage() Usage {
 }
 
 // WithFS runs fn with the environment's filesystem while no action runs
-// (the filesystem is not safe for concurrent use).
+// (the filesystem is not safe for concurrent use). fn must only read it:
+// changes go through ChangeFS.
 func (e *Environment) WithFS(fn func(fsys *vfs.FS) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return fn(e.rt.FS)
+}
+
+// ChangeFS runs fn to change the environment's filesystem while no action
+// runs (or while the active one is paused). fn is kept in the
+// environment's journal and runs again when a fork replays it, so it must
+// depend only on what it captured (size: roughly how many bytes that is).
+func (e *Environment) ChangeFS(fn func(fsys *vfs.FS) error, size int) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	err := fn(e.rt.FS)
+	e.note(func(c *Environment) { _ = fn(c.rt.FS) }, size)
+	return err
 }
 
 // AddRoute adds a virtual HTTP route that curl, wget and net of this
@@ -214,7 +270,23 @@ func (e *Environment) WithFS(fn func(fsys *vfs.FS) error) error {
 func (e *Environment) AddRoute(r command.Route) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.rt.Routes().AddRoute(r)
+	err := e.rt.Routes().AddRoute(r)
+	e.note(func(c *Environment) { _ = c.rt.Routes().AddRoute(r) }, len(r.Body)+len(r.Pattern))
+	return err
+}
+
+// Signal sends signal sig (a number) to process pid, or to process group
+// pid when group is set, as kill does; it fails when no such process is
+// alive.
+func (e *Environment) Signal(pid, sig int, group bool) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ok := e.sh.Signal(pid, sig, group)
+	e.note(func(c *Environment) { c.sh.Signal(pid, sig, group) }, 16)
+	if !ok {
+		return fmt.Errorf("(%d) - No such process", pid)
+	}
+	return nil
 }
 
 // NetworkRequests are the requests commands made, in order, and how many
@@ -227,16 +299,23 @@ func (e *Environment) NetworkRequests() ([]command.RequestRecord, int) {
 
 // ProcessInfo is one entry of the process table.
 type ProcessInfo struct {
-	PID     int      `json:"pid"`
-	PPID    int      `json:"ppid"`
-	PGID    int      `json:"process_group"`
-	Command []string `json:"command"`
-	Cwd     string   `json:"cwd"`
-	State   string   `json:"state"` // "running", "blocked" or "exited"
-	Status  *int     `json:"status,omitempty"`
+	PID     int        `json:"pid"`
+	PPID    int        `json:"ppid"`
+	PGID    int        `json:"process_group"`
+	Command []string   `json:"command"`
+	Cwd     string     `json:"cwd"`
+	Status  ProcStatus `json:"status"`
 }
 
-// Snapshot is an inspection of an idle environment.
+// ProcStatus is a process's state: "runnable", "running", "blocked"
+// (with the Reason it waits for) or "exited" (with its exit Status).
+type ProcStatus struct {
+	State  string  `json:"state"`
+	Reason *Reason `json:"reason,omitempty"`
+	Status *int    `json:"status,omitempty"`
+}
+
+// Snapshot is an inspection of an environment.
 type Snapshot struct {
 	Cwd         string        `json:"cwd"`
 	CurrentPID  int           `json:"current_pid"`
@@ -247,8 +326,9 @@ type Snapshot struct {
 	Terminated  bool          `json:"terminated"`
 }
 
-// Inspect describes the environment: cwd, clocks, processes and the
-// cumulative outcome (with the last action's status).
+// Inspect describes the environment: cwd, clocks, processes (with what
+// each blocked one waits for) and the cumulative outcome (with the last
+// action's status). It may be called while a stepped action is paused.
 func (e *Environment) Inspect() Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -256,12 +336,19 @@ func (e *Environment) Inspect() Snapshot {
 	s := Snapshot{Cwd: e.sh.Dir(), CurrentPID: e.sh.PID(), MonotonicNS: int64(rt.Sched.Now()),
 		WallTimeNS: rt.Now().UnixNano(), Processes: []ProcessInfo{}, Terminated: e.terminal}
 	for _, p := range rt.Sched.Procs() {
-		pi := ProcessInfo{PID: p.PID, PPID: p.PPID, PGID: p.PGID, Command: append([]string{}, p.Args...), Cwd: p.Dir, State: "blocked"}
-		if p.Exited {
+		pi := ProcessInfo{PID: p.PID, PPID: p.PPID, PGID: p.PGID, Command: append([]string{}, p.Args...), Cwd: p.Dir}
+		switch {
+		case p.Exited:
 			st := p.Status
-			pi.State, pi.Status = "exited", &st
-		} else if p.PID == e.sh.PID() {
-			pi.State = "running"
+			pi.Status = ProcStatus{State: "exited", Status: &st}
+		case p.Task == nil || p.Task.Done():
+			// The main shell between actions waits for the next one.
+			pi.Status = ProcStatus{State: "blocked", Reason: &Reason{Kind: "shell_session", PID: &pi.PID}}
+		default:
+			pi.Status = ProcStatus{State: p.Task.State()}
+			if pi.Status.State == "blocked" {
+				pi.Status.Reason = e.reasonOf(p.Task, 0)
+			}
 		}
 		s.Processes = append(s.Processes, pi)
 	}
@@ -274,7 +361,7 @@ func (e *Environment) Inspect() Snapshot {
 func (e *Environment) LiveProcesses() int {
 	n := 0
 	for _, p := range e.Inspect().Processes {
-		if p.State != "exited" && p.PID != e.sh.PID() {
+		if p.Status.State != "exited" && p.PID != e.sh.PID() {
 			n++
 		}
 	}
@@ -286,14 +373,22 @@ func (e *Environment) LiveProcesses() int {
 func (e *Environment) ResetDirIfGone() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if fi, err := e.rt.FS.Stat(e.sh.Dir()); err != nil || !fi.IsDir() {
-		e.sh.SetDir("/work")
+	op := func(c *Environment) {
+		if fi, err := c.rt.FS.Stat(c.sh.Dir()); err != nil || !fi.IsDir() {
+			c.sh.SetDir("/work")
+		}
 	}
+	op(e)
+	e.note(op, 0)
 }
 
-// Interrupt stops the running action at once, as a cancelled ctx does
-// (safe from any goroutine).
-func (e *Environment) Interrupt() { e.rt.Cancelled.Store(true) }
+// Interrupt stops the running action at its next sync point, as a
+// cancelled ctx does (safe from any goroutine).
+func (e *Environment) Interrupt() {
+	if c := e.cur.Load(); c != nil {
+		c.cancelReq.Store(true)
+	}
+}
 
 // Limits are the environment's budgets.
 func (e *Environment) Limits() Limits {

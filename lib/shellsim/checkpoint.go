@@ -35,6 +35,11 @@ func (e *Environment) WorkspaceDiff(cp *Checkpoint) []vfs.Change {
 func (e *Environment) ResetWorkspace(cp *Checkpoint) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.resetWorkspace(cp)
+	e.note(func(c *Environment) { c.resetWorkspace(cp) }, 0)
+}
+
+func (e *Environment) resetWorkspace(cp *Checkpoint) {
 	old := e.rt.FS
 	_, _, peak := old.Usage()
 	fsys := cp.fs.CloneShared()

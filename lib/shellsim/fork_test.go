@@ -1,8 +1,11 @@
 package shellsim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -40,12 +43,95 @@ func TestForkIsIndependent(t *testing.T) {
 	if len(c.rt.Routes().Routes()) != 1 {
 		t.Fatal("routes not forked")
 	}
-	e.Run(ctx, "sleep 100 &", nil)
-	if _, err := e.Duplicate(); !errors.Is(err, ErrForkBusy) {
-		t.Fatalf("busy: %v", err)
-	}
 	e.Close()
 	c.Close()
+}
+
+// A busy environment (background jobs in a pipeline, timers, a trap, data
+// in pipes) is copied with all of it: forks taken at many points each go
+// on exactly as the original does from there.
+func TestForkBusyEnvironment(t *testing.T) {
+	ctx := context.Background()
+	e := NewEnvironment(DefaultLimits())
+	defer e.Close()
+	e.WriteFile("/work/in", []byte("3\n1\n2\n"), 0o644)
+	steps := []string{
+		"trap 'echo usr1 >> /work/log' USR1; n=0",
+		"(for i in 1 2 3 4 5; do sleep 1; echo tick$i; done) | (sort -r > /work/ticks) & echo $! > /work/pid",
+		"sleep 1.5; n=$((n+1)); kill -USR1 $$",
+		"yes abc | head -c 50000 > /work/yes & sleep 0.2",
+		"sleep 2; n=$((n+1)); jobs > /work/jobs",
+		"wait; sort /work/in; cat /work/ticks; wc -c < /work/yes; cat /work/log; echo n=$n; date +%s.%N",
+	}
+	var forks []*Environment
+	var from []int
+	for i, src := range steps {
+		if i > 0 {
+			if busy := e.rt.Sched.Live() > 0; busy != (i >= 2) {
+				t.Fatalf("step %d: busy=%v", i, busy)
+			}
+			c, err := e.Duplicate()
+			if err != nil {
+				t.Fatalf("fork before step %d: %v", i, err)
+			}
+			defer c.Close()
+			if got, want := js(c.Inspect()), js(e.Inspect()); got != want {
+				t.Fatalf("fork before step %d differs:\n%+v\n%+v", i, got, want)
+			}
+			forks, from = append(forks, c), append(from, i)
+		}
+		if r := e.Run(ctx, src, nil); r.Outcome.ExitStatus != 0 {
+			t.Fatalf("step %d: %d %q", i, r.Outcome.ExitStatus, r.Stderr)
+		}
+	}
+	want, _ := e.ReadFile("/work/ticks")
+	if string(want) != "tick5\ntick4\ntick3\ntick2\ntick1\n" {
+		t.Fatalf("ticks %q", want)
+	}
+	final := e.Inspect()
+	for k, c := range forks {
+		var last Result
+		for _, src := range steps[from[k]:] {
+			last = c.Run(ctx, src, nil)
+		}
+		if got, want := js(c.Inspect()), js(final); got != want {
+			t.Fatalf("fork %d ends differently:\n%+v\n%+v", k, got, want)
+		}
+		if !strings.Contains(string(last.Stdout), "tick5\ntick4") || !strings.Contains(string(last.Stdout), "usr1\nn=2\n") {
+			t.Fatalf("fork %d: %q", k, last.Stdout)
+		}
+	}
+}
+
+func js(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// The journal is dropped once an idle environment has done enough, so a
+// fork replays a bounded history; and a busy environment whose history
+// outgrew the limit refuses to fork instead of forking wrongly.
+func TestForkJournalBounds(t *testing.T) {
+	ctx := context.Background()
+	e := NewEnvironment(DefaultLimits())
+	defer e.Close()
+	for i := 0; i < journalKeep; i++ {
+		e.Run(ctx, "echo $RANDOM > /dev/null", nil)
+	}
+	if e.j != nil {
+		t.Fatalf("an idle environment keeps %d journal entries", len(e.j.entries))
+	}
+	e.Run(ctx, "sleep 100 &", nil)
+	if e.j == nil || len(e.j.entries) != 1 {
+		t.Fatal("no journal for a busy environment")
+	}
+	defer func(n int64) { journalMaxBytes = n }(journalMaxBytes)
+	journalMaxBytes = 1 << 10
+	e.Run(ctx, "true", bytes.Repeat([]byte("x"), 2<<10))
+	if _, err := e.Duplicate(); !errors.Is(err, ErrForkBusy) {
+		t.Fatalf("over the limit: %v", err)
+	}
+	e.Run(ctx, "kill %1; wait", nil)
+	if _, err := e.Duplicate(); err != nil {
+		t.Fatalf("idle again: %v", err)
+	}
 }
 
 func TestDuplicateSharesFileBytesCopyOnWrite(t *testing.T) {

@@ -239,9 +239,12 @@ func (e *Environment) Mount(hostPath, target string) (MountResult, error) {
 	if target == "" {
 		target = "/work"
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err := PlaceTree(e.rt.FS, pathJoin("/work", target), entries); err != nil {
+	size := 0
+	for _, en := range entries {
+		size += len(en.Data) + len(en.Rel) + 32
+	}
+	dst := pathJoin("/work", target)
+	if err := e.ChangeFS(func(fsys *vfs.FS) error { return PlaceTree(fsys, dst, entries) }, size); err != nil {
 		return MountResult{}, err
 	}
 	res := MountResult{SkippedDirectories: skipped}

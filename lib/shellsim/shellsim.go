@@ -10,10 +10,10 @@ import (
 	"io/fs"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
-	"github.com/shellbox/shellbox/lib/shellsim/sched"
 	"github.com/shellbox/shellbox/lib/shellsim/shell"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
@@ -69,6 +69,10 @@ type Environment struct {
 	sh       *shell.Shell
 	terminal bool
 	last     Outcome
+
+	active *Running                // the stepped action, if any
+	cur    atomic.Pointer[control] // the running action's control
+	j      *journal                // history since the anchor (see journal.go)
 }
 
 // NewEnvironment boots a fresh machine with the default filesystem layout
@@ -106,90 +110,11 @@ func (e *Environment) Run(ctx context.Context, source string, stdin []byte) Resu
 
 // RunArgs is Run with $0 and positional parameters.
 func (e *Environment) RunArgs(ctx context.Context, source string, stdin []byte, arg0 string, args []string) Result {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.terminal {
-		return Result{Outcome: e.last}
-	}
-	rt := e.rt
-	tel := rt.Tel
-	cmdStart, unsStart, partStart := len(tel.Commands), len(tel.Unsupported), len(tel.Partials)
-	seqStart := 0
-	if n := len(tel.Invocations); n > 0 {
-		seqStart = tel.Invocations[n-1].Sequence
-	}
-	var stdout, stderr bytes.Buffer
-	ow, ew := &outWriter{m: rt.Meter, buf: &stdout}, &outWriter{m: rt.Meter, buf: &stderr}
-	e.sh.SetStreams(bytes.NewReader(stdin), ow, ew)
+	spec := execSpec{source: source, stdin: stdin}
 	if arg0 != "" || args != nil {
-		e.sh.SetParams(arg0, args)
+		spec.params, spec.arg0, spec.args = true, arg0, append([]string(nil), args...)
 	}
-	done := make(chan struct{})
-	watching := make(chan struct{})
-	if ctx != nil && ctx.Done() != nil {
-		go func() {
-			defer close(watching)
-			select {
-			case <-ctx.Done():
-				rt.Cancelled.Store(true)
-			case <-done:
-			}
-		}()
-	}
-	status := 0
-	rt.Sched.RunRoot(func(t *sched.Task) {
-		e.sh.Attach(t)
-		status = e.sh.RunSourceGuarded(source, "")
-		e.sh.RunExitTrap()
-		if e.sh.Terminated() {
-			status = e.sh.ExitCode()
-		}
-		// Let runnable background work finish its current instant.
-		for rt.Sched.Runnable() > 0 && rt.Meter.Stop == resources.None && !rt.Cancelled.Load() {
-			t.Yield()
-		}
-	})
-	close(done)
-	// The watcher may still be choosing between ctx.Done and done: wait for
-	// it, so a late cancellation cannot leak into the next action.
-	if ctx != nil && ctx.Done() != nil {
-		<-watching
-	}
-	cancelled := rt.Cancelled.Load()
-	if rt.Meter.Stop != resources.None {
-		status = 137
-		e.terminal = true
-	} else if cancelled {
-		status = 137
-		e.sh.ClearExit()
-		rt.Cancelled.Store(false)
-	} else if e.sh.Terminated() {
-		e.terminal = true
-	}
-	if e.terminal {
-		rt.Sched.KillAll(9)
-		rt.Sched.Drain()
-	}
-	res := Result{Outcome: e.outcome(status), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
-	res.Commands = append([]string(nil), tel.Commands[cmdStart:]...)
-	res.Unsupported = append([]string(nil), tel.Unsupported[unsStart:]...)
-	res.Partials = append([]string(nil), tel.Partials[partStart:]...)
-	uns, part := map[string]bool{}, map[string]bool{}
-	for _, inv := range tel.Invocations {
-		if inv.Sequence <= seqStart {
-			continue
-		}
-		res.Invocations = append(res.Invocations, inv)
-		switch inv.Trust {
-		case string(command.Unsupported):
-			uns[inv.Argv[0]] = true
-		case string(command.Partial):
-			part[inv.Argv[0]] = true
-		}
-	}
-	res.UnsupportedCommands, res.PartialCommands = sortedKeys(uns), sortedKeys(part)
-	e.last = res.Outcome
-	return res
+	return e.runSync(ctx, spec, nil, nil).Result
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -216,10 +141,15 @@ func (e *Environment) outcome(status int) Outcome {
 	return o
 }
 
-// Close kills background jobs and releases their goroutines.
+// Close cancels the active stepped action, kills background jobs and
+// releases their goroutines.
 func (e *Environment) Close() {
+	if a := e.Active(); a != nil {
+		a.Cancel()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.j = nil
 	e.rt.Sched.KillAll(9)
 	e.rt.Sched.Drain()
 }
@@ -239,19 +169,23 @@ func (e *Environment) ReadFile(p string) ([]byte, error) {
 // WriteFile writes a file (creating parent directories).
 func (e *Environment) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	a := e.abs(p)
-	if err := e.rt.FS.MkdirAll(parent(a), 0o755); err != nil {
-		return err
-	}
-	return e.rt.FS.WriteFile(a, data, perm)
+	e.mu.Unlock()
+	data = append([]byte(nil), data...)
+	return e.ChangeFS(func(fsys *vfs.FS) error {
+		if err := fsys.MkdirAll(parent(a), 0o755); err != nil {
+			return err
+		}
+		return fsys.WriteFile(a, data, perm)
+	}, len(data))
 }
 
 // Mkdir creates a directory and its parents.
 func (e *Environment) Mkdir(p string, perm fs.FileMode) error {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.rt.FS.MkdirAll(e.abs(p), perm)
+	a := e.abs(p)
+	e.mu.Unlock()
+	return e.ChangeFS(func(fsys *vfs.FS) error { return fsys.MkdirAll(a, perm) }, len(a))
 }
 
 // FS exposes the virtual filesystem (for harnesses and tests).

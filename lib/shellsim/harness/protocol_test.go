@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -124,8 +125,9 @@ func TestRetainedActions(t *testing.T) {
 		t.Fatal(v)
 	}
 	fails(t, s, `{"op":"start_execute","source":"true"}`, "already has an active foreground action")
-	fails(t, s, `{"op":"execute","source":"true"}`, "has an active action 0")
-	fails(t, s, `{"op":"checkpoint"}`, "has an active action 0")
+	fails(t, s, `{"op":"execute","source":"true"}`, "already has an active foreground action")
+	// Nothing has run yet, but the workspace is the session's to change.
+	ok(t, s, `{"op":"checkpoint"}`)
 	v = ok(t, s, `{"op":"poll_action","action_id":0,"work_quanta":10}`)
 	st := v["state"].(map[string]any)
 	if st["state"] != "blocked" || st["reason"].(map[string]any)["kind"] != "input_readable" {
@@ -220,9 +222,18 @@ func TestSessions(t *testing.T) {
 	}
 	fails(t, s, `{"op":"drop_session","target":3}`, "session 3 does not exist")
 	fails(t, s, `{"session_id":3,"op":"execute","source":"true"}`, "session 3 does not exist")
-	ok(t, s, `{"op":"execute","source":"sleep 10 &"}`)
+	// A session with a background job forks: the job and its timer are
+	// copied, and each copy finishes it on its own.
+	ok(t, s, `{"op":"execute","source":"(sleep 10; echo late >> jobs.log) & echo started"}`)
 	ok(t, s, `{"op":"drop_session","target":1}`)
-	fails(t, s, `{"op":"fork_session"}`, "background jobs")
+	r = ok(t, s, `{"op":"fork_session"}`)
+	fork := fmt.Sprint(r["session_id"])
+	r = ok(t, s, `{"session_id":`+fork+`,"op":"execute","source":"jobs > j; wc -l < j; wait; cat jobs.log; echo $EPOCHREALTIME | cut -d. -f1"}`)
+	got := unb64(t, r["stdout_base64"])
+	r = ok(t, s, `{"op":"execute","source":"jobs > j; wc -l < j; wait; cat jobs.log; echo $EPOCHREALTIME | cut -d. -f1"}`)
+	if want := unb64(t, r["stdout_base64"]); got != want || !strings.HasPrefix(got, "1\nlate\n") {
+		t.Fatalf("fork %q, original %q", got, want)
+	}
 }
 
 func TestFileOperationsConfinedToWork(t *testing.T) {

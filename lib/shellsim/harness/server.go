@@ -14,6 +14,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/shellsim"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/shell"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
 
@@ -149,10 +150,6 @@ type obj = map[string]any
 
 func ack() obj { return obj{"kind": "acknowledged"} }
 
-// actionOps may run while the session has an active action.
-var actionOps = map[string]bool{"poll_action": true, "read_action_output": true, "write_stdin": true,
-	"close_stdin": true, "cancel_action": true, "drop_action": true, "drop_session": true, "fork_session": false}
-
 func (s *Server) do(req *Request, raw []byte) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -164,10 +161,8 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 	if !ok && req.Op != "drop_session" {
 		return nil, fmt.Errorf("session %d does not exist", sid)
 	}
-	if ok && !actionOps[req.Op] && req.Op != "start_execute" {
-		if a := ss.active(); a != nil {
-			return nil, fmt.Errorf("session %d has an active action %d: poll it to completion or cancel it first", sid, a.id)
-		}
+	if ok && req.Op == "execute" && ss.active() != nil {
+		return nil, shellsim.ErrActionActive
 	}
 	switch req.Op {
 	case "execute":
@@ -213,7 +208,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if quanta < 1 || quanta > MaxWorkQuanta {
 			return nil, fmt.Errorf("work_quanta must be between 1 and %d", MaxWorkQuanta)
 		}
-		a.wait(quanta, req.AdvanceTime != nil && *req.AdvanceTime)
+		a.run.Poll(quanta, req.AdvanceTime != nil && *req.AdvanceTime, PollWait)
 		return actionView(a, false), nil
 	case "read_action_output":
 		a, err := ss.action(req.ActionID)
@@ -221,10 +216,8 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 			return nil, err
 		}
 		done := a.complete()
-		a.mu.Lock()
-		out, errb := a.stdout[a.outOff:], a.stderr[a.errOff:]
-		a.outOff, a.errOff = len(a.stdout), len(a.stderr)
-		a.mu.Unlock()
+		out, errb := a.run.Output(a.outOff, a.errOff)
+		a.outOff, a.errOff = a.outOff+len(out), a.errOff+len(errb)
 		return obj{"kind": "action_output", "action_id": a.id, "stdout_base64": enc(out), "stderr_base64": enc(errb),
 			"stdout_closed": done, "stderr_closed": done}, nil
 	case "write_stdin", "close_stdin":
@@ -236,14 +229,16 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 			return nil, fmt.Errorf("action %d is complete", a.id)
 		}
 		if req.Op == "close_stdin" {
-			a.stdin.closeLater()
+			if err := a.run.CloseStdin(); err != nil {
+				return nil, fmt.Errorf("action %d: %v", a.id, err)
+			}
 			return ack(), nil
 		}
 		data, err := decode64("data_base64", req.DataBase64)
 		if err != nil {
 			return nil, err
 		}
-		if err := a.stdin.write(data); err != nil {
+		if err := a.run.WriteStdin(data); err != nil {
 			return nil, fmt.Errorf("action %d: %v", a.id, err)
 		}
 		return ack(), nil
@@ -252,7 +247,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		ss.cancelAction(a)
+		a.run.Cancel()
 		return actionView(a, false), nil
 	case "drop_action":
 		a, err := ss.action(req.ActionID)
@@ -268,19 +263,13 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if req.PID == nil || req.Signal == nil {
 			return nil, errors.New("invalid request: signal_process needs `pid` and `signal`")
 		}
-		target := fmt.Sprint(*req.PID)
-		if req.ProcessGroup != nil && *req.ProcessGroup {
-			target = "-" + target
+		sig, ok := shell.SignalNumber(*req.Signal)
+		if !ok {
+			return nil, fmt.Errorf("invalid signal %q", *req.Signal)
 		}
-		sig := strings.TrimPrefix(strings.ToUpper(*req.Signal), "SIG")
-		for _, c := range sig {
-			if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-				return nil, fmt.Errorf("invalid signal %q", *req.Signal)
-			}
-		}
-		res := ss.env.Execute(nil, shellsim.Action{Source: "kill -s " + sig + " -- " + target, Fresh: true, Dir: "/"}, false)
-		if res.Outcome.ExitStatus != 0 {
-			return nil, fmt.Errorf("signal_process: %s", strings.TrimSpace(string(res.Stderr)))
+		group := req.ProcessGroup != nil && *req.ProcessGroup
+		if err := ss.env.Signal(int(*req.PID), sig, group); err != nil {
+			return nil, fmt.Errorf("signal_process: %v", err)
 		}
 		return ack(), nil
 	case "fork_session":
@@ -295,21 +284,12 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if len(s.sessions) >= MaxSessions {
 			return nil, fmt.Errorf("harness session limit exceeded (%d)", MaxSessions)
 		}
-		if a := from.active(); a != nil {
-			return nil, fmt.Errorf("session %d has an active action %d: a running action cannot be forked", src, a.id)
-		}
-		env, err := from.env.Duplicate()
+		ns, err := from.fork()
 		if err != nil {
 			return nil, err
 		}
 		id := s.nextID
 		s.nextID++
-		ns := &session{env: env, actions: map[uint64]*action{}}
-		ns.baseline = from.baseline // immutable snapshot: safe to share
-		for aid, a := range from.actions {
-			ns.actions[aid] = a // completed records; read-only
-		}
-		ns.nextAct = from.nextAct
 		s.sessions[id] = ns
 		return obj{"kind": "session", "session_id": id}, nil
 	case "drop_session":
@@ -424,18 +404,18 @@ func actionView(a *action, brief bool) obj {
 	v := obj{"kind": "action", "action_id": a.id}
 	switch {
 	case a.complete():
-		r := a.result
+		r := a.run.Result()
 		v["state"] = obj{"state": "complete", "status": r.Outcome.ExitStatus}
 		o := r.Outcome
 		o.CommandUsage = orEmpty(o.CommandUsage)
 		v["outcome"] = o
 		v["invocations"], v["commands"], v["unsupported"] = orEmpty(r.Invocations), orEmpty(r.Commands), orEmpty(r.Unsupported)
 		v["unsupported_commands"], v["partial_commands"] = orEmpty(r.UnsupportedCommands), orEmpty(r.PartialCommands)
-	case a.paused != nil && a.paused.timer:
-		v["state"] = obj{"state": "blocked", "reason": obj{"kind": "timer", "deadline_ns": int64(a.paused.deadline)}}
-	case a.stdin.isWaiting():
-		v["state"] = obj{"state": "blocked", "reason": obj{"kind": "input_readable", "description": "stdin"}}
 	default:
+		if reason := a.run.Blocked(); reason != nil {
+			v["state"] = obj{"state": "blocked", "reason": reason}
+			break
+		}
 		v["state"] = obj{"state": "running"}
 	}
 	if _, ok := v["invocations"]; !ok {
@@ -561,7 +541,46 @@ func fileOp(env *shellsim.Environment, req *Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var result any = ack()
+	switch req.Op {
+	case "write_file":
+		data, err := decode64("data_base64", req.DataBase64)
+		if err != nil {
+			return nil, err
+		}
+		mode, err := fileMode(req.Mode, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		return ack(), env.ChangeFS(func(fsys *vfs.FS) error {
+			if err := fsys.WriteFile(p, data, mode); err != nil {
+				return fsErr(err)
+			}
+			return fsErr(fsys.Chmod(p, mode))
+		}, len(data)+len(p))
+	case "make_directory":
+		mode, err := fileMode(req.Mode, 0o755)
+		if err != nil {
+			return nil, err
+		}
+		parents := req.Parents != nil && *req.Parents
+		return ack(), env.ChangeFS(func(fsys *vfs.FS) error {
+			if parents {
+				return fsErr(fsys.MkdirAll(p, mode))
+			}
+			return fsErr(fsys.Mkdir(p, mode))
+		}, len(p))
+	case "remove_path":
+		if p == "/work" {
+			return nil, errors.New("cannot remove /work itself")
+		}
+		return ack(), env.ChangeFS(func(fsys *vfs.FS) error {
+			if _, err := fsys.Lstat(p); err != nil {
+				return fsErr(err)
+			}
+			return fsErr(fsys.RemoveAll(p))
+		}, len(p))
+	}
+	var result any
 	err = env.WithFS(func(fsys *vfs.FS) error {
 		switch req.Op {
 		case "read_file":
@@ -580,19 +599,6 @@ func fileOp(env *shellsim.Environment, req *Request) (any, error) {
 				return fsErr(err)
 			}
 			result = obj{"kind": "file", "path": p, "data_base64": enc(data), "mode": modeBits(fi.Mode)}
-		case "write_file":
-			data, err := decode64("data_base64", req.DataBase64)
-			if err != nil {
-				return err
-			}
-			mode, err := fileMode(req.Mode, 0o644)
-			if err != nil {
-				return err
-			}
-			if err := fsys.WriteFile(p, data, mode); err != nil {
-				return fsErr(err)
-			}
-			return fsErr(fsys.Chmod(p, mode))
 		case "stat_path":
 			follow := req.FollowSymlinks == nil || *req.FollowSymlinks
 			var fi command.FileInfo
@@ -616,23 +622,6 @@ func fileOp(env *shellsim.Environment, req *Request) (any, error) {
 				v["node_type"], v["size"] = "file", fi.Size
 			}
 			result = v
-		case "make_directory":
-			mode, err := fileMode(req.Mode, 0o755)
-			if err != nil {
-				return err
-			}
-			if req.Parents != nil && *req.Parents {
-				return fsErr(fsys.MkdirAll(p, mode))
-			}
-			return fsErr(fsys.Mkdir(p, mode))
-		case "remove_path":
-			if p == "/work" {
-				return errors.New("cannot remove /work itself")
-			}
-			if _, err := fsys.Lstat(p); err != nil {
-				return fsErr(err)
-			}
-			return fsErr(fsys.RemoveAll(p))
 		case "list_paths":
 			paths := []string{}
 			var walk func(string) error

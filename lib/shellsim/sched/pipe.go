@@ -13,11 +13,16 @@ type Pipe struct {
 	readers int
 	writers int
 	rq, wq  []*Task
+	id      int
 }
+
+// ID numbers the pipe within its scheduler (from 1, in creation order).
+func (p *Pipe) ID() int { return p.id }
 
 // NewPipe returns the two ends of a pipe holding at most size bytes.
 func (s *Scheduler) NewPipe(size int) (*PipeReader, *PipeWriter) {
-	p := &Pipe{s: s, size: size, readers: 1, writers: 1}
+	s.pipes++
+	p := &Pipe{s: s, size: size, readers: 1, writers: 1, id: s.pipes}
 	return &PipeReader{p: p}, &PipeWriter{p: p}
 }
 
@@ -57,7 +62,7 @@ func (r *PipeReader) Read(b []byte) (int, error) {
 			return 0, io.EOF
 		}
 		p.rq = append(p.rq, t)
-		if err := t.Block(); err != nil {
+		if err := t.BlockFor(WaitReason{Kind: WaitPipeReadable, Pipe: p.id}); err != nil {
 			return 0, err
 		}
 	}
@@ -104,7 +109,7 @@ func (w *PipeWriter) Write(b []byte) (int, error) {
 				return written, ErrBrokenPipe
 			}
 			p.wq = append(p.wq, t)
-			if err := t.Block(); err != nil {
+			if err := t.BlockFor(WaitReason{Kind: WaitPipeWritable, Pipe: p.id}); err != nil {
 				return written, err
 			}
 			continue

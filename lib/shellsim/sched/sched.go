@@ -46,6 +46,7 @@ type Scheduler struct {
 
 	procs   map[int]*Proc
 	nextPID int
+	pipes   int
 
 	// Stepper, when set, is consulted before virtual time jumps and after
 	// each quantum (see stepper.go).
@@ -87,6 +88,7 @@ type Task struct {
 	slice    int64
 	blockSeq uint64
 	stopErrs int
+	reason   WaitReason
 	// SigPipe records that a write hit a pipe with no reader.
 	SigPipe bool
 	// Interruptible makes blocking calls fail with ErrInterrupted while a
@@ -147,8 +149,10 @@ func (t *Task) finish() {
 // the earliest timer when nothing is runnable.
 func (s *Scheduler) next() {
 	for len(s.runq) == 0 {
+		if !s.idle() {
+			continue
+		}
 		if len(s.timers) > 0 {
-			s.gateTime()
 			s.fireTimers()
 			continue
 		}
@@ -261,7 +265,7 @@ func (t *Task) Done() bool { return t.state == done }
 func (t *Task) Wait(other *Task) error {
 	for other.state != done {
 		other.waiters = append(other.waiters, t)
-		if err := t.Block(); err != nil {
+		if err := t.BlockFor(WaitReason{Kind: WaitChild, Tasks: []*Task{other}}); err != nil {
 			other.removeWaiter(t)
 			return err
 		}
@@ -280,7 +284,7 @@ func (t *Task) WaitAny(others []*Task) error {
 		for _, o := range others {
 			o.waiters = append(o.waiters, t)
 		}
-		err := t.Block()
+		err := t.BlockFor(WaitReason{Kind: WaitAnyChild, Tasks: others})
 		for _, o := range others {
 			o.removeWaiter(t)
 		}
@@ -311,9 +315,10 @@ func (t *Task) Sleep(d time.Duration) error {
 	s.seq++
 	t.timerID = s.seq
 	t.fired = false
-	heap.Push(&s.timers, timer{at: s.now + d, seq: s.seq, t: t})
+	at := s.now + d
+	heap.Push(&s.timers, timer{at: at, seq: s.seq, t: t})
 	for !t.fired {
-		if err := t.Block(); err != nil {
+		if err := t.BlockFor(WaitReason{Kind: WaitTimer, Deadline: at}); err != nil {
 			t.timerID = 0
 			return err
 		}

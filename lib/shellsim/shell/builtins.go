@@ -1801,3 +1801,30 @@ func funcText(name string, body *syntax.Stmt) string {
 	b.WriteString("}")
 	return b.String()
 }
+
+// Signal delivers sig to process pid, or to every live process of group
+// pid, as kill does (trapped signals run their handler); false when no
+// such process is alive.
+func (sh *Shell) Signal(pid, sig int, group bool) bool {
+	if group {
+		return sh.deliverGroup(pid, sig)
+	}
+	return sh.deliver(pid, sig)
+}
+
+// SignalNumber resolves a signal name ("TERM", "SIGTERM", "term") or
+// number to its number; EXIT and the shell's pseudo-signals are refused.
+func SignalNumber(s string) (int, bool) {
+	name, ok := normSignal(s)
+	if !ok {
+		return 0, false
+	}
+	switch name {
+	case "EXIT", "ERR", "DEBUG", "RETURN":
+		if s != "0" {
+			return 0, false
+		}
+		return 0, true
+	}
+	return signalNum(name), true
+}
