@@ -34,24 +34,24 @@ type gzOpts struct {
 	level                                                       int
 }
 
-var gzipSpec = getopt.Spec{Short: "cdfklqtvnN123456789rS:", Long: map[string]getopt.Long{
-	"stdout": {Key: "c", Arg: false}, "to-stdout": {Key: "c", Arg: false}, "decompress": {Key: "d", Arg: false}, "uncompress": {Key: "d", Arg: false},
-	"force": {Key: "f", Arg: false}, "keep": {Key: "k", Arg: false}, "list": {Key: "l", Arg: false}, "quiet": {Key: "q", Arg: false},
-	"test": {Key: "t", Arg: false}, "verbose": {Key: "v", Arg: false}, "fast": {Key: "1", Arg: false}, "best": {Key: "9", Arg: false},
-	"no-name": {Key: "n", Arg: false}, "name": {Key: "N", Arg: false}, "recursive": {Key: "r", Arg: false}, "suffix": {Key: "S", Arg: true},
+var gzipSpec = getopt.Spec{Short: "cdfklqtvnN123456789rS:", Long: map[string]string{
+	"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d",
+	"force": "f", "keep": "k", "list": "l", "quiet": "q",
+	"test": "t", "verbose": "v", "fast": "1", "best": "9",
+	"no-name": "n", "name": "N", "recursive": "r", "suffix=": "S",
 }}
 
 func runGzip(inv *command.Invocation, decompress, cat bool) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, gzipSpec)
+	opts, files, st, ok := getopt.Parse(inv, &gzipSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	o := gzOpts{decompress: decompress, stdout: cat, level: 6}
 	for _, op := range opts {
-		switch op.Key {
+		switch op.Name {
 		case "c":
 			o.stdout = true
 		case "d":
@@ -70,11 +70,11 @@ func runGzip(inv *command.Invocation, decompress, cat bool) int {
 			o.verbose = true
 		case "n", "N":
 		case "r", "S":
-			inv.Sys.Partial("gzip -" + op.Key)
-			fmt.Fprintf(inv.Stderr, "%s: option -%s is not supported here\n", inv.Args[0], op.Key)
+			inv.Sys.Partial("gzip -" + op.Name)
+			fmt.Fprintf(inv.Stderr, "%s: option -%s is not supported here\n", inv.Args[0], op.Name)
 			return 1
 		default:
-			o.level = int(op.Key[0] - '0')
+			o.level = int(op.Name[0] - '0')
 		}
 	}
 	if len(files) == 0 {

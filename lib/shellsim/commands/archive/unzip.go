@@ -24,22 +24,22 @@ import (
 // Extraction is atomic when a write fails (e.g. the disk is full).
 func init() { command.Register("unzip", command.Partial, Unzip) }
 
-var unzipSpec = getopt.Spec{Short: "ltponqd:x:", Long: map[string]getopt.Long{}}
+var unzipSpec = getopt.Spec{Short: "ltponqd:x:", Status: 10}
 
 // Unzip runs unzip.
 func Unzip(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, args, ok := getopt.Parse(inv, unzipSpec)
+	opts, args, st, ok := getopt.Parse(inv, &unzipSpec)
 	if !ok {
-		return 10
+		return st
 	}
 	list, test, pipe, over, never, quiet := false, false, false, false, false, 0
 	dir, dirArg := inv.Dir, ""
 	var excludes []string
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "l":
 			list = true
 		case "t":

@@ -23,10 +23,14 @@ import (
 // the same name are replaced. -d deletes the named entries.
 func init() { command.Register("zip", command.Partial, Zip) }
 
-var zipSpec = getopt.Spec{Short: "rqj0123456789dmv", Long: map[string]getopt.Long{
-	"recurse-paths": {Key: "r", Arg: false}, "quiet": {Key: "q", Arg: false}, "junk-paths": {Key: "j", Arg: false}, "delete": {Key: "d", Arg: false},
-	"move": {Key: "m", Arg: false},
-}}
+var zipSpec = getopt.Spec{
+	Short: "rqj0123456789dmv",
+	Long: map[string]string{
+		"recurse-paths": "r", "quiet": "q", "junk-paths": "j", "delete": "d",
+		"move": "m",
+	},
+	Status: 16,
+}
 
 type zipEntry struct {
 	name   string
@@ -60,14 +64,14 @@ func Zip(inv *command.Invocation) int {
 	}
 	sub := *inv
 	sub.Args = rest
-	opts, args, ok := getopt.Parse(&sub, zipSpec)
+	opts, args, st, ok := getopt.Parse(&sub, &zipSpec)
 	if !ok {
-		return 16
+		return st
 	}
 	recurse, quiet, junk, del := false, false, false, false
 	level := 6
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "r":
 			recurse = true
 		case "q":
@@ -77,11 +81,11 @@ func Zip(inv *command.Invocation) int {
 		case "d":
 			del = true
 		case "m", "v":
-			inv.Sys.Partial("zip -" + o.Key)
-			fmt.Fprintf(inv.Stderr, "zip error: option -%s is not supported here\n", o.Key)
+			inv.Sys.Partial("zip -" + o.Name)
+			fmt.Fprintf(inv.Stderr, "zip error: option -%s is not supported here\n", o.Name)
 			return 16
 		default:
-			level = int(o.Key[0] - '0')
+			level = int(o.Name[0] - '0')
 		}
 	}
 	if len(args) == 0 {

@@ -18,24 +18,28 @@ import (
 // -l lists every differing byte in octal; -s prints nothing.
 func init() { command.Register("cmp", command.Real, Cmp) }
 
-var cmpSpec = getopt.Spec{Short: "bli:n:s", Long: map[string]getopt.Long{
-	"print-bytes": {Key: "b", Arg: false}, "verbose": {Key: "l", Arg: false}, "ignore-initial": {Key: "i", Arg: true},
-	"bytes": {Key: "n", Arg: true}, "quiet": {Key: "s", Arg: false}, "silent": {Key: "s", Arg: false},
-}}
+var cmpSpec = getopt.Spec{
+	Short: "bli:n:s",
+	Long: map[string]string{
+		"print-bytes": "b", "verbose": "l", "ignore-initial=": "i",
+		"bytes=": "n", "quiet": "s", "silent": "s",
+	},
+	Status: 2,
+}
 
 // Cmp runs cmp.
 func Cmp(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 2
 	}
-	opts, files, ok := getopt.Parse(inv, cmpSpec)
+	opts, files, st, ok := getopt.Parse(inv, &cmpSpec)
 	if !ok {
-		return 2
+		return st
 	}
 	printBytes, list, silent := false, false, false
 	var skip, limit int64 = 0, -1
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "b":
 			printBytes = true
 		case "l":
@@ -45,11 +49,11 @@ func Cmp(inv *command.Invocation) int {
 		case "i", "n":
 			n, err := strconv.ParseInt(o.Val, 10, 64)
 			if err != nil || n < 0 {
-				what := map[string]string{"i": "ignore-initial", "n": "--bytes"}[o.Key]
+				what := map[string]string{"i": "ignore-initial", "n": "--bytes"}[o.Name]
 				fmt.Fprintf(inv.Stderr, "cmp: invalid %s value '%s'\n", what, o.Val)
 				return 2
 			}
-			if o.Key == "i" {
+			if o.Name == "i" {
 				skip = n
 			} else {
 				limit = n

@@ -23,14 +23,18 @@ import (
 // colour are not modeled.
 func init() { command.Register("diff", command.Partial, Diff) }
 
-var diffSpec = getopt.Spec{Short: "uU:qrNibwaBcC:ysx:", Long: map[string]getopt.Long{
-	"unified": {Key: "U", Arg: true}, "brief": {Key: "q", Arg: false}, "recursive": {Key: "r", Arg: false}, "new-file": {Key: "N", Arg: false},
-	"ignore-case": {Key: "i", Arg: false}, "ignore-space-change": {Key: "b", Arg: false}, "ignore-all-space": {Key: "w", Arg: false},
-	"text": {Key: "a", Arg: false}, "label": {Key: "label", Arg: true}, "ignore-blank-lines": {Key: "B", Arg: false},
-	"context": {Key: "C", Arg: true}, "side-by-side": {Key: "y", Arg: false}, "color": {Key: "color", Arg: false},
-	"report-identical-files": {Key: "s", Arg: false}, "strip-trailing-cr": {Key: "strip-trailing-cr", Arg: false},
-	"normal": {Key: "normal", Arg: false}, "exclude": {Key: "x", Arg: true},
-}}
+var diffSpec = getopt.Spec{
+	Short: "uU:qrNibwaBcC:ysx:",
+	Long: map[string]string{
+		"unified=": "U", "brief": "q", "recursive": "r", "new-file": "N",
+		"ignore-case": "i", "ignore-space-change": "b", "ignore-all-space": "w",
+		"text": "a", "label=": "label", "ignore-blank-lines": "B",
+		"context=": "C", "side-by-side": "y", "color": "color",
+		"report-identical-files": "s", "strip-trailing-cr": "strip-trailing-cr",
+		"normal": "normal", "exclude=": "x",
+	},
+	Status: 2,
+}
 
 type diffOpts struct {
 	unified        bool
@@ -60,9 +64,9 @@ func Diff(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 2
 	}
-	opts, files, ok := getopt.Parse(inv, diffSpec)
+	opts, files, st, ok := getopt.Parse(inv, &diffSpec)
 	if !ok {
-		return 2
+		return st
 	}
 	d := &differ{inv: inv}
 	d.o.context = 3
@@ -84,7 +88,7 @@ func Diff(inv *command.Invocation) int {
 	}
 	d.o.switches = strings.Join(sw, " ")
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "u":
 			d.o.unified, d.o.ctxFormat = true, false
 		case "U":
@@ -128,7 +132,7 @@ func Diff(inv *command.Invocation) int {
 		case "x":
 			d.o.excludes = append(d.o.excludes, o.Val)
 		default:
-			flag := map[string]string{"B": "-B", "y": "-y", "color": "--color"}[o.Key]
+			flag := map[string]string{"B": "-B", "y": "-y", "color": "--color"}[o.Name]
 			inv.Sys.Partial("diff " + flag)
 			fmt.Fprintf(inv.Stderr, "diff: option %s is not supported here\n", flag)
 			return 2

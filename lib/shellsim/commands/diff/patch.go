@@ -23,14 +23,18 @@ import (
 // any file fails, no file is changed; reject files are not written.
 func init() { command.Register("patch", command.Partial, Patch) }
 
-var patchSpec = getopt.Spec{Short: "p:i:RNsEfd:tuo:blF:", Long: map[string]getopt.Long{
-	"fuzz":  {Key: "F", Arg: true},
-	"strip": {Key: "p", Arg: true}, "input": {Key: "i", Arg: true}, "reverse": {Key: "R", Arg: false}, "forward": {Key: "N", Arg: false},
-	"dry-run": {Key: "dry-run", Arg: false}, "silent": {Key: "s", Arg: false}, "quiet": {Key: "s", Arg: false},
-	"remove-empty-files": {Key: "E", Arg: false}, "force": {Key: "f", Arg: false}, "directory": {Key: "d", Arg: true},
-	"batch": {Key: "t", Arg: false}, "unified": {Key: "u", Arg: false}, "output": {Key: "o", Arg: true}, "backup": {Key: "b", Arg: false},
-	"ignore-whitespace": {Key: "l", Arg: false}, "no-backup-if-mismatch": {Key: "no-backup-if-mismatch", Arg: false},
-}}
+var patchSpec = getopt.Spec{
+	Short: "p:i:RNsEfd:tuo:blF:",
+	Long: map[string]string{
+		"fuzz=":  "F",
+		"strip=": "p", "input=": "i", "reverse": "R", "forward": "N",
+		"dry-run": "dry-run", "silent": "s", "quiet": "s",
+		"remove-empty-files": "E", "force": "f", "directory=": "d",
+		"batch": "t", "unified": "u", "output=": "o", "backup": "b",
+		"ignore-whitespace": "l", "no-backup-if-mismatch": "no-backup-if-mismatch",
+	},
+	Status: 2,
+}
 
 type hunkLine struct {
 	kind byte // ' ', '-', '+'
@@ -54,16 +58,16 @@ func Patch(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 2
 	}
-	opts, args, ok := getopt.Parse(inv, patchSpec)
+	opts, args, st, ok := getopt.Parse(inv, &patchSpec)
 	if !ok {
-		return 2
+		return st
 	}
 	strip, maxFuzzOpt := -1, 2
 	var input string
 	var reverse, forward, dry, silent, removeEmpty bool
 	dir := inv.Dir
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "p":
 			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
@@ -94,7 +98,7 @@ func Patch(inv *command.Invocation) int {
 			dir = inv.Abs(o.Val)
 		case "f", "t", "u", "no-backup-if-mismatch":
 		default:
-			flag := map[string]string{"o": "-o", "b": "-b", "l": "-l"}[o.Key]
+			flag := map[string]string{"o": "-o", "b": "-b", "l": "-l"}[o.Name]
 			inv.Sys.Partial("patch " + flag)
 			fmt.Fprintf(inv.Stderr, "patch: option %s is not supported here\n", flag)
 			return 2

@@ -31,8 +31,8 @@ type encoding interface {
 	DecodeString(string) ([]byte, error)
 }
 
-var baseSpec = getopt.Spec{Short: "diw:", Long: map[string]getopt.Long{
-	"decode": {Key: "d", Arg: false}, "ignore-garbage": {Key: "i", Arg: false}, "wrap": {Key: "w", Arg: true},
+var baseSpec = getopt.Spec{Short: "diw:", Long: map[string]string{
+	"decode": "d", "ignore-garbage": "i", "wrap=": "w",
 }}
 
 func runBase(inv *command.Invocation, enc encoding, alphabet string) int {
@@ -40,13 +40,13 @@ func runBase(inv *command.Invocation, enc encoding, alphabet string) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, baseSpec)
+	opts, files, st, ok := getopt.Parse(inv, &baseSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	decode, garbage, wrap := false, false, 76
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "d":
 			decode = true
 		case "i":

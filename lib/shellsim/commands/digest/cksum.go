@@ -58,12 +58,12 @@ func Cksum(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, getopt.Spec{Short: "a:", Long: map[string]getopt.Long{"algorithm": {Key: "a", Arg: true}}})
+	opts, files, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "a:", Long: map[string]string{"algorithm=": "a"}})
 	if !ok {
-		return 1
+		return st
 	}
 	for _, o := range opts {
-		if o.Key == "a" && o.Val != "crc" {
+		if o.Name == "a" && o.Val != "crc" {
 			inv.Sys.Partial("cksum -a " + o.Val)
 			fmt.Fprintf(inv.Stderr, "cksum: -a %s is not supported here; use %ssum\n", o.Val, o.Val)
 			return 1

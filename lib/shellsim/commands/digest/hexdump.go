@@ -17,8 +17,8 @@ import (
 // modeled.
 func init() { command.Register("hexdump", command.Partial, Hexdump) }
 
-var hexdumpSpec = getopt.Spec{Short: "Cvn:s:bcdoxe:f:", Long: map[string]getopt.Long{
-	"canonical": {Key: "C", Arg: false}, "no-squeezing": {Key: "v", Arg: false}, "length": {Key: "n", Arg: true}, "skip": {Key: "s", Arg: true},
+var hexdumpSpec = getopt.Spec{Short: "Cvn:s:bcdoxe:f:", Long: map[string]string{
+	"canonical": "C", "no-squeezing": "v", "length=": "n", "skip=": "s",
 }}
 
 // Hexdump runs hexdump.
@@ -26,14 +26,14 @@ func Hexdump(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, hexdumpSpec)
+	opts, files, st, ok := getopt.Parse(inv, &hexdumpSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	canon, noSqueeze := false, false
 	var skip, length int64 = 0, -1
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "C":
 			canon = true
 		case "v":
@@ -44,7 +44,7 @@ func Hexdump(inv *command.Invocation) int {
 				fmt.Fprintf(inv.Stderr, "hexdump: invalid number '%s'\n", o.Val)
 				return 1
 			}
-			if o.Key == "n" {
+			if o.Name == "n" {
 				length = n
 			} else {
 				skip = n
@@ -52,8 +52,8 @@ func Hexdump(inv *command.Invocation) int {
 		case "x":
 			canon = false
 		default:
-			inv.Sys.Partial("hexdump -" + o.Key)
-			fmt.Fprintf(inv.Stderr, "hexdump: option -%s is not supported here\n", o.Key)
+			inv.Sys.Partial("hexdump -" + o.Name)
+			fmt.Fprintf(inv.Stderr, "hexdump: option -%s is not supported here\n", o.Name)
 			return 1
 		}
 	}

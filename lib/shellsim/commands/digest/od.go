@@ -27,9 +27,11 @@ type odType struct {
 	width int // GNU field width without the separating pad
 }
 
-var odSpec = getopt.Spec{Short: "A:t:j:N:w::bcdiloxsv", Long: map[string]getopt.Long{
-	"address-radix": {Key: "A", Arg: true}, "format": {Key: "t", Arg: true}, "skip-bytes": {Key: "j", Arg: true},
-	"read-bytes": {Key: "N", Arg: true}, "output-duplicates": {Key: "v", Arg: false}, "width": {Key: "w", Arg: true},
+// GNU od's -w takes an optional argument (-w[BYTES]); ShellSim refuses -w
+// either way, and parses it as taking a required one as it always has.
+var odSpec = getopt.Spec{Short: "A:t:j:N:w:bcdiloxsv", Long: map[string]string{
+	"address-radix=": "A", "format=": "t", "skip-bytes=": "j",
+	"read-bytes=": "N", "output-duplicates": "v", "width=": "w",
 }}
 
 func odWidth(kind byte, size int) int {
@@ -114,9 +116,9 @@ func Od(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, odSpec)
+	opts, files, st, ok := getopt.Parse(inv, &odSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	radix := byte('o')
 	var types []odType
@@ -132,7 +134,7 @@ func Od(inv *command.Invocation) int {
 		return true
 	}
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "A":
 			if len(o.Val) != 1 || !strings.Contains("doxn", o.Val) {
 				fmt.Fprintf(inv.Stderr, "od: invalid output address radix '%s'; it must be one character from [doxn]\n", o.Val)
@@ -154,7 +156,7 @@ func Od(inv *command.Invocation) int {
 				fmt.Fprintf(inv.Stderr, "od: invalid argument '%s'\n", o.Val)
 				return 1
 			}
-			if o.Key == "j" {
+			if o.Name == "j" {
 				skip = n
 			} else {
 				limit = n

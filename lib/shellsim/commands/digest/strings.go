@@ -33,14 +33,14 @@ func Strings(inv *command.Invocation) int {
 	}
 	sub := *inv
 	sub.Args = args
-	opts, files, ok := getopt.Parse(&sub, getopt.Spec{Short: "an:t:fd", Long: map[string]getopt.Long{
-		"all": {Key: "a", Arg: false}, "bytes": {Key: "n", Arg: true}, "radix": {Key: "t", Arg: true}, "print-file-name": {Key: "f", Arg: false}, "data": {Key: "d", Arg: false}}})
+	opts, files, st, ok := getopt.Parse(&sub, &getopt.Spec{Short: "an:t:fd", Long: map[string]string{
+		"all": "a", "bytes=": "n", "radix=": "t", "print-file-name": "f", "data": "d"}})
 	if !ok {
-		return 1
+		return st
 	}
 	minLen, radix, withName := 4, byte(0), false
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "n":
 			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 1 {

@@ -45,10 +45,10 @@ var sumAlgos = []sumAlgo{
 	{"sha384sum", "SHA384", sha512.New384},
 }
 
-var sumSpec = getopt.Spec{Short: "bctwz", Long: map[string]getopt.Long{
-	"binary": {Key: "b", Arg: false}, "check": {Key: "c", Arg: false}, "text": {Key: "t", Arg: false}, "warn": {Key: "w", Arg: false},
-	"zero": {Key: "z", Arg: false}, "tag": {Key: "tag", Arg: false}, "quiet": {Key: "quiet", Arg: false}, "status": {Key: "status", Arg: false},
-	"strict": {Key: "strict", Arg: false}, "ignore-missing": {Key: "ignore-missing", Arg: false},
+var sumSpec = getopt.Spec{Short: "bctwz", Long: map[string]string{
+	"binary": "b", "check": "c", "text": "t", "warn": "w",
+	"zero": "z", "tag": "tag", "quiet": "quiet", "status": "status",
+	"strict": "strict", "ignore-missing": "ignore-missing",
 }}
 
 type sumFlags struct {
@@ -59,13 +59,13 @@ func runSum(inv *command.Invocation, a sumAlgo) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, sumSpec)
+	opts, files, st, ok := getopt.Parse(inv, &sumSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	var f sumFlags
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "b":
 			f.binary = true
 		case "t":

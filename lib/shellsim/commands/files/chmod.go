@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Chmod changes file mode bits.
@@ -37,14 +38,15 @@ func Chmod(inv *command.Invocation) int {
 		}
 		rest = append(rest, a)
 	}
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short:   "Rvcf",
 		Long:    map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference=": "ref"},
 		Partial: map[string]bool{"ref": true},
+		Help:    true,
 	}
 	sub := *inv
 	sub.Args = append([]string{inv.Args[0]}, flags...)
-	opts, _, st, ok := getopts(&sub, spec)
+	opts, _, st, ok := getopt.Parse(&sub, spec)
 	if !ok {
 		return st
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Chown changes file owner and group.
@@ -20,13 +21,14 @@ func Chown(inv *command.Invocation) int { return chown(inv, false) }
 func Chgrp(inv *command.Invocation) int { return chown(inv, true) }
 
 func chown(inv *command.Invocation, grpOnly bool) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "RvcfhHLP",
 		Long: map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
 			"quiet": "f", "no-dereference": "h", "reference=": "ref", "from=": "from", "dereference": "deref"},
 		Partial: map[string]bool{"ref": true, "from": true, "H": true, "L": true, "v": true, "c": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

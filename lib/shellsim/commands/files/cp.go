@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Cp copies files and directories.
@@ -17,7 +18,7 @@ import (
 //
 // -i is not modelled (there is no terminal to ask on) and fails as Partial.
 func Cp(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "rRpafnvidLPHt:Tu",
 		Long: map[string]string{
 			"recursive": "r", "preserve": "p", "archive": "a", "force": "f",
@@ -26,8 +27,9 @@ func Cp(inv *command.Invocation) int {
 			"preserve=": "preserve", "parents": "parents", "update": "u", "backup": "backup",
 		},
 		Partial: map[string]bool{"i": true, "H": true, "backup": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

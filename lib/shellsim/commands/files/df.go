@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Df reports the simulated disk: one filesystem mounted on / whose size
@@ -12,13 +13,14 @@ import (
 //
 //	df [-hkTP] [FILE]...
 func Df(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "hkTPHmai",
 		Long: map[string]string{"human-readable": "h", "print-type": "T", "portability": "P",
 			"si": "H", "all": "a", "inodes": "i", "output": "output", "output=": "output", "total": "total"},
 		Partial: map[string]bool{"H": true, "i": true, "output": true, "total": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Du estimates file space usage.
@@ -17,14 +18,15 @@ import (
 // Space is modelled as whole 4 KiB blocks per file and directory (ext4's
 // allocation); entries are visited in name order.
 func Du(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "sahckmbd:xLPS0",
 		Long: map[string]string{"summarize": "s", "all": "a", "human-readable": "h", "total": "c",
 			"max-depth=": "d", "bytes": "b", "apparent-size": "apparent", "one-file-system": "x",
 			"dereference": "L", "null": "0", "exclude=": "exclude", "si": "si", "time": "time"},
 		Partial: map[string]bool{"L": true, "S": true, "exclude": true, "si": true, "time": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/system"
 )
 
@@ -34,7 +35,7 @@ func Find(inv *command.Invocation) int {
 	}
 	args := inv.Args[1:]
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "--version") {
-		return helpOrVersion(inv, &optSpec{Short: "PLH", Partial: map[string]bool{"L": true, "H": true}}, args[0])
+		return getopt.HelpOrVersion(inv, &getopt.Spec{Short: "PLH", Partial: map[string]bool{"L": true, "H": true}}, args[0])
 	}
 	for len(args) > 0 {
 		switch args[0] {
@@ -42,7 +43,7 @@ func Find(inv *command.Invocation) int {
 			args = args[1:]
 			continue
 		case "-L", "-H":
-			return unsupportedFlag(inv, args[0][1:], 1)
+			return getopt.Unsupported(inv, args[0][1:], 1)
 		}
 		break
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Ln makes links between files.
@@ -14,14 +15,15 @@ import (
 //	ln [-sfnv] TARGET... DIRECTORY
 //	ln [-sfnv] -t DIRECTORY TARGET...
 func Ln(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "sfnvTt:irbLP",
 		Long: map[string]string{"symbolic": "s", "force": "f", "no-dereference": "n",
 			"verbose": "v", "no-target-directory": "T", "target-directory=": "t",
 			"interactive": "i", "relative": "r", "backup": "b", "logical": "L", "physical": "P"},
 		Partial: map[string]bool{"i": true, "b": true, "L": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Ls lists directory contents.
@@ -21,7 +22,7 @@ import (
 // has no terminal). -l uses GNU's long format with owner names from the
 // simulated user table and times from the virtual clock.
 func Ls(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "laA1RdhtrSFUfiscCmxgonpQN",
 		Long: map[string]string{
 			"all": "a", "almost-all": "A", "recursive": "R", "directory": "d",
@@ -31,8 +32,9 @@ func Ls(inv *command.Invocation) int {
 		},
 		Status:  2,
 		Partial: map[string]bool{"U": true, "f": true, "c": true, "C": true, "m": true, "x": true, "Q": true, "N": false, "gdf": true, "full-time": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -77,7 +79,7 @@ func Ls(inv *command.Invocation) int {
 			switch o.Val {
 			case "never", "no", "none", "auto", "tty", "if-tty":
 			default:
-				return unsupportedFlag(inv, "color="+o.Val, 2)
+				return getopt.Unsupported(inv, "color="+o.Val, 2)
 			}
 		}
 	}

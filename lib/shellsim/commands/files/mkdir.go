@@ -7,18 +7,20 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Mkdir creates directories.
 //
 //	mkdir [-pv] [-m MODE] DIRECTORY...
 func Mkdir(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short:   "pvm:Z",
 		Long:    map[string]string{"parents": "p", "verbose": "v", "mode=": "m", "context": "Z"},
 		Partial: map[string]bool{"Z": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Mktemp creates a temporary file or directory and prints its name.
@@ -18,12 +19,13 @@ import (
 // The X's are filled from a hash of the virtual clock, the process id and
 // an attempt counter, so a run is reproducible.
 func Mktemp(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "dqup:t",
 		Long: map[string]string{"directory": "d", "quiet": "q", "dry-run": "u",
 			"tmpdir": "p", "tmpdir=": "p", "suffix=": "suffix"},
+		Help: true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

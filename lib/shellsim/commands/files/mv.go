@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Mv moves (renames) files.
@@ -13,15 +14,16 @@ import (
 //
 // -i is not modelled (there is no terminal to ask on) and fails as Partial.
 func Mv(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "fnvit:Tub",
 		Long: map[string]string{
 			"force": "f", "no-clobber": "n", "verbose": "v", "interactive": "i",
 			"target-directory=": "t", "no-target-directory": "T", "update": "u", "backup": "b",
 		},
 		Partial: map[string]bool{"i": true, "b": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Basename strips directory and suffix from names.
@@ -15,8 +16,8 @@ import (
 //	basename NAME [SUFFIX]
 //	basename [-az] [-s SUFFIX] NAME...
 func Basename(inv *command.Invocation) int {
-	spec := &optSpec{Short: "as:z", Long: map[string]string{"multiple": "a", "suffix=": "s", "zero": "z"}}
-	opts, operands, st, ok := getopts(inv, spec)
+	spec := &getopt.Spec{Short: "as:z", Long: map[string]string{"multiple": "a", "suffix=": "s", "zero": "z"}, Help: true}
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -77,8 +78,8 @@ func baseName(n string) string {
 //
 //	dirname [-z] NAME...
 func Dirname(inv *command.Invocation) int {
-	spec := &optSpec{Short: "z", Long: map[string]string{"zero": "z"}}
-	opts, operands, st, ok := getopts(inv, spec)
+	spec := &getopt.Spec{Short: "z", Long: map[string]string{"zero": "z"}, Help: true}
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -208,14 +209,15 @@ func canonicalize(inv *command.Invocation, p string, mode int) (string, error) {
 //
 //	realpath [-emsqz] [--relative-to=DIR] FILE...
 func Realpath(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "emqszLP",
 		Long: map[string]string{"canonicalize-existing": "e", "canonicalize-missing": "m",
 			"quiet": "q", "strip": "s", "no-symlinks": "s", "zero": "z", "relative-to=": "rel",
 			"relative-base=": "relbase", "logical": "L", "physical": "P"},
 		Partial: map[string]bool{"relbase": true, "L": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -312,13 +314,14 @@ func relPath(dir, target string) string {
 //
 //	readlink [-fem] [-nqsvz] FILE...
 func Readlink(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "femnqsvz",
 		Long: map[string]string{"canonicalize": "f", "canonicalize-existing": "e",
 			"canonicalize-missing": "m", "no-newline": "n", "quiet": "q", "silent": "s",
 			"verbose": "v", "zero": "z"},
+		Help: true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -1,24 +1,30 @@
 package files
 
-import "github.com/shellbox/shellbox/lib/shellsim/commands/internal/gnuopt"
+import (
+	"errors"
+	"io/fs"
 
-// The option parser and GNU-style diagnostics shared with the other
-// coreutils-like package, under the short names this package uses.
-type (
-	optSpec    = gnuopt.Spec
-	opt        = gnuopt.Opt
-	usageError = gnuopt.UsageError
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
+// GNU-style diagnostics, under the short names this package uses.
 var (
-	getopts         = gnuopt.Getopts
-	unsupportedFlag = gnuopt.Unsupported
-	errorf          = gnuopt.Errorf
-	missing         = gnuopt.Missing
-	q               = gnuopt.Quote
-	helpOrVersion   = gnuopt.HelpOrVersion
+	errorf  = getopt.Errorf
+	missing = getopt.UsageError
+	q       = getopt.Quote
 )
 
-var runChild = gnuopt.RunChild
+// umask is the simulator's fixed file-creation mask.
+const umask fs.FileMode = 0o022
 
-const umask = gnuopt.Umask
+// runChild runs a child through Sys.Exec. stop is true when the error
+// means this process must stop (not for "not found" or "timed out", which
+// come with a meaningful status).
+func runChild(inv *command.Invocation, req command.ExecRequest) (status int, stop bool) {
+	st, err := inv.Sys.Exec(req)
+	if err != nil && !errors.Is(err, command.ErrNotFound) && !errors.Is(err, command.ErrTimedOut) {
+		return st, true
+	}
+	return st, false
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Rm removes files and directories.
@@ -17,7 +18,7 @@ import (
 // rm -r / is refused as GNU's --preserve-root does; -i and -I are not
 // modelled (there is no terminal to ask on) and fail as Partial.
 func Rm(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "rRfvdiI",
 		Long: map[string]string{
 			"recursive": "r", "force": "f", "verbose": "v", "dir": "d",
@@ -25,8 +26,9 @@ func Rm(inv *command.Invocation) int {
 			"one-file-system": "ofs", "interactive=": "i",
 		},
 		Partial: map[string]bool{"i": true, "I": true, "npr": true, "ofs": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

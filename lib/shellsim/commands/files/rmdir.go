@@ -7,17 +7,19 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Rmdir removes empty directories.
 //
 //	rmdir [-pv] [--ignore-fail-on-non-empty] DIRECTORY...
 func Rmdir(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "pv",
 		Long:  map[string]string{"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ign"},
+		Help:  true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

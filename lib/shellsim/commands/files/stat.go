@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Stat displays file status.
@@ -17,13 +18,14 @@ import (
 // Formats: %n %N %s %a %A %U %G %u %g %F %y %Y %x %X %z %Z %w %W %i %h %b
 // %B %o %d %D %m %%. The simulator has no birth time (%w is "-").
 func Stat(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "Lc:tfe",
 		Long: map[string]string{"dereference": "L", "format=": "c", "printf=": "printf",
 			"terse": "t", "file-system": "f", "cached=": "cached"},
 		Partial: map[string]bool{"f": true, "t": true, "cached": true, "e": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/system"
 )
 
@@ -17,13 +18,14 @@ import (
 // The simulator keeps only modification times, so -a alone changes no
 // time (it still creates missing files).
 func Touch(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "camd:t:r:fh",
 		Long: map[string]string{"no-create": "c", "date=": "d", "reference=": "r",
 			"time=": "time", "no-dereference": "h"},
 		Partial: map[string]bool{"h": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Tree lists directory contents as an indented tree, as tree(1) 2.x does
@@ -15,12 +16,13 @@ import (
 //
 //	tree [-adfF] [-L LEVEL] [--noreport] [DIRECTORY]...
 func Tree(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short:   "adfFL:Cnrt",
 		Long:    map[string]string{"noreport": "noreport", "dirsfirst": "dirsfirst", "charset=": "charset"},
 		Partial: map[string]bool{"C": true, "r": true, "t": true, "dirsfirst": true, "charset": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Truncate shrinks or extends files to a size.
@@ -15,12 +16,13 @@ import (
 //	truncate [-co] -s [+-<>/%]SIZE[KMG..] FILE...
 //	truncate [-c] -r RFILE FILE...
 func Truncate(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short:   "cos:r:",
 		Long:    map[string]string{"no-create": "c", "io-blocks": "o", "size=": "s", "reference=": "r"},
 		Partial: map[string]bool{"o": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

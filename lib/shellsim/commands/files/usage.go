@@ -1,6 +1,6 @@
 package files
 
-import "github.com/shellbox/shellbox/lib/shellsim/commands/internal/gnuopt"
+import "github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 
 // usages are the GNU synopsis lines printed by --help.
 var usages = map[string]string{
@@ -32,7 +32,7 @@ var usages = map[string]string{
 // init tells the shared option parser what --help and --version print.
 func init() {
 	for name, synopsis := range usages {
-		gnuopt.Describe(name, gnuopt.Tool{Synopsis: synopsis, Package: packageOf(name), Version: versionOf(name)})
+		getopt.Describe(name, getopt.Tool{Synopsis: synopsis, Package: packageOf(name), Version: versionOf(name)})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Xargs builds and runs command lines from standard input.
@@ -18,7 +19,7 @@ import (
 // Commands run one after another: -P N > 1 is recorded as Partial and
 // runs sequentially, which is one of the schedules GNU xargs may pick.
 func Xargs(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "0rtd:n:L:I:i::s:P:a:E:e::xpl::",
 		Long: map[string]string{"null": "0", "no-run-if-empty": "r", "verbose": "t",
 			"delimiter=": "d", "max-args=": "n", "max-lines=": "L", "replace": "i", "replace=": "i",
@@ -26,8 +27,9 @@ func Xargs(inv *command.Invocation) int {
 			"interactive": "p", "open-tty": "o", "process-slot-var=": "psv", "show-limits": "sl"},
 		NoPerm:  true,
 		Partial: map[string]bool{"p": true, "o": true, "psv": true, "sl": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

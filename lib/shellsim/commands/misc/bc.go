@@ -29,15 +29,15 @@ func BC(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, getopt.Spec{Short: "lqswvh", Long: map[string]getopt.Long{
-		"mathlib": {Key: "l", Arg: false}, "quiet": {Key: "q", Arg: false}, "standard": {Key: "s", Arg: false}, "warn": {Key: "w", Arg: false},
-		"version": {Key: "v", Arg: false}, "help": {Key: "h", Arg: false}}})
+	opts, files, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "lqswvh", Long: map[string]string{
+		"mathlib": "l", "quiet": "q", "standard": "s", "warn": "w",
+		"version": "v", "help": "h"}})
 	if !ok {
-		return 1
+		return st
 	}
 	m := newBCMachine(inv)
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "l":
 			m.mathlib = true
 			m.scale = 20

@@ -24,13 +24,13 @@ func Envsubst(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, args, ok := getopt.Parse(inv, getopt.Spec{Short: "vh", Long: map[string]getopt.Long{"variables": {Key: "v", Arg: false}, "help": {Key: "h", Arg: false}}})
+	opts, args, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "vh", Long: map[string]string{"variables": "v", "help": "h"}})
 	if !ok {
-		return 1
+		return st
 	}
 	listVars := false
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "v":
 			listVars = true
 		case "h":

@@ -24,9 +24,9 @@ import (
 // notes; anything else is "data". Only the first 64 KiB are examined.
 func init() { command.Register("file", command.Partial, File) }
 
-var fileSpec = getopt.Spec{Short: "bLhi", Long: map[string]getopt.Long{
-	"brief": {Key: "b", Arg: false}, "dereference": {Key: "L", Arg: false}, "no-dereference": {Key: "h", Arg: false},
-	"mime": {Key: "i", Arg: false}, "mime-type": {Key: "mime-type", Arg: false},
+var fileSpec = getopt.Spec{Short: "bLhi", Long: map[string]string{
+	"brief": "b", "dereference": "L", "no-dereference": "h",
+	"mime": "i", "mime-type": "mime-type",
 }}
 
 // File runs file.
@@ -34,13 +34,13 @@ func File(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, files, ok := getopt.Parse(inv, fileSpec)
+	opts, files, st, ok := getopt.Parse(inv, &fileSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	brief, follow, mime, mimeType := false, false, false, false
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "b":
 			brief = true
 		case "L":

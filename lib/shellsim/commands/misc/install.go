@@ -21,10 +21,10 @@ import (
 // install does); -D creates DEST's missing parents; -d creates directories.
 func init() { command.Register("install", command.Real, Install) }
 
-var installSpec = getopt.Spec{Short: "dDvm:o:g:t:Tcsp", Long: map[string]getopt.Long{
-	"directory": {Key: "d", Arg: false}, "verbose": {Key: "v", Arg: false}, "mode": {Key: "m", Arg: true}, "owner": {Key: "o", Arg: true},
-	"group": {Key: "g", Arg: true}, "target-directory": {Key: "t", Arg: true}, "no-target-directory": {Key: "T", Arg: false},
-	"preserve-timestamps": {Key: "p", Arg: false}, "strip": {Key: "s", Arg: false},
+var installSpec = getopt.Spec{Short: "dDvm:o:g:t:Tcsp", Long: map[string]string{
+	"directory": "d", "verbose": "v", "mode=": "m", "owner=": "o",
+	"group=": "g", "target-directory=": "t", "no-target-directory": "T",
+	"preserve-timestamps": "p", "strip": "s",
 }}
 
 // Install runs install.
@@ -32,16 +32,16 @@ func Install(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, args, ok := getopt.Parse(inv, installSpec)
+	opts, args, st, ok := getopt.Parse(inv, &installSpec)
 	if !ok {
-		return 1
+		return st
 	}
 	dirMode, mkParents, verbose, noTarget, keepTime := false, false, false, false, false
 	mode := fs.FileMode(0o755)
 	target := ""
 	uid, gid := -1, -1
 	for _, o := range opts {
-		switch o.Key {
+		switch o.Name {
 		case "d":
 			dirMode = true
 		case "D":

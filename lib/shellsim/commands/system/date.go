@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Date prints the virtual clock's time in UTC.
@@ -18,15 +19,16 @@ import (
 // yesterday, tomorrow, ISO dates and times, and relative offsets such as
 // "2 days ago" or "+3 hours". Setting the clock is not modelled.
 func Date(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "ud:r:RI::s:f:",
 		Long: map[string]string{"utc": "u", "universal": "u", "date=": "d", "reference=": "r",
 			"rfc-email": "R", "iso-8601": "I", "iso-8601=": "I", "set=": "s", "file=": "f",
 			"rfc-3339=": "rfc3339", "debug": "debug"},
 		Partial: map[string]bool{"s": true, "f": true, "debug": true},
+		Help:    true,
 	}
 	// -I takes an optional attached argument: rewrite -Ifmt before parsing.
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -6,19 +6,21 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Env prints the environment or runs a command in a modified one.
 //
 //	env [-i0] [-u NAME]... [-C DIR] [NAME=VALUE]... [COMMAND [ARG]...]
 func Env(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "iu:0C:vS:",
 		Long: map[string]string{"ignore-environment": "i", "unset=": "u", "null": "0",
 			"chdir=": "C", "debug": "v", "split-string=": "S"},
 		NoPerm:  true,
 		Status:  125,
 		Partial: map[string]bool{"v": true},
+		Help:    true,
 	}
 	// A lone "-" means -i.
 	args := inv.Args
@@ -33,7 +35,7 @@ func Env(inv *command.Invocation) int {
 	}
 	sub := *inv
 	sub.Args = args
-	opts, operands, st, ok := getopts(&sub, spec)
+	opts, operands, st, ok := getopt.Parse(&sub, spec)
 	if !ok {
 		return st
 	}
@@ -136,8 +138,8 @@ func Env(inv *command.Invocation) int {
 //
 //	printenv [-0] [VARIABLE]...
 func Printenv(inv *command.Invocation) int {
-	spec := &optSpec{Short: "0", Long: map[string]string{"null": "0"}, Status: 2}
-	opts, operands, st, ok := getopts(inv, spec)
+	spec := &getopt.Spec{Short: "0", Long: map[string]string{"null": "0"}, Status: 2, Help: true}
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

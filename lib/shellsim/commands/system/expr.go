@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
 )
 
@@ -24,7 +25,7 @@ import (
 func Expr(inv *command.Invocation) int {
 	args := inv.Args[1:]
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "--version") {
-		return helpOrVersion(inv, &optSpec{}, args[0])
+		return getopt.HelpOrVersion(inv, &getopt.Spec{}, args[0])
 	}
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]

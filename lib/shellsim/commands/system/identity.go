@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // The simulated kernel's fixed identity.
@@ -21,13 +22,14 @@ const (
 //
 //	uname [-asnrvmpio]
 func Uname(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "asnrvmpio",
 		Long: map[string]string{"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
 			"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
 			"operating-system": "o"},
+		Help: true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -83,12 +85,13 @@ func Uname(inv *command.Invocation) int {
 //
 //	hostname [-s]
 func Hostname(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short:   "sfdiIA",
 		Long:    map[string]string{"short": "s", "fqdn": "f", "long": "f", "domain": "d", "ip-address": "i", "all-ip-addresses": "I"},
 		Partial: map[string]bool{"i": true, "I": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -118,12 +121,13 @@ func Hostname(inv *command.Invocation) int {
 //
 //	id [-ugGnr] [USER]
 func Id(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short:   "ugGnrza",
 		Long:    map[string]string{"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z", "context": "Z"},
 		Partial: map[string]bool{"Z": true},
+		Help:    true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -217,8 +221,8 @@ func Id(inv *command.Invocation) int {
 //
 //	whoami
 func Whoami(inv *command.Invocation) int {
-	spec := &optSpec{}
-	_, operands, st, ok := getopts(inv, spec)
+	spec := &getopt.Spec{Help: true}
+	_, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
@@ -245,8 +249,8 @@ func Whoami(inv *command.Invocation) int {
 //
 //	nproc [--all] [--ignore=N]
 func Nproc(inv *command.Invocation) int {
-	spec := &optSpec{Long: map[string]string{"all": "all", "ignore=": "ignore"}}
-	opts, operands, st, ok := getopts(inv, spec)
+	spec := &getopt.Spec{Long: map[string]string{"all": "all", "ignore=": "ignore"}, Help: true}
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

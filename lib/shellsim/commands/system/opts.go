@@ -1,22 +1,12 @@
 package system
 
-import "github.com/shellbox/shellbox/lib/shellsim/commands/internal/gnuopt"
+import "github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 
-// The option parser and GNU-style diagnostics shared with the other
-// coreutils-like package, under the short names this package uses.
-type (
-	optSpec    = gnuopt.Spec
-	opt        = gnuopt.Opt
-	usageError = gnuopt.UsageError
-)
-
+// GNU-style diagnostics, under the short names this package uses.
 var (
-	getopts         = gnuopt.Getopts
-	unsupportedFlag = gnuopt.Unsupported
-	errorf          = gnuopt.Errorf
-	missing         = gnuopt.Missing
-	q               = gnuopt.Quote
-	helpOrVersion   = gnuopt.HelpOrVersion
+	errorf  = getopt.Errorf
+	missing = getopt.UsageError
+	q       = getopt.Quote
 )
 
 // callCost is the fixed CPU fuel a command spends per call.

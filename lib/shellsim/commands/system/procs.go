@@ -8,20 +8,22 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Free reports the simulated memory: the machine's memory limit as total.
 //
 //	free [-bkmgh] [--si] [-t] [-w]
 func Free(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "bkmghtwl",
 		Long: map[string]string{"bytes": "b", "kibi": "k", "mebi": "m", "gibi": "g", "human": "h",
 			"total": "t", "wide": "w", "kilo": "kilo", "mega": "mega", "giga": "giga", "si": "si",
 			"seconds=": "s", "count=": "c", "lohi": "l"},
 		Partial: map[string]bool{"s": true, "c": true, "si": true, "kilo": true, "mega": true, "giga": true, "w": true, "l": true},
+		Help:    true,
 	}
-	opts, _, st, ok := getopts(inv, spec)
+	opts, _, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Sleep pauses for the sum of its durations in virtual time.
@@ -20,7 +21,7 @@ func Sleep(inv *command.Invocation) int {
 	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		// sleep takes no options; GNU's getopt rejects the first letter.
 		sub := *inv
-		if _, _, st, ok := getopts(&sub, &optSpec{}); !ok {
+		if _, _, st, ok := getopt.Parse(&sub, &getopt.Spec{Help: true}); !ok {
 			return st
 		}
 	}

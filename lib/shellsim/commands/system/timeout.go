@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // Timeout runs a command with a virtual-time limit.
@@ -16,14 +17,15 @@ import (
 // Exit status 124 when the limit expired, 125 for timeout's own errors,
 // otherwise the command's status.
 func Timeout(inv *command.Invocation) int {
-	spec := &optSpec{
+	spec := &getopt.Spec{
 		Short: "s:k:v",
 		Long: map[string]string{"signal=": "s", "kill-after=": "k", "preserve-status": "ps",
 			"foreground": "fg", "verbose": "v"},
 		NoPerm: true,
 		Status: 125,
+		Help:   true,
 	}
-	opts, operands, st, ok := getopts(inv, spec)
+	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
 	}
