@@ -86,9 +86,17 @@ def test_fork_is_independent() -> None:
     assert child.run("echo $X; pwd; cat /work/f; echo child > /work/f").stdout == b"1\n/tmp\nbase\n"
     assert env.run("cat /work/f; Y=2").stdout == b"base\n"
     assert child.run("echo y${Y}y").stdout == b"yy\n"
-    env.run("sleep 50 &")
-    with pytest.raises(SimulationError, match="background"):
-        env.fork()
+
+
+def test_fork_copies_running_background_jobs() -> None:
+    env = Environment()
+    env.run("(for i in 1 2 3; do sleep 10; echo tick$i >> /work/log; done) & echo started")
+    env.run("sleep 15")
+    child = env.fork()
+    # The job, its timer and the clock were copied: each copy runs it on.
+    assert child.run("cat /work/log; wait; cat /work/log; date +%s").stdout == b"tick1\ntick1\ntick2\ntick3\n1735689630\n"
+    assert env.run("cat /work/log").stdout == b"tick1\n"
+    assert env.run("kill %1; wait; cat /work/log").stdout == b"tick1\n"
 
 
 def test_routes_reach_commands_and_fork() -> None:

@@ -275,8 +275,8 @@ class Environment:
         return MountResult(head["files"], tuple(head["skipped_directories"]))
 
     def fork(self) -> Environment:
-        """An independent deep copy (files, shell state, clocks, usage, routes).
-        Refused while background jobs are running."""
+        """An independent deep copy: files, shell state, processes and background
+        jobs with their timers and pipes, clocks, usage and routes."""
         reply = _call(self._handle.id, "fork")
         child = Environment(_handle=reply.header["handle"])
         child.limits = self.limits

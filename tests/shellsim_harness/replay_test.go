@@ -45,7 +45,7 @@ func replay(t *testing.T, file string, opts harness.ReplayOptions) (int, []map[s
 }
 
 func TestPassingScenarios(t *testing.T) {
-	for _, name := range []string{"basic.ndjson", "fork.ndjson", "actions.ndjson", "errors.ndjson", "unsupported.ndjson"} {
+	for _, name := range []string{"basic.ndjson", "fork.ndjson", "fork-active.ndjson", "actions.ndjson", "errors.ndjson", "unsupported.ndjson"} {
 		t.Run(name, func(t *testing.T) {
 			code, recs, stderr := replay(t, name, harness.ReplayOptions{})
 			if code != 0 {
