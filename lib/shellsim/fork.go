@@ -73,11 +73,16 @@ func (e *Environment) Duplicate() (*Environment, error) {
 		if en.op != nil {
 			c.mu.Lock()
 			en.op(c)
-			c.j.entries = append(c.j.entries, &entry{op: en.op})
+			if c.j != nil {
+				c.j.entries = append(c.j.entries, &entry{op: en.op})
+			}
 			c.mu.Unlock()
 			continue
 		}
 		isLive := live != nil && i == len(plan)-1
+		c.mu.Lock()
+		c.beginJournal() // as the original did when it started the action
+		c.mu.Unlock()
 		r := c.replayAction(en.act, isLive, livePos, liveStarted)
 		if isLive {
 			r.mu.Lock()
@@ -112,10 +117,13 @@ func (c *Environment) replayAction(rec *actionRecord, live bool, pos int64, star
 	r := c.newRunning(rec.spec, ctl)
 	// What was done before the action started happened at once.
 	ctl.applyReplay(-1)
-	c.mu.Unlock()
 	if live && !started {
+		// Paused before its start, like the original: it is live from here.
+		ctl.replaying, ctl.replay = false, nil
+		c.mu.Unlock()
 		return r
 	}
+	c.mu.Unlock()
 	r.started = true
 	close(r.gate)
 	if live {

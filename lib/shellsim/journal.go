@@ -114,7 +114,7 @@ func (e *Environment) idle() bool {
 // beginJournal anchors the journal at an idle machine if it has none
 // (e.mu held).
 func (e *Environment) beginJournal() {
-	if e.j != nil || !e.idle() || e.terminal {
+	if e.j != nil || !e.idle() {
 		return
 	}
 	anchor, err := e.copyIdle()

@@ -71,7 +71,9 @@ func (e *Environment) journalAction(spec execSpec, stepped bool) *actionRecord {
 // newRunning makes r the environment's active action, its goroutine
 // waiting for the first Poll (e.mu held).
 func (e *Environment) newRunning(spec execSpec, ctl *control) *Running {
-	ctl.step = &stepping{input: e.rt.Sched.NewInput("stdin", spec.stdin, spec.stdinClosed),
+	// A replayed Run or Execute had all its stdin at once.
+	closed := spec.stdinClosed || !spec.stream
+	ctl.step = &stepping{input: e.rt.Sched.NewInput("stdin", spec.stdin, closed),
 		parked: make(chan Park, 1), resume: make(chan struct{})}
 	r := &Running{e: e, ctl: ctl, spec: spec, gate: make(chan struct{}), done: make(chan struct{})}
 	e.active = r
