@@ -111,6 +111,25 @@ func main() {
 	}
 	_ = sink
 	report("fork of an environment holding 1 MiB of files", median(forks), 200*time.Microsecond, "copying the same 64×16 KiB", median(copies))
+
+	// A busy environment (a background job sleeping in a loop, then a few
+	// actions) is forked by replaying its history since the anchor; the
+	// baseline is the idle fork above.
+	env.Run(context.Background(), "(while sleep 1; do echo tick >> /work/ticks; done) &", nil)
+	for i := 0; i < 5; i++ {
+		env.Run(context.Background(), "echo hi > /dev/null; X=$((X+1)); sleep 0.5", nil)
+	}
+	busy := make([]time.Duration, 0, *n)
+	for i := 0; i < *n; i++ {
+		began := time.Now()
+		c, err := env.Duplicate()
+		busy = append(busy, time.Since(began))
+		check(err)
+		c.Close()
+	}
+	fmt.Printf("%-48s median %9.1f µs  (no target)  baseline idle fork: %.1f µs  ratio %.2fx\n",
+		"fork of a busy environment (job + 6 actions)", us(median(busy)), us(median(forks)), float64(median(busy))/float64(median(forks)))
+	env.Close()
 	_ = io.Discard
 }
 

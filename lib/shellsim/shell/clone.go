@@ -60,12 +60,17 @@ func (rt *Runtime) CopyIdle() (*Runtime, error) {
 	return n, nil
 }
 
+// copyAll copies the telemetry of an idle runtime. The logs are
+// append-only and an idle runtime has no invocation in flight (finish only
+// touches those), so the copy shares their backing arrays: capping each
+// slice at its length makes the next append of either side reallocate
+// rather than write into what the other sees.
 func (t *Telemetry) copyAll() *Telemetry {
 	c := *t
-	c.Invocations = append([]Invocation(nil), t.Invocations...)
-	c.Commands = append([]string(nil), t.Commands...)
-	c.Unsupported = append([]string(nil), t.Unsupported...)
-	c.Partials = append([]string(nil), t.Partials...)
+	c.Invocations = t.Invocations[:len(t.Invocations):len(t.Invocations)]
+	c.Commands = t.Commands[:len(t.Commands):len(t.Commands)]
+	c.Unsupported = t.Unsupported[:len(t.Unsupported):len(t.Unsupported)]
+	c.Partials = t.Partials[:len(t.Partials):len(t.Partials)]
 	if t.Usage != nil {
 		c.Usage = make(map[string]*CommandUsage, len(t.Usage))
 		for k, u := range t.Usage {
