@@ -121,6 +121,7 @@ func (e *Environment) exec(ctx context.Context, spec execSpec, ow, ew io.Writer,
 		in = bytes.NewReader(spec.stdin)
 	}
 	sh.SetStreams(in, ow, ew)
+	ctl.sh = sh
 	if spec.params {
 		sh.SetParams(spec.arg0, spec.args)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/sched"
+	"github.com/shellbox/shellbox/lib/shellsim/shell"
 )
 
 // Forking a busy environment by deterministic replay.
@@ -176,6 +177,7 @@ type control struct {
 	cancelReq atomic.Bool
 
 	step *stepping // nil: the action runs freely
+	sh   *shell.Shell // the shell running the action
 
 	// Replay: events still to apply, and the sync point to park at
 	// (-1: run to the end).
@@ -229,6 +231,13 @@ func (c *control) checkCancel(k int64) {
 		rt.Cancelled.Store(true)
 		if c.step != nil && c.step.input != nil {
 			c.step.input.Close()
+		}
+		// KILL the action's process group (its shell and the foreground
+		// commands), so that nothing waits for a timer: virtual time does
+		// not move for a cancellation. Background jobs in groups of their
+		// own are left alone.
+		if c.sh != nil && k >= 0 {
+			c.sh.Signal(c.sh.PGID(), 9, true)
 		}
 	}
 }

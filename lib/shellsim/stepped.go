@@ -32,6 +32,7 @@ type Running struct {
 	done    chan struct{}
 	result  ActionResult
 	park    *Park
+	rootPID int
 
 	mu             sync.Mutex
 	stdout, stderr []byte
@@ -84,6 +85,10 @@ func (e *Environment) newRunning(spec execSpec, ctl *control) *Running {
 		defer e.mu.Unlock()
 		r.result = e.exec(nil, spec, &meteredWriter{m: e.rt.Meter, w: runningWriter{r, false}},
 			&meteredWriter{m: e.rt.Meter, w: runningWriter{r, true}}, ctl)
+		r.rootPID = e.sh.PID()
+		if ctl.sh != nil {
+			r.rootPID = ctl.sh.PID()
+		}
 		e.active = nil
 		e.settleJournal()
 	}()
@@ -182,6 +187,20 @@ func (r *Running) Complete() bool {
 	default:
 		return false
 	}
+}
+
+// RootPID is the PID of the shell running the action.
+func (r *Running) RootPID() int {
+	e := r.e
+	if r.Complete() {
+		return r.rootPID
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r.ctl.sh != nil {
+		return r.ctl.sh.PID()
+	}
+	return e.sh.PID()
 }
 
 // Started reports whether a Poll has run it yet.

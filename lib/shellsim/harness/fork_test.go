@@ -167,3 +167,24 @@ func TestForkThenCancel(t *testing.T) {
 	}
 	ok(t, s, `{"op":"execute","source":"true"}`)
 }
+
+// cancel_action kills the action's process group: a sleeping action ends
+// without virtual time moving, while a background job in a group of its
+// own lives on.
+func TestCancelDoesNotMoveTime(t *testing.T) {
+	s := newServer(t, Options{})
+	ok(t, s, `{"op":"start_execute","source":"sleep 100 & sleep 5; echo late"}`)
+	ok(t, s, `{"op":"poll_action","action_id":0}`)
+	v := ok(t, s, `{"op":"cancel_action","action_id":0}`)
+	if state(v)["status"] != 137.0 {
+		t.Fatal(v)
+	}
+	in := ok(t, s, `{"op":"inspect"}`)
+	if in["monotonic_ns"] != 0.0 {
+		t.Fatalf("time moved to %v", in["monotonic_ns"])
+	}
+	r := ok(t, s, `{"op":"execute","source":"jobs -r > j; wc -l < j; echo $((1+1))"}`)
+	if got := unb64(t, r["stdout_base64"]); got != "1\n2\n" {
+		t.Fatalf("%q %q", got, unb64(t, r["stderr_base64"]))
+	}
+}

@@ -5,18 +5,20 @@
 // Retained actions are stepped as in the reference: nothing runs at
 // start_execute; each poll_action runs the action for at most work_quanta
 // scheduler quanta; without advance_time an action whose tasks all wait
-// reports "blocked" with reason timer{deadline_ns} and virtual time does
-// not move; an action reading streaming stdin with nothing buffered
-// reports blocked on input_readable; bytes and EOF sent between polls are
-// delivered at the next poll. Differences, each documented where it
-// happens: a poll also stops after PollWait of host time (reported
-// "running"); while an action is active only the action operations (and
-// drop_session) are accepted for its session, and fork_session refuses a
-// session with an active action or live background jobs; cancel_action
-// stops the action like a host cancellation (status 137, session reusable)
-// and, when the action was paused before a timer, virtual time may still
-// move to that deadline; inspect reports no per-process wait reasons;
-// signal_process runs kill(1) in a fresh shell of the session.
+// reports "blocked" with its typed reason (timer{deadline_ns},
+// pipe_readable/pipe_writable{pipe}, input_readable, child{pid}, any{...},
+// followed down the chain of children it waits for) and virtual time does
+// not move. While an action is paused every operation works on its session
+// (file operations, checkpoint/diff/reset, inspect with per-process
+// status and wait reasons, signal_process delivered straight to the
+// process or group), and fork_session copies a session with its paused
+// action, background jobs, timers and pipes (by deterministic replay, see
+// lib/shellsim/journal.go). cancel_action closes the action's stdin, KILLs
+// its process group (background jobs in their own groups live on) and runs
+// it to its end without moving virtual time; the session stays reusable.
+// One difference from the reference: a poll is also bounded by PollWait of
+// host time, after which the action pauses at its next sync point and is
+// reported running, exactly as if its quanta had run out.
 package harness
 
 import (

@@ -401,7 +401,7 @@ func executeResult(r shellsim.Result, env *shellsim.Environment) *executeView {
 }
 
 func actionView(a *action, brief bool) obj {
-	v := obj{"kind": "action", "action_id": a.id}
+	v := obj{"kind": "action", "action_id": a.id, "root_pid": a.run.RootPID()}
 	switch {
 	case a.complete():
 		r := a.run.Result()
