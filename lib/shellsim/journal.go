@@ -176,7 +176,7 @@ type control struct {
 
 	cancelReq atomic.Bool
 
-	step *stepping // nil: the action runs freely
+	step *stepping    // nil: the action runs freely
 	sh   *shell.Shell // the shell running the action
 
 	// Replay: events still to apply, and the sync point to park at
