@@ -31,7 +31,7 @@ import (
 const (
 	// journalKeep: an idle environment drops its journal once it holds
 	// this many entries, or journalCPU units of work since the anchor.
-	journalKeep = 16
+	journalKeep = 64
 	journalCPU  = 2_000_000
 )
 
