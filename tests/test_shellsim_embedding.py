@@ -92,7 +92,11 @@ def test_fork_copies_running_background_jobs() -> None:
     env = Environment()
     env.run("(for i in 1 2 3; do sleep 10; echo tick$i >> /work/log; done) & echo started")
     env.run("sleep 15")
+    # Changes made from outside while the job runs are part of the copy too.
+    env.mkdir("made")
+    env.write_file("made/note", b"from the host\n")
     child = env.fork()
+    assert child.read_file("made/note") == b"from the host\n"
     # The job, its timer and the clock were copied: each copy runs it on.
     assert child.run("cat /work/log; wait; cat /work/log; date +%s").stdout == b"tick1\ntick1\ntick2\ntick3\n1735689630\n"
     assert env.run("cat /work/log").stdout == b"tick1\n"

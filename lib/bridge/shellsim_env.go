@@ -145,7 +145,8 @@ func (s *simObject) Call(ctx context.Context, method string, req, payload []byte
 		if r.Parents {
 			err = e.Mkdir(r.Path, mode(0o755))
 		} else {
-			err = e.WithFS(func(fsys *vfs.FS) error { return fsys.Mkdir(command.Join(e.Dir(), r.Path), mode(0o755)) })
+			p, perm := command.Join(e.Dir(), r.Path), mode(0o755)
+			err = e.ChangeFS(func(fsys *vfs.FS) error { return fsys.Mkdir(p, perm) }, len(p))
 		}
 		return Reply{}, simPathError("mkdir", r.Path, err)
 	case "mount":

@@ -188,9 +188,6 @@ func (e *Environment) Mkdir(p string, perm fs.FileMode) error {
 	return e.ChangeFS(func(fsys *vfs.FS) error { return fsys.MkdirAll(a, perm) }, len(a))
 }
 
-// FS exposes the virtual filesystem (for harnesses and tests).
-func (e *Environment) FS() *vfs.FS { return e.rt.FS }
-
 func parent(p string) string {
 	for i := len(p) - 1; i > 0; i-- {
 		if p[i] == '/' {

@@ -41,9 +41,12 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return m.env.WithFS(func(fsys *vfs.FS) error {
-		return shellsim.PlaceTree(fsys, m.resolve(target), entries)
-	})
+	dst := m.resolve(target)
+	size := 0
+	for _, e := range entries {
+		size += len(e.Data) + len(e.Rel) + 32
+	}
+	return m.env.ChangeFS(func(fsys *vfs.FS) error { return shellsim.PlaceTree(fsys, dst, entries) }, size)
 }
 
 // fsEntry is one node of a guest tree being downloaded.
