@@ -65,26 +65,39 @@ func TestForkRandomSchedules(t *testing.T) {
 		seeds = 15
 	}
 	for seed := 0; seed < seeds; seed++ {
-		r := rand.New(rand.NewSource(int64(seed)))
-		ops := make([]string, 40)
-		for i := range ops {
-			ops[i] = randomOp(r)
+		checkForkSchedule(t, int64(seed))
+	}
+}
+
+// FuzzForkSchedules explores more schedules than the test's seeds:
+// go test ./lib/shellsim/harness -fuzz FuzzForkSchedules
+func FuzzForkSchedules(f *testing.F) {
+	for seed := int64(0); seed < 8; seed++ {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) { checkForkSchedule(t, seed) })
+}
+
+func checkForkSchedule(t *testing.T, seed int64) {
+	r := rand.New(rand.NewSource(seed))
+	ops := make([]string, 40)
+	for i := range ops {
+		ops[i] = randomOp(r)
+	}
+	forkAt := 5 + r.Intn(30)
+	s := newServer(t, Options{})
+	defer s.Close()
+	for _, op := range ops[:forkAt] {
+		s.HandleLine([]byte(op))
+	}
+	if res := call(t, s, `{"op":"fork_session"}`); res["ok"] != true {
+		t.Fatalf("seed %d: fork after %d ops: %v", seed, forkAt, res)
+	}
+	for i, op := range ops[forkAt:] {
+		a := string(s.HandleLine([]byte(inSession(op, 0))))
+		b := string(s.HandleLine([]byte(inSession(op, 1))))
+		if a != b {
+			t.Fatalf("seed %d, fork after %d, op %d %s:\noriginal %s\nfork     %s\nops: %s", seed, forkAt, forkAt+i, op, a, b, strings.Join(ops, "\n"))
 		}
-		forkAt := 5 + r.Intn(30)
-		s := newServer(t, Options{})
-		for _, op := range ops[:forkAt] {
-			s.HandleLine([]byte(op))
-		}
-		if res := call(t, s, `{"op":"fork_session"}`); res["ok"] != true {
-			t.Fatalf("seed %d: fork after %d ops: %v", seed, forkAt, res)
-		}
-		for i, op := range ops[forkAt:] {
-			a := string(s.HandleLine([]byte(inSession(op, 0))))
-			b := string(s.HandleLine([]byte(inSession(op, 1))))
-			if a != b {
-				t.Fatalf("seed %d, fork after %d, op %d %s:\noriginal %s\nfork     %s\nops: %s", seed, forkAt, forkAt+i, op, a, b, strings.Join(ops, "\n"))
-			}
-		}
-		s.Close()
 	}
 }
