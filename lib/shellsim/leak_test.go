@@ -44,3 +44,34 @@ func TestNoLeaks(t *testing.T) {
 		}
 	}
 }
+
+// Forks of a busy environment hold goroutines (their copies of the jobs);
+// closing them releases every one, and the original is unaffected.
+func TestForksOfBusyEnvironmentsLeaveNothing(t *testing.T) {
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer env.Close()
+	env.Run(context.Background(), "sleep 100 & yes | head -c 100000 > /dev/null & sleep 1", nil)
+	jobs := "jobs -r > /tmp/j; wc -l < /tmp/j"
+	g0 := runtime.NumGoroutine()
+	want := ""
+	for i := 0; i < 200; i++ {
+		c, err := env.Duplicate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Run(context.Background(), jobs, nil)
+		if want == "" {
+			want = string(r.Stdout)
+		}
+		if string(r.Stdout) != want || want == "0\n" {
+			t.Fatalf("fork %d: %q %q", i, r.Stdout, r.Stderr)
+		}
+		c.Close()
+	}
+	if g := runtime.NumGoroutine(); g > g0+2 {
+		t.Fatalf("goroutines: %d before, %d after 200 forks", g0, g)
+	}
+	if r := env.Run(context.Background(), jobs, nil); string(r.Stdout) != want {
+		t.Fatalf("original: %q, forks %q", r.Stdout, want)
+	}
+}

@@ -340,6 +340,11 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	ok(t, s, `{"op":"start_execute","source":"read x","stdin_closed":false}`)
 	ok(t, s, `{"op":"poll_action","action_id":0}`)
 	ok(t, s, `{"op":"start_execute","source":"true","session_id":1}`)
+	// Forks of a paused action and of background jobs hold goroutines too.
+	ok(t, s, `{"op":"fork_session"}`)
+	ok(t, s, `{"op":"fork_session","source":1}`)
+	ok(t, s, `{"session_id":1,"op":"poll_action","action_id":0}`)
+	ok(t, s, `{"op":"fork_session","source":1}`)
 	s.Close()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
