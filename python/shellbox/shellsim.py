@@ -157,14 +157,22 @@ class RunResult:
             raise SimulationError(f"action exited with status {self.returncode}{reason}: {self.stderr_text[-500:]}")
 
 
-def _result(reply: _native.Reply) -> RunResult:
+def _result(reply: _native.Reply, known: Limits | None = None) -> RunResult:
     h = reply.header
+    lim = h["limits"]
+    if known is None or (known.cpu, known.memory, known.disk, known.output) != (
+        lim["cpu"],
+        lim["memory"],
+        lim["disk"],
+        lim["output"],
+    ):
+        known = Limits(**lim)
     return RunResult(
         returncode=h["exit_status"],
         stdout=reply.segments[0],
         stderr=reply.segments[1],
         stop_reason=h.get("stop_reason"),
-        limits=Limits(**h["limits"]),
+        limits=known,
         usage=Usage(**h["usage"]),
         command_usage=tuple(CommandUsage(**u) for u in h.get("command_usage") or ()),
         cost_model_version=h["cost_model_version"],
@@ -254,7 +262,7 @@ class Environment:
             raise TypeError("source must be a str")
         if isinstance(stdin, str):
             stdin = stdin.encode()
-        return _result(_call(self._handle.id, "run", {"source": source}, bytes(stdin)))
+        return _result(_call(self._handle.id, "run", {"source": source}, bytes(stdin)), self.limits)
 
     def write_file(self, path: str, data: bytes | str, *, mode: int = 0o644) -> None:
         if isinstance(data, str):
