@@ -6,13 +6,15 @@
 //   - long options may be abbreviated to an unambiguous prefix, and take
 //     "--name=value" or "--name value";
 //   - "--" ends the options;
+//   - optionally, negative numbers ("-5", "-.5") are operands, as for seq;
 //   - usage errors print glibc's messages ("invalid option -- 'x'",
 //     "option '--lines' requires an argument", ...) and the
 //     "Try 'cmd --help' for more information." line.
 //
 // It also records options ShellSim does not know as Partial gaps (they may
 // be GNU options it does not model), refuses the ones a Spec lists as known
-// but unmodelled, and can answer GNU's --help and --version.
+// but unmodelled, and can answer GNU's --help and --version. Commands that
+// print their own usage errors or help call Scan, the parser under Parse.
 //
 // Hand-written rather than using a flag library: GNU getopt semantics
 // (permutation, bundling, unambiguous long prefixes, optional arguments) and
@@ -41,11 +43,25 @@ type Spec struct {
 	// Opt.Name reports (often the equivalent short letter). A name ending in
 	// '=' takes a required argument ("--lines=5" or "--lines 5"); a name
 	// listed both with and without '=' takes an optional one ("--color",
-	// "--color=auto").
+	// "--color=auto"). Names with the same canonical name are aliases: an
+	// abbreviation matching only aliases of one option is not ambiguous.
 	Long map[string]string
+	// Order lists the long option names (without '=') in the order of the
+	// GNU tool's own option table. With it, an ambiguous abbreviation is
+	// reported exactly as glibc reports it: the word as typed ("--s=5"),
+	// then the first matching option and each later match that is not an
+	// alias of it, in this order. Without it, every matching name is listed,
+	// sorted, after the name alone (what ShellSim's commands have always
+	// printed). Names missing from Order rank after the listed ones, sorted.
+	Order []string
 	// NoPerm stops option parsing at the first operand, as commands that
 	// run other commands (env, timeout, xargs) need.
 	NoPerm bool
+	// NegNumbers makes a word that is '-' followed by a digit or '.'
+	// ("-5", "-.5", "-1e3") an operand rather than a bundle of options, as
+	// GNU seq reads negative numbers; with NoPerm it ends the options. A
+	// word that is the argument of an option ("-s -5") stays its argument.
+	NegNumbers bool
 	// Status is the exit status for usage errors; 0 means 1.
 	Status int
 	// Partial holds canonical names of GNU options that ShellSim recognises
@@ -61,6 +77,14 @@ type Spec struct {
 type Opt struct {
 	Name string
 	Val  string
+	// HasVal says an argument came with the option: always for a required
+	// one, and for an optional one only when given ("-c5", "--color=x", or
+	// "--color=" with an empty Val), as glibc's optarg tells NULL from "".
+	HasVal bool
+	// Word is the index, in the arguments parsed (inv.Args[1:] for Parse),
+	// of the word holding the option: options bundled in one word share it,
+	// so grep, expand and fmt can read "-12" as 12 but "-1 -2" as 2.
+	Word int
 }
 
 // Parse parses inv.Args[1:] and returns the options in command-line order
@@ -72,7 +96,7 @@ func Parse(inv *command.Invocation, s *Spec) (opts []Opt, operands []string, sta
 	args := inv.Args[1:]
 	if s.Help {
 		for _, a := range args {
-			if a == "--" || s.NoPerm && !strings.HasPrefix(a, "-") {
+			if a == "--" || s.NoPerm && (!strings.HasPrefix(a, "-") || s.negNumber(a)) {
 				break
 			}
 			if a == "--help" || a == "--version" {
@@ -82,12 +106,12 @@ func Parse(inv *command.Invocation, s *Spec) (opts []Opt, operands []string, sta
 			}
 		}
 	}
-	opts, operands, err := s.parse(args)
+	opts, operands, err := s.Scan(args)
 	if err != nil {
-		if err.unknown != "" {
-			inv.Sys.Partial(inv.Args[0] + " " + err.unknown)
+		if err.Unknown != "" {
+			inv.Sys.Partial(inv.Args[0] + " " + err.Unknown)
 		}
-		UsageError(inv, err.msg)
+		UsageError(inv, err.Msg)
 		return nil, nil, s.status(), false
 	}
 	for _, o := range opts {
@@ -105,28 +129,48 @@ func (s *Spec) status() int {
 	return s.Status
 }
 
-// parseError is a command-line mistake: glibc's message and, for an option
-// the Spec does not know, the flag to record as a gap ("-x", "--name").
-type parseError struct {
-	msg     string
-	unknown string
+// Error is a command-line mistake found by Scan.
+type Error struct {
+	// Msg is glibc's message, without the "cmd: " prefix: "invalid option
+	// -- 'x'", "option '--lines' requires an argument", ...
+	Msg string
+	// Unknown is the option the Spec does not know ("-x", "--name"), which
+	// Parse records as a Partial gap; "" for other mistakes.
+	Unknown string
 }
 
-func errorf(format string, a ...any) *parseError {
-	return &parseError{msg: fmt.Sprintf(format, a...)}
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, a ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, a...)}
 }
 
-// parse splits args (without argv[0]) into options and operands.
-func (s *Spec) parse(args []string) ([]Opt, []string, *parseError) {
-	var opts []Opt
-	var operands []string
+// isOperand reports whether arg, met where an option could start, is an
+// operand: "-", a word not starting with '-', or with NegNumbers a negative
+// number. ("--", which ends the options, is none.)
+func (s *Spec) isOperand(arg string) bool {
+	return len(arg) < 2 || arg[0] != '-' || s.negNumber(arg)
+}
+
+// negNumber says arg is a negative number that NegNumbers makes an operand.
+func (s *Spec) negNumber(arg string) bool {
+	return s.NegNumbers && len(arg) >= 2 && arg[0] == '-' && (arg[1] == '.' || arg[1] >= '0' && arg[1] <= '9')
+}
+
+// Scan splits args (without argv[0]) into options and operands as Parse
+// does, printing nothing: it neither answers --help nor refuses Partial
+// options, and leaves a mistake to the caller. On a mistake, opts holds the
+// options before it, the ones a getopt loop would already have acted on
+// (GNU tools answer "--help -x" with the help), and operands is nil.
+// Commands whose usage errors or help differ from Parse's call it directly.
+func (s *Spec) Scan(args []string) (opts []Opt, operands []string, err *Error) {
 	for i := 0; i < len(args); i++ {
-		a := args[i]
+		a, word := args[i], i
 		if a == "--" {
 			operands = append(operands, args[i+1:]...)
 			break
 		}
-		if len(a) < 2 || a[0] != '-' {
+		if s.isOperand(a) {
 			if s.NoPerm {
 				operands = append(operands, args[i:]...)
 				break
@@ -136,51 +180,52 @@ func (s *Spec) parse(args []string) ([]Opt, []string, *parseError) {
 		}
 		if strings.HasPrefix(a, "--") {
 			name, val, hasVal := strings.Cut(a[2:], "=")
-			key, err := s.matchLong(name, hasVal)
-			if err != nil {
-				return nil, nil, err
+			key, mistake := s.matchLong(a, name, hasVal)
+			if mistake != nil {
+				return opts, nil, mistake
 			}
 			if key == "" {
 				// glibc quotes the whole word, "=value" included.
-				return nil, nil, &parseError{fmt.Sprintf("unrecognized option '%s'", a), "--" + name}
+				return opts, nil, &Error{fmt.Sprintf("unrecognized option '%s'", a), "--" + name}
 			}
 			if full, ok := strings.CutSuffix(key, "="); ok {
 				if !hasVal {
 					if i+1 >= len(args) {
-						return nil, nil, errorf("option '--%s' requires an argument", full)
+						return opts, nil, errorf("option '--%s' requires an argument", full)
 					}
 					i++
 					val = args[i]
 				}
+				hasVal = true
 			} else if hasVal {
-				return nil, nil, errorf("option '--%s' doesn't allow an argument", key)
+				return opts, nil, errorf("option '--%s' doesn't allow an argument", key)
 			}
-			opts = append(opts, Opt{s.Long[key], val})
+			opts = append(opts, Opt{Name: s.Long[key], Val: val, HasVal: hasVal, Word: word})
 			continue
 		}
 		for j := 1; j < len(a); j++ {
 			c := a[j]
 			known, takes, optional := s.short(c)
 			if !known {
-				return nil, nil, &parseError{fmt.Sprintf("invalid option -- '%c'", c), "-" + string(c)}
+				return opts, nil, &Error{fmt.Sprintf("invalid option -- '%c'", c), "-" + string(c)}
 			}
 			if optional {
-				opts = append(opts, Opt{string(c), a[j+1:]})
+				opts = append(opts, Opt{Name: string(c), Val: a[j+1:], HasVal: j+1 < len(a), Word: word})
 				break
 			}
 			if takes {
 				val := a[j+1:]
 				if val == "" {
 					if i+1 >= len(args) {
-						return nil, nil, errorf("option requires an argument -- '%c'", c)
+						return opts, nil, errorf("option requires an argument -- '%c'", c)
 					}
 					i++
 					val = args[i]
 				}
-				opts = append(opts, Opt{string(c), val})
+				opts = append(opts, Opt{Name: string(c), Val: val, HasVal: true, Word: word})
 				break
 			}
-			opts = append(opts, Opt{string(c), ""})
+			opts = append(opts, Opt{Name: string(c), Word: word})
 		}
 	}
 	return opts, operands, nil
@@ -198,47 +243,69 @@ func (s *Spec) short(c byte) (known, arg, optional bool) {
 	return true, arg, optional
 }
 
-// matchLong finds the Long key for name, given exactly or as an
-// unambiguous prefix, or "" when no option starts with name; hasVal says
-// "=value" followed it.
-func (s *Spec) matchLong(name string, hasVal bool) (string, *parseError) {
-	// An option may be listed both with and without "=" (optional argument).
-	if hasVal {
-		if _, ok := s.Long[name+"="]; ok {
-			return name + "=", nil
-		}
+// matchLong finds the Long key for the word "--name" or "--name=value"
+// (hasVal says which), name being an option's name or an unambiguous
+// prefix of one; it returns "" when no option starts with name.
+func (s *Spec) matchLong(word, name string, hasVal bool) (string, *Error) {
+	if s.isLong(name) {
+		return s.key(name, hasVal), nil
 	}
-	if _, ok := s.Long[name]; ok {
-		return name, nil
-	}
-	if _, ok := s.Long[name+"="]; ok {
-		return name + "=", nil
-	}
-	var matches []string
+	var keys []string
 	for k := range s.Long {
 		if strings.HasPrefix(strings.TrimSuffix(k, "="), name) {
-			matches = append(matches, k)
+			keys = append(keys, k)
 		}
 	}
-	if len(matches) == 0 {
+	if len(keys) == 0 {
 		return "", nil
 	}
-	sort.Strings(matches)
-	// Prefixes of aliases of one option are not ambiguous, as in glibc.
-	for _, m := range matches[1:] {
-		if s.Long[m] != s.Long[matches[0]] {
-			// glibc would quote "--name=value" whole here; ShellSim's
-			// commands have always quoted the name alone.
-			return "", errorf("option '--%s' is ambiguous; possibilities: %s", name, possibilities(matches))
+	sort.Strings(keys)
+	if s.Order != nil {
+		rank := func(k string) int {
+			if i := slices.Index(s.Order, strings.TrimSuffix(k, "=")); i >= 0 {
+				return i
+			}
+			return len(s.Order)
 		}
+		sort.SliceStable(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
 	}
-	return matches[0], nil
+	// Abbreviations of aliases of one option are not ambiguous, as in glibc.
+	first := keys[0]
+	if !slices.ContainsFunc(keys, func(k string) bool { return s.Long[k] != s.Long[first] }) {
+		return s.key(strings.TrimSuffix(first, "="), hasVal), nil
+	}
+	if s.Order == nil {
+		// Without the table's order, ShellSim quotes the name alone (glibc
+		// quotes "--name=value" whole) and lists every match, sorted.
+		names := possibilities(keys)
+		sort.Strings(names)
+		return "", errorf("option '--%s' is ambiguous; possibilities: %s", name, strings.Join(names, " "))
+	}
+	// glibc lists the first match and each later one that is not its alias.
+	listed := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k != first && s.Long[k] == s.Long[first] })
+	return "", errorf("option '%s' is ambiguous; possibilities: %s", word, strings.Join(possibilities(listed), " "))
 }
 
-// possibilities lists the names of the matching Long keys the way glibc
-// does, "'--brief' '--bytes'"; glibc keeps its table's order, and a map has
-// none, so they are sorted.
-func possibilities(keys []string) string {
+// isLong says name is a long option's full name.
+func (s *Spec) isLong(name string) bool {
+	_, bare := s.Long[name]
+	_, eq := s.Long[name+"="]
+	return bare || eq
+}
+
+// key returns the Long key of the option name: "name=" when it takes an
+// argument, always if that is required and, if optional, when one is given.
+func (s *Spec) key(name string, hasVal bool) string {
+	_, bare := s.Long[name]
+	if _, eq := s.Long[name+"="]; eq && (hasVal || !bare) {
+		return name + "="
+	}
+	return name
+}
+
+// possibilities quotes the names of Long keys as glibc lists them in an
+// ambiguity message, "'--brief'", each name once, in the keys' order.
+func possibilities(keys []string) []string {
 	var names []string
 	for _, k := range keys {
 		n := "'--" + strings.TrimSuffix(k, "=") + "'"
@@ -246,8 +313,7 @@ func possibilities(keys []string) string {
 			names = append(names, n)
 		}
 	}
-	sort.Strings(names)
-	return strings.Join(names, " ")
+	return names
 }
 
 // UsageError prints a command-line mistake as GNU tools do: "cmd: msg" and

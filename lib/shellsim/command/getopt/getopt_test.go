@@ -3,6 +3,7 @@ package getopt
 import (
 	"bytes"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,6 +49,26 @@ func parse(s Spec, argv string) outcome {
 	return outcome{opts, operands, status, ok, stdout.String(), stderr.String(), g.partial}
 }
 
+// show renders opts compactly for the tables: "name" for an option without
+// an argument, "name=val" for one with (HasVal), "@w" after its Word when
+// words are wanted.
+func show(opts []Opt, words bool) string {
+	var b []string
+	for _, o := range opts {
+		w := o.Name
+		if o.HasVal {
+			w += "=" + o.Val
+		} else if o.Val != "" {
+			w += "!" + o.Val // a value without HasVal is a bug
+		}
+		if words {
+			w += "@" + strconv.Itoa(o.Word)
+		}
+		b = append(b, w)
+	}
+	return strings.Join(b, " ")
+}
+
 func TestParse(t *testing.T) {
 	noperm := spec
 	noperm.NoPerm = true
@@ -55,47 +76,125 @@ func TestParse(t *testing.T) {
 		name     string
 		spec     Spec
 		argv     string
-		opts     []Opt
+		opts     string // as show renders them
 		operands []string
 	}{
-		{"nothing", spec, "", nil, nil},
-		{"operands only", spec, "x y", nil, []string{"x", "y"}},
-		{"permutation", spec, "x -a y --verbose z", []Opt{{"a", ""}, {"v", ""}}, []string{"x", "y", "z"}},
-		{"bundle", spec, "-av", []Opt{{"a", ""}, {"v", ""}}, nil},
-		{"bundle ends in argument", spec, "-ab5 x", []Opt{{"a", ""}, {"b", "5"}}, []string{"x"}},
-		{"bundle argument in next word", spec, "-ab 5 x", []Opt{{"a", ""}, {"b", "5"}}, []string{"x"}},
-		{"argument swallows the rest", spec, "-bav", []Opt{{"b", "av"}}, nil},
-		{"argument may look like an option", spec, "-b -a", []Opt{{"b", "-a"}}, nil},
-		{"optional short argument attached", spec, "-c5", []Opt{{"c", "5"}}, nil},
-		{"optional short argument absent", spec, "-c 5", []Opt{{"c", ""}}, []string{"5"}},
-		{"optional short argument after bundle", spec, "-ac5", []Opt{{"a", ""}, {"c", "5"}}, nil},
-		{"double dash ends options", spec, "-a -- -v --all", []Opt{{"a", ""}}, []string{"-v", "--all"}},
-		{"double dash alone", spec, "--", nil, nil},
-		{"only the first double dash counts", spec, "-- --", nil, []string{"--"}},
-		{"dash is an operand", spec, "- -a", []Opt{{"a", ""}}, []string{"-"}},
-		{"long", spec, "--all --verbose", []Opt{{"a", ""}, {"v", ""}}, nil},
-		{"long argument with =", spec, "--bytes=5", []Opt{{"b", "5"}}, nil},
-		{"long argument in next word", spec, "--bytes 5 x", []Opt{{"b", "5"}}, []string{"x"}},
-		{"long empty argument", spec, "--bytes=", []Opt{{"b", ""}}, nil},
-		{"long argument holding =", spec, "--bytes=a=b", []Opt{{"b", "a=b"}}, nil},
-		{"long argument may look like an option", spec, "--bytes --all", []Opt{{"b", "--all"}}, nil},
-		{"unique prefix", spec, "--al --by=3 --v", []Opt{{"a", ""}, {"b", "3"}, {"v", ""}}, nil},
-		{"prefix with argument in next word", spec, "--byt 7", []Opt{{"b", "7"}}, nil},
-		{"prefix of aliases of one option", spec, "--dec", []Opt{{"decode", ""}}, nil},
-		{"exact name wins over longer names", spec, "--color", []Opt{{"color", ""}}, nil},
-		{"optional long argument", spec, "--color=auto", []Opt{{"color", "auto"}}, nil},
-		{"optional long argument absent", spec, "--color auto", []Opt{{"color", ""}}, []string{"auto"}},
-		{"long-only canonical name", spec, "--tag", []Opt{{"tag", ""}}, nil},
-		{"options keep their order and repeats", spec, "-b1 -a --bytes=2 -a", []Opt{{"b", "1"}, {"a", ""}, {"b", "2"}, {"a", ""}}, nil},
-		{"noperm stops at the first operand", noperm, "-a x -v --all", []Opt{{"a", ""}}, []string{"x", "-v", "--all"}},
-		{"noperm stops at dash", noperm, "-a - -v", []Opt{{"a", ""}}, []string{"-", "-v"}},
-		{"noperm still takes option arguments", noperm, "-b x -v y", []Opt{{"b", "x"}, {"v", ""}}, []string{"y"}},
-		{"noperm double dash", noperm, "-- -a", nil, []string{"-a"}},
+		{"nothing", spec, "", "", nil},
+		{"operands only", spec, "x y", "", []string{"x", "y"}},
+		{"permutation", spec, "x -a y --verbose z", "a v", []string{"x", "y", "z"}},
+		{"bundle", spec, "-av", "a v", nil},
+		{"bundle ends in argument", spec, "-ab5 x", "a b=5", []string{"x"}},
+		{"bundle argument in next word", spec, "-ab 5 x", "a b=5", []string{"x"}},
+		{"argument swallows the rest", spec, "-bav", "b=av", nil},
+		{"argument may look like an option", spec, "-b -a", "b=-a", nil},
+		{"optional short argument attached", spec, "-c5", "c=5", nil},
+		{"optional short argument absent", spec, "-c 5", "c", []string{"5"}},
+		{"optional short argument after bundle", spec, "-ac5", "a c=5", nil},
+		{"double dash ends options", spec, "-a -- -v --all", "a", []string{"-v", "--all"}},
+		{"double dash alone", spec, "--", "", nil},
+		{"only the first double dash counts", spec, "-- --", "", []string{"--"}},
+		{"dash is an operand", spec, "- -a", "a", []string{"-"}},
+		{"long", spec, "--all --verbose", "a v", nil},
+		{"long argument with =", spec, "--bytes=5", "b=5", nil},
+		{"long argument in next word", spec, "--bytes 5 x", "b=5", []string{"x"}},
+		{"long empty argument", spec, "--bytes=", "b=", nil},
+		{"long argument holding =", spec, "--bytes=a=b", "b=a=b", nil},
+		{"long argument may look like an option", spec, "--bytes --all", "b=--all", nil},
+		{"unique prefix", spec, "--al --by=3 --v", "a b=3 v", nil},
+		{"prefix with argument in next word", spec, "--byt 7", "b=7", nil},
+		{"prefix of aliases of one option", spec, "--dec", "decode", nil},
+		{"exact name wins over longer names", spec, "--color", "color", nil},
+		{"optional long argument", spec, "--color=auto", "color=auto", nil},
+		{"optional long argument empty", spec, "--color=", "color=", nil},
+		{"optional long argument absent", spec, "--color auto", "color", []string{"auto"}},
+		{"optional long argument after a prefix", spec, "--col=auto --col", "color=auto color", nil},
+		{"long-only canonical name", spec, "--tag", "tag", nil},
+		{"options keep their order and repeats", spec, "-b1 -a --bytes=2 -a", "b=1 a b=2 a", nil},
+		{"noperm stops at the first operand", noperm, "-a x -v --all", "a", []string{"x", "-v", "--all"}},
+		{"noperm stops at dash", noperm, "-a - -v", "a", []string{"-", "-v"}},
+		{"noperm still takes option arguments", noperm, "-b x -v y", "b=x v", []string{"y"}},
+		{"noperm double dash", noperm, "-- -a", "", []string{"-a"}},
 	} {
 		got := parse(c.spec, c.argv)
 		if !got.ok || got.status != 0 || got.stderr != "" || got.partial != nil ||
-			!reflect.DeepEqual(got.opts, c.opts) || !reflect.DeepEqual(got.operands, c.operands) {
-			t.Errorf("%s: %q: got %+v, want opts %v operands %q", c.name, c.argv, got, c.opts, c.operands)
+			show(got.opts, false) != c.opts || !reflect.DeepEqual(got.operands, c.operands) {
+			t.Errorf("%s: %q: got %+v, want opts %q operands %q", c.name, c.argv, got, c.opts, c.operands)
+		}
+	}
+}
+
+// Word tells which command-line word each option came from (counting from
+// the first argument), as grep's and fmt's -NUM need.
+func TestWords(t *testing.T) {
+	s := Spec{Short: "0123456789ab:c::", Long: map[string]string{"bytes=": "b", "all": "a"}}
+	for _, c := range []struct{ argv, opts string }{
+		{"-12", "1@0 2@0"},
+		{"-1 -2", "1@0 2@1"},
+		{"x -1a2 y -3", "1@1 a@1 2@1 3@3"},
+		{"-b 5 -1", "b=5@0 1@2"},
+		{"-1b5 -2", "1@0 b=5@0 2@1"},
+		{"--bytes 5 --all -9", "b=5@0 a@2 9@3"},
+		{"-c5 -c", "c=5@0 c@1"},
+	} {
+		got := parse(s, c.argv)
+		if !got.ok || show(got.opts, true) != c.opts {
+			t.Errorf("%q: got %q (%+v), want %q", c.argv, show(got.opts, true), got, c.opts)
+		}
+	}
+}
+
+// NegNumbers reads "-5" and "-.5" as operands, as GNU seq does; with NoPerm
+// (seq's "+f:s:w") the first one ends the options.
+func TestNegNumbers(t *testing.T) {
+	seq := Spec{Short: "f:s:w", Long: map[string]string{"format=": "f", "separator=": "s", "equal-width": "w"},
+		NoPerm: true, NegNumbers: true}
+	perm := seq
+	perm.NoPerm = false
+	for _, c := range []struct {
+		name     string
+		spec     Spec
+		argv     string
+		opts     string
+		operands []string
+	}{
+		{"negative number", seq, "-5", "", []string{"-5"}},
+		{"negative fraction", seq, "-.5 1", "", []string{"-.5", "1"}},
+		{"ends the options", seq, "-w -1 -w 3", "w", []string{"-1", "-w", "3"}},
+		{"after an operand", seq, "1 -1", "", []string{"1", "-1"}},
+		{"exponent", seq, "-1e3 -s x", "", []string{"-1e3", "-s", "x"}},
+		{"option argument stays the argument", seq, "-s -5 1 3", "s=-5", []string{"1", "3"}},
+		{"long argument stays the argument", seq, "--separator -5 1", "s=-5", []string{"1"}},
+		{"dash", seq, "- -w", "", []string{"-", "-w"}},
+		{"double dash is still the end", seq, "-- -w", "", []string{"-w"}},
+		{"permuting", perm, "-1 -w -.5 x", "w", []string{"-1", "-.5", "x"}},
+	} {
+		got := parse(c.spec, c.argv)
+		if !got.ok || got.stderr != "" || show(got.opts, false) != c.opts || !reflect.DeepEqual(got.operands, c.operands) {
+			t.Errorf("%s: %q: got %+v, want opts %q operands %q", c.name, c.argv, got, c.opts, c.operands)
+		}
+	}
+	// Only a word starting "-DIGIT" or "-." is a number: in "-w5" the 5 is
+	// an option letter.
+	if got := parse(seq, "-w5"); got.ok || got.stderr != "cmd: invalid option -- '5'\nTry 'cmd --help' for more information.\n" {
+		t.Errorf("-w5: got %+v", got)
+	}
+	// With Help, a negative number ends the search for --help under NoPerm.
+	help := seq
+	help.Help = true
+	if got := parse(help, "-5 --help"); !got.ok || !reflect.DeepEqual(got.operands, []string{"-5", "--help"}) {
+		t.Errorf("-5 --help: got %+v", got)
+	}
+	for _, c := range []struct {
+		spec *Spec
+		arg  string
+		want bool
+	}{
+		{&seq, "-", true}, {&seq, "x", true}, {&seq, "", true}, {&seq, "-5", true}, {&seq, "-.5", true}, {&seq, "-9x", true},
+		{&seq, "--", false}, {&seq, "--5", false}, {&seq, "-w", false}, {&seq, "-x5", false},
+		{&spec, "-", true}, {&spec, "x", true}, {&spec, "-5", false}, {&spec, "-.5", false},
+	} {
+		if got := c.spec.isOperand(c.arg); got != c.want {
+			t.Errorf("isOperand(%q) with NegNumbers %v = %v", c.arg, c.spec.NegNumbers, got)
 		}
 	}
 }
@@ -117,6 +216,7 @@ func TestUsageErrors(t *testing.T) {
 		{"invalid short", spec, "-z", "cmd: invalid option -- 'z'\n", 1, []string{"cmd -z"}},
 		{"invalid short in a bundle", spec, "-avz", "cmd: invalid option -- 'z'\n", 1, []string{"cmd -z"}},
 		{"colon is no option", spec, "-:", "cmd: invalid option -- ':'\n", 1, []string{"cmd -:"}},
+		{"a negative number is options without NegNumbers", spec, "-5", "cmd: invalid option -- '5'\n", 1, []string{"cmd -5"}},
 		{"invalid short after operands", spec, "x y -z", "cmd: invalid option -- 'z'\n", 1, []string{"cmd -z"}},
 		{"missing short argument", spec, "-b", "cmd: option requires an argument -- 'b'\n", 1, nil},
 		{"missing short argument in a bundle", spec, "x -ab", "cmd: option requires an argument -- 'b'\n", 1, nil},
@@ -213,5 +313,91 @@ func TestDiagnostics(t *testing.T) {
 		"cmd: cannot stat \"a'b\": No such file or directory\n"
 	if stderr.String() != want || Quote("x") != "'x'" {
 		t.Errorf("got %q", stderr.String())
+	}
+}
+
+// With Order, ambiguity is reported as glibc reports it for a table in that
+// order: the word as typed, the first match, then each later match that is
+// not an alias of the first. The expected lines are grep 3.8's and sort
+// 9.1's (glibc 2.36) for the same options.
+func TestOrder(t *testing.T) {
+	grep := Spec{
+		Short: "",
+		Long: map[string]string{
+			"fixed-regexp": "F", "fixed-strings": "F", "file=": "f", "files-with-matches": "l", "files-without-match": "L",
+			"context=": "C", "color": "color", "color=": "color", "colour": "color", "colour=": "color", "count": "c",
+			"zz-unordered": "zz", "zz-also": "za",
+		},
+		Order: []string{"fixed-regexp", "fixed-strings", "context", "color", "colour", "count", "file", "files-with-matches", "files-without-match"},
+	}
+	sort := Spec{Long: map[string]string{"sort=": "sort", "stable": "s"}, Order: []string{"sort", "stable"}}
+	try := "Try 'cmd --help' for more information.\n"
+	for _, c := range []struct {
+		spec         Spec
+		argv, stderr string
+	}{
+		{grep, "--f", "cmd: option '--f' is ambiguous; possibilities: '--fixed-regexp' '--file' '--files-with-matches' '--files-without-match'\n"},
+		{grep, "--fi=x", "cmd: option '--fi=x' is ambiguous; possibilities: '--fixed-regexp' '--file' '--files-with-matches' '--files-without-match'\n"},
+		{grep, "--files-with", "cmd: option '--files-with' is ambiguous; possibilities: '--files-with-matches' '--files-without-match'\n"},
+		{grep, "--co", "cmd: option '--co' is ambiguous; possibilities: '--context' '--color' '--colour' '--count'\n"},
+		{grep, "--", ""}, // "--" ends the options: no error
+		{grep, "--=x", "cmd: option '--=x' is ambiguous; possibilities: '--fixed-regexp' '--context' '--color' '--colour' '--count' '--file' '--files-with-matches' '--files-without-match' '--zz-also' '--zz-unordered'\n"},
+		{grep, "--zz", "cmd: option '--zz' is ambiguous; possibilities: '--zz-also' '--zz-unordered'\n"},
+		{sort, "--s=5", "cmd: option '--s=5' is ambiguous; possibilities: '--sort' '--stable'\n"},
+		{sort, "--sta=5", "cmd: option '--stable' doesn't allow an argument\n"},
+		{sort, "--nope=5", "cmd: unrecognized option '--nope=5'\n"},
+	} {
+		got := parse(c.spec, c.argv)
+		if c.stderr == "" {
+			if !got.ok {
+				t.Errorf("%q: got %+v", c.argv, got)
+			}
+			continue
+		}
+		if got.ok || got.stderr != c.stderr+try {
+			t.Errorf("%q: got %q, want %q", c.argv, got.stderr, c.stderr+try)
+		}
+	}
+	for _, c := range []struct{ argv, opts string }{
+		{"--fix", "F"}, // aliases of one option
+		{"--col --colo=always", "color color=always"}, // color and colour are aliases
+		{"--con 3 --cou", "C=3 c"},
+		{"--color", "color"},
+	} {
+		if got := parse(grep, c.argv); !got.ok || show(got.opts, false) != c.opts {
+			t.Errorf("%q: got %+v, want %q", c.argv, got, c.opts)
+		}
+	}
+}
+
+// Scan parses like Parse but prints nothing and leaves --help, Partial
+// options and mistakes to its caller, with the options before a mistake.
+func TestScan(t *testing.T) {
+	s := Spec{Short: "ab:x", Long: map[string]string{"all": "a", "bytes=": "b", "brief": "q"},
+		Partial: map[string]bool{"x": true}, Help: true}
+	for _, c := range []struct {
+		argv     string
+		opts     string
+		operands []string
+		err      *Error
+	}{
+		{"-x f --all", "x a", []string{"f"}, nil},
+		{"--help", "", nil, &Error{"unrecognized option '--help'", "--help"}},
+		{"-z", "", nil, &Error{"invalid option -- 'z'", "-z"}},
+		{"--nope=1", "", nil, &Error{"unrecognized option '--nope=1'", "--nope"}},
+		{"-b", "", nil, &Error{"option requires an argument -- 'b'", ""}},
+		{"--b", "", nil, &Error{"option '--b' is ambiguous; possibilities: '--brief' '--bytes'", ""}},
+		{"--all=1", "", nil, &Error{"option '--all' doesn't allow an argument", ""}},
+		// The options before a mistake, as a getopt loop would have seen them.
+		{"f -x --all -z --brief", "x a", nil, &Error{"invalid option -- 'z'", "-z"}},
+		{"-ax --bytes", "a x", nil, &Error{"option '--bytes' requires an argument", ""}},
+	} {
+		opts, operands, err := s.Scan(strings.Fields(c.argv))
+		if show(opts, false) != c.opts || !reflect.DeepEqual(operands, c.operands) || !reflect.DeepEqual(err, c.err) {
+			t.Errorf("%q: got %q %q %+v, want %q %q %+v", c.argv, show(opts, false), operands, err, c.opts, c.operands, c.err)
+		}
+		if err != nil && err.Error() != err.Msg {
+			t.Errorf("%q: Error() = %q", c.argv, err.Error())
+		}
 	}
 }

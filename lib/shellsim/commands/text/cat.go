@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // cat - concatenate files and print on the standard output
@@ -15,22 +16,29 @@ import (
 // blank squeezing carry over from one file to the next, as in GNU cat.
 func init() { command.Register("cat", command.Real, Cat) }
 
-var catSpec = optSpec{short: "AbeEnstTuv", long: []longOpt{
-	{"show-all", noArg, "A"}, {"number-nonblank", noArg, "b"}, {"show-ends", noArg, "E"},
-	{"number", noArg, "n"}, {"squeeze-blank", noArg, "s"}, {"show-tabs", noArg, "T"},
-	{"show-nonprinting", noArg, "v"},
-}}
+var catSpec = getopt.Spec{
+	Short: "AbeEnstTuv",
+	Long: map[string]string{
+		"number-nonblank": "b", "number": "n", "squeeze-blank": "s", "show-nonprinting": "v",
+		"show-ends": "E", "show-tabs": "T", "show-all": "A", "help": "help",
+		"version": "version",
+	},
+	Order: []string{
+		"number-nonblank", "number", "squeeze-blank", "show-nonprinting", "show-ends",
+		"show-tabs", "show-all", "help", "version",
+	},
+}
 
 // Cat runs cat.
 func Cat(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(catSpec)
+	opts, files, ok := p.parse(&catSpec)
 	if !ok {
 		return p.status
 	}
 	var c catState
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "A":
 			c.nonprint, c.ends, c.tabs = true, true, true
 		case "b":

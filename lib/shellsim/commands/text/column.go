@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // column - columnate lists (util-linux)
@@ -20,22 +21,30 @@ import (
 // truncation and hiding (-J -r -W -T -H -E -d -O -e -n -L) are not modeled.
 func init() { command.Register("column", command.Partial, Column) }
 
-var columnSpec = optSpec{short: "c:deE:H:i:Jl:LN:n:o:O:p:r:R:s:tT:W:x", long: []longOpt{
-	{"columns", reqArg, "c"}, {"table", noArg, "t"}, {"separator", reqArg, "s"},
-	{"output-separator", reqArg, "o"}, {"fillrows", noArg, "x"},
-	{"table-right", reqArg, "R"}, {"table-columns", reqArg, "N"},
-	{"json", noArg, "J"}, {"tree", reqArg, "r"},
-	{"table-wrap", reqArg, "W"}, {"table-truncate", reqArg, "T"}, {"table-hide", reqArg, "H"},
-	{"table-noextreme", reqArg, "E"}, {"table-noheadings", noArg, "d"},
-	{"table-order", reqArg, "O"}, {"table-empty-lines", noArg, "e"},
-	{"table-name", reqArg, "n"}, {"keep-empty-lines", noArg, "L"}, {"table-columns-limit", reqArg, "l"},
-	{"tree-id", reqArg, "i"}, {"tree-parent", reqArg, "p"},
-}}
+var columnSpec = getopt.Spec{
+	Short: "c:deE:H:i:Jl:LN:n:o:O:p:r:R:s:tT:W:x",
+	Long: map[string]string{
+		"columns=": "c", "fillrows": "x", "help": "help", "json": "J", "keep-empty-lines": "L",
+		"output-separator=": "o", "separator=": "s", "table": "t", "table-columns=": "N",
+		"table-columns-limit=": "l", "table-hide=": "H", "table-name=": "n",
+		"table-noextreme=": "E", "table-noheadings": "d", "table-order=": "O",
+		"table-right=": "R", "table-truncate=": "T", "table-wrap=": "W",
+		"table-empty-lines": "e", "tree=": "r", "tree-id=": "i", "tree-parent=": "p",
+		"version": "version",
+	},
+	Order: []string{
+		"columns", "fillrows", "help", "json", "keep-empty-lines", "output-separator",
+		"separator", "table", "table-columns", "table-columns-limit", "table-hide",
+		"table-name", "table-noextreme", "table-noheadings", "table-order", "table-right",
+		"table-truncate", "table-wrap", "table-empty-lines", "tree", "tree-id", "tree-parent",
+		"version",
+	},
+}
 
 // Column runs column.
 func Column(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(columnSpec)
+	opts, files, ok := p.parse(&columnSpec)
 	if !ok {
 		return p.status
 	}
@@ -51,25 +60,25 @@ func Column(inv *command.Invocation) int {
 	var names []string
 	limit := 0
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "c":
-			n, err := strconv.Atoi(o.arg)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n <= 0 {
-				p.warn("invalid columns argument: '%s'", o.arg)
+				p.warn("invalid columns argument: '%s'", o.Val)
 				return p.exit(1)
 			}
 			width = n
 		case "t":
 			table = true
 		case "s":
-			seps = o.arg
+			seps = o.Val
 		case "o":
-			outSep = o.arg
+			outSep = o.Val
 		case "x":
 			fillRows = true
 		case "R":
 			right = map[int]bool{}
-			for _, f := range strings.Split(o.arg, ",") {
+			for _, f := range strings.Split(o.Val, ",") {
 				n, err := strconv.Atoi(f)
 				if err != nil || n < 1 {
 					return p.partial("column -R NAME", "column: -R accepts only column numbers in shellsim")
@@ -77,16 +86,16 @@ func Column(inv *command.Invocation) int {
 				right[n-1] = true
 			}
 		case "N":
-			names = strings.Split(o.arg, ",")
+			names = strings.Split(o.Val, ",")
 		case "l":
-			n, err := strconv.Atoi(o.arg)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				p.warn("invalid columns limit argument: '%s'", o.arg)
+				p.warn("invalid columns limit argument: '%s'", o.Val)
 				return p.exit(1)
 			}
 			limit = n
 		default:
-			return p.partial("column -"+o.key, "option -"+o.key+" is not supported in shellsim")
+			return p.partial("column -"+o.Name, "option -"+o.Name+" is not supported in shellsim")
 		}
 	}
 	var lines []string

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // comm - compare two sorted files line by line
@@ -17,16 +18,23 @@ import (
 // 3 lines in both. Unsorted input is diagnosed as GNU comm does (exit 1).
 func init() { command.Register("comm", command.Real, Comm) }
 
-var commSpec = optSpec{short: "123z", long: []longOpt{
-	{"check-order", noArg, "check-order"}, {"nocheck-order", noArg, "nocheck-order"},
-	{"output-delimiter", reqArg, "output-delimiter"}, {"total", noArg, "total"},
-	{"zero-terminated", noArg, "z"},
-}}
+var commSpec = getopt.Spec{
+	Short: "123z",
+	Long: map[string]string{
+		"check-order": "check-order", "nocheck-order": "nocheck-order",
+		"output-delimiter=": "output-delimiter", "total": "total", "zero-terminated": "z",
+		"help": "help", "version": "version",
+	},
+	Order: []string{
+		"check-order", "nocheck-order", "output-delimiter", "total", "zero-terminated", "help",
+		"version",
+	},
+}
 
 // Comm runs comm.
 func Comm(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(commSpec)
+	opts, files, ok := p.parse(&commSpec)
 	if !ok {
 		return p.status
 	}
@@ -36,19 +44,19 @@ func Comm(inv *command.Invocation) int {
 	total := false
 	term := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "1", "2", "3":
-			show[o.key[0]-'0'] = false
+			show[o.Name[0]-'0'] = false
 		case "check-order":
 			check = 1
 		case "nocheck-order":
 			check = -1
 		case "output-delimiter":
-			if delimSet && delim != o.arg {
+			if delimSet && delim != o.Val {
 				p.warn("multiple output delimiters specified")
 				return p.exit(1)
 			}
-			delim, delimSet = o.arg, true
+			delim, delimSet = o.Val, true
 			if delim == "" {
 				delim = "\x00"
 			}

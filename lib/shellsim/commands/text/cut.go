@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // cut - remove sections from each line of files
@@ -19,11 +20,19 @@ import (
 // support in GNU cut either); -n is accepted and ignored.
 func init() { command.Register("cut", command.Real, Cut) }
 
-var cutSpec = optSpec{short: "b:c:d:f:nsz", long: []longOpt{
-	{"bytes", reqArg, "b"}, {"characters", reqArg, "c"}, {"delimiter", reqArg, "d"},
-	{"fields", reqArg, "f"}, {"only-delimited", noArg, "s"}, {"complement", noArg, "complement"},
-	{"output-delimiter", reqArg, "output-delimiter"}, {"zero-terminated", noArg, "z"},
-}}
+var cutSpec = getopt.Spec{
+	Short: "b:c:d:f:nsz",
+	Long: map[string]string{
+		"bytes=": "b", "characters=": "c", "fields=": "f", "delimiter=": "d",
+		"only-delimited": "s", "output-delimiter=": "output-delimiter",
+		"complement": "complement", "zero-terminated": "z", "help": "help",
+		"version": "version",
+	},
+	Order: []string{
+		"bytes", "characters", "fields", "delimiter", "only-delimited", "output-delimiter",
+		"complement", "zero-terminated", "help", "version",
+	},
+}
 
 // span is an inclusive 1-based range; hi == MaxInt means open-ended.
 type span struct{ lo, hi int }
@@ -102,7 +111,7 @@ func inSpans(spans []span, n int) bool {
 // Cut runs cut.
 func Cut(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(cutSpec)
+	opts, files, ok := p.parse(&cutSpec)
 	if !ok {
 		return p.status
 	}
@@ -112,26 +121,26 @@ func Cut(inv *command.Invocation) int {
 	outDelim, outSet := "", false
 	term := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "b", "c", "f":
 			if mode != "" {
 				return p.usageErr("only one list may be specified")
 			}
-			mode, list = o.key, o.arg
+			mode, list = o.Name, o.Val
 		case "d":
-			if len(o.arg) > 1 {
+			if len(o.Val) > 1 {
 				return p.usageErr("the delimiter must be a single character")
 			}
 			delim, delimSet = 0, true
-			if o.arg != "" {
-				delim = o.arg[0]
+			if o.Val != "" {
+				delim = o.Val[0]
 			}
 		case "s":
 			only = true
 		case "complement":
 			complement = true
 		case "output-delimiter":
-			outDelim, outSet = o.arg, true
+			outDelim, outSet = o.Val, true
 		case "z":
 			term = 0
 		}

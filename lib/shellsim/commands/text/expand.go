@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // expand - convert tabs to spaces
@@ -17,9 +18,15 @@ import (
 // After the last explicit stop, tabs become single spaces.
 func init() { command.Register("expand", command.Real, Expand) }
 
-var expandSpec = optSpec{short: "it:0123456789", long: []longOpt{
-	{"initial", noArg, "i"}, {"tabs", reqArg, "t"},
-}}
+var expandSpec = getopt.Spec{
+	Short: "it:0123456789",
+	Long: map[string]string{
+		"tabs=": "t", "initial": "i", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"tabs", "initial", "help", "version",
+	},
+}
 
 type tabStops struct {
 	stops []int
@@ -91,7 +98,7 @@ func parseTabs(p *proc, specs []string) (*tabStops, bool) {
 // Expand runs expand.
 func Expand(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(expandSpec)
+	opts, files, ok := p.parse(&expandSpec)
 	if !ok {
 		return p.status
 	}
@@ -100,20 +107,20 @@ func Expand(inv *command.Invocation) int {
 	digits := ""
 	lastArgv := -1
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "i":
 			initial = true
 		case "t":
-			specs = append(specs, o.arg)
+			specs = append(specs, o.Val)
 		default: // -N (obsolete -t N)
-			if o.argv == lastArgv {
-				digits += o.key
+			if o.Word == lastArgv {
+				digits += o.Name
 				specs[len(specs)-1] = digits
 			} else {
-				digits = o.key
+				digits = o.Name
 				specs = append(specs, digits)
 			}
-			lastArgv = o.argv
+			lastArgv = o.Word
 		}
 	}
 	tabs, ok := parseTabs(p, specs)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // fmt - simple optimal text formatter
@@ -19,11 +20,18 @@ import (
 // for byte.
 func init() { command.Register("fmt", command.Real, Fmt) }
 
-var fmtSpec = optSpec{short: "0123456789cstuw:g:p:", long: []longOpt{
-	{"crown-margin", noArg, "c"}, {"split-only", noArg, "s"}, {"tagged-paragraph", noArg, "t"},
-	{"uniform-spacing", noArg, "u"}, {"width", reqArg, "w"}, {"goal", reqArg, "g"},
-	{"prefix", reqArg, "p"},
-}}
+var fmtSpec = getopt.Spec{
+	Short: "0123456789cstuw:g:p:",
+	Long: map[string]string{
+		"crown-margin": "c", "prefix=": "p", "split-only": "s", "tagged-paragraph": "t",
+		"uniform-spacing": "u", "width=": "w", "goal=": "g", "help": "help",
+		"version": "version",
+	},
+	Order: []string{
+		"crown-margin", "prefix", "split-only", "tagged-paragraph", "uniform-spacing", "width",
+		"goal", "help", "version",
+	},
+}
 
 const (
 	fmtTab       = 8
@@ -379,7 +387,7 @@ func (f *fmter) put() {
 // Fmt runs fmt.
 func Fmt(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(fmtSpec)
+	opts, files, ok := p.parse(&fmtSpec)
 	if !ok {
 		return p.status
 	}
@@ -387,7 +395,7 @@ func Fmt(inv *command.Invocation) int {
 	width, goal := "", ""
 	digits, lastArgv := "", -1
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "c":
 			f.crown = true
 		case "s":
@@ -397,21 +405,21 @@ func Fmt(inv *command.Invocation) int {
 		case "u":
 			f.uniform = true
 		case "w":
-			width = o.arg
+			width = o.Val
 		case "g":
-			goal = o.arg
+			goal = o.Val
 		case "p":
-			pre := o.arg
+			pre := o.Val
 			f.prefixLead = len(pre) - len(strings.TrimLeft(pre, " "))
 			pre = pre[f.prefixLead:]
 			f.prefixFull = len(pre)
 			f.prefix = strings.TrimRight(pre, " ")
 		default:
-			if o.argv != lastArgv {
+			if o.Word != lastArgv {
 				digits = ""
 			}
-			digits += o.key
-			width, lastArgv = digits, o.argv
+			digits += o.Name
+			width, lastArgv = digits, o.Word
 		}
 	}
 	if width != "" {

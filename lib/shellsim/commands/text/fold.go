@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // fold - wrap each input line to fit in specified width
@@ -17,9 +18,15 @@ import (
 // last blank that fits.
 func init() { command.Register("fold", command.Real, Fold) }
 
-var foldSpec = optSpec{short: "bsw:", long: []longOpt{
-	{"bytes", noArg, "b"}, {"spaces", noArg, "s"}, {"width", reqArg, "w"},
-}}
+var foldSpec = getopt.Spec{
+	Short: "bsw:",
+	Long: map[string]string{
+		"bytes": "b", "spaces": "s", "width=": "w", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"bytes", "spaces", "width", "help", "version",
+	},
+}
 
 // Fold runs fold.
 func Fold(inv *command.Invocation) int {
@@ -31,25 +38,25 @@ func Fold(inv *command.Invocation) int {
 	inv2 := *inv
 	inv2.Args = args
 	p.Invocation = &inv2
-	opts, files, ok := p.parse(foldSpec)
+	opts, files, ok := p.parse(&foldSpec)
 	if !ok {
 		return p.status
 	}
 	width, bytesMode, spaces := 80, false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "b":
 			bytesMode = true
 		case "s":
 			spaces = true
 		case "w":
-			w, err := strconv.ParseInt(o.arg, 10, 64)
+			w, err := strconv.ParseInt(o.Val, 10, 64)
 			if err != nil || w < 0 {
-				p.warn("invalid number of columns: %s", quote(o.arg))
+				p.warn("invalid number of columns: %s", quote(o.Val))
 				return p.exit(1)
 			}
 			if w == 0 {
-				p.warn("invalid number of columns: %s: Numerical result out of range", quote(o.arg))
+				p.warn("invalid number of columns: %s: Numerical result out of range", quote(o.Val))
 				return p.exit(1)
 			}
 			width = int(min(w, 1<<31))

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
 )
 
@@ -37,27 +38,37 @@ func init() {
 	command.Register("fgrep", command.Partial, Grep)
 }
 
-var grepSpec = optSpec{short: "0123456789A:B:C:D:EFGHIJLPRTUVZabcd:e:f:hiLlm:noqRrsuvwxyz", long: []longOpt{
-	{"extended-regexp", noArg, "E"}, {"fixed-strings", noArg, "F"}, {"basic-regexp", noArg, "G"},
-	{"perl-regexp", noArg, "P"}, {"regexp", reqArg, "e"}, {"file", reqArg, "f"},
-	{"ignore-case", noArg, "i"}, {"no-ignore-case", noArg, "no-ignore-case"},
-	{"word-regexp", noArg, "w"}, {"line-regexp", noArg, "x"}, {"null-data", noArg, "z"},
-	{"no-messages", noArg, "s"}, {"invert-match", noArg, "v"}, {"version", noArg, "V"},
-	{"help", noArg, "help"}, {"max-count", reqArg, "m"}, {"byte-offset", noArg, "b"},
-	{"line-number", noArg, "n"}, {"no-line-number", noArg, "no-line-number"},
-	{"line-buffered", noArg, "line-buffered"}, {"with-filename", noArg, "H"},
-	{"no-filename", noArg, "h"}, {"label", reqArg, "label"}, {"only-matching", noArg, "o"},
-	{"quiet", noArg, "q"}, {"silent", noArg, "q"}, {"binary-files", reqArg, "binary-files"},
-	{"text", noArg, "a"}, {"directories", reqArg, "d"}, {"devices", reqArg, "D"},
-	{"recursive", noArg, "r"}, {"dereference-recursive", noArg, "R"},
-	{"include", reqArg, "include"}, {"exclude", reqArg, "exclude"},
-	{"exclude-from", reqArg, "exclude-from"}, {"exclude-dir", reqArg, "exclude-dir"},
-	{"files-without-match", noArg, "L"}, {"files-with-matches", noArg, "l"},
-	{"count", noArg, "c"}, {"initial-tab", noArg, "T"}, {"null", noArg, "Z"},
-	{"before-context", reqArg, "B"}, {"after-context", reqArg, "A"}, {"context", reqArg, "C"},
-	{"group-separator", reqArg, "group-separator"}, {"no-group-separator", noArg, "no-group-separator"},
-	{"color", optArg, "color"}, {"colour", optArg, "color"}, {"binary", noArg, "U"},
-}}
+var grepSpec = getopt.Spec{
+	Short: "0123456789A:B:C:D:EFGHIJLPRTUVZabcd:e:f:hiLlm:noqRrsuvwxyz",
+	Long: map[string]string{
+		"basic-regexp": "G", "extended-regexp": "E", "fixed-strings": "F", "perl-regexp": "P",
+		"after-context=": "A", "before-context=": "B", "binary-files=": "binary-files",
+		"byte-offset": "b", "context=": "C", "color": "color", "color=": "color",
+		"colour": "color", "colour=": "color", "count": "c", "devices=": "D",
+		"directories=": "d", "exclude=": "exclude", "exclude-from=": "exclude-from",
+		"exclude-dir=": "exclude-dir", "file=": "f", "files-with-matches": "l",
+		"files-without-match": "L", "group-separator=": "group-separator", "help": "help",
+		"include=": "include", "ignore-case": "i", "no-ignore-case": "no-ignore-case",
+		"initial-tab": "T", "label=": "label", "line-buffered": "line-buffered",
+		"line-number": "n", "no-line-number": "no-line-number", "line-regexp": "x",
+		"max-count=": "m", "no-filename": "h", "no-group-separator": "no-group-separator",
+		"no-messages": "s", "null": "Z", "null-data": "z", "only-matching": "o", "quiet": "q",
+		"recursive": "r", "dereference-recursive": "R", "regexp=": "e", "invert-match": "v",
+		"silent": "q", "text": "a", "binary": "U", "version": "V", "with-filename": "H",
+		"word-regexp": "w",
+	},
+	Order: []string{
+		"basic-regexp", "extended-regexp", "fixed-strings", "perl-regexp", "after-context",
+		"before-context", "binary-files", "byte-offset", "context", "color", "colour", "count",
+		"devices", "directories", "exclude", "exclude-from", "exclude-dir", "file",
+		"files-with-matches", "files-without-match", "group-separator", "help", "include",
+		"ignore-case", "no-ignore-case", "initial-tab", "label", "line-buffered", "line-number",
+		"no-line-number", "line-regexp", "max-count", "no-filename", "no-group-separator",
+		"no-messages", "null", "null-data", "only-matching", "quiet", "recursive",
+		"dereference-recursive", "regexp", "invert-match", "silent", "text", "binary",
+		"version", "with-filename", "word-regexp",
+	},
+}
 
 type grep struct {
 	*proc
@@ -95,9 +106,12 @@ type grep struct {
 func Grep(inv *command.Invocation) int {
 	p := newProc(inv, 2)
 	g := &grep{proc: p, maxCount: -1, sep: "--", delim: '\n', label: "(standard input)"}
-	opts, args, msg := grepSpec.getopt(inv.Args[1:])
-	if msg != "" {
-		p.warn("%s", msg)
+	opts, args, err := grepSpec.Scan(inv.Args[1:])
+	if err != nil {
+		if err.Unknown != "" {
+			p.Sys.Partial(p.name + " " + err.Unknown)
+		}
+		p.warn("%s", err.Msg)
 		fmt.Fprintf(p.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\n")
 		return p.usageErr("")
 	}
@@ -116,29 +130,29 @@ func Grep(inv *command.Invocation) int {
 	withName, noName := false, false
 	digitCtx, lastDigitArg := -1, -1
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "E", "F", "G", "P":
-			if modeSet && mode != o.key {
+			if modeSet && mode != o.Name {
 				p.warn("conflicting matchers specified")
 				return p.exit(2)
 			}
-			mode, modeSet = o.key, true
+			mode, modeSet = o.Name, true
 		case "e":
-			patterns = append(patterns, strings.Split(o.arg, "\n")...)
+			patterns = append(patterns, strings.Split(o.Val, "\n")...)
 			havePat = true
 		case "f":
 			var data []byte
 			var err error
-			if o.arg == "-" {
+			if o.Val == "-" {
 				data, err = p.slurp(&meter{p, p.Stdin})
 			} else {
-				data, err = p.readAll(o.arg)
+				data, err = p.readAll(o.Val)
 			}
 			if p.stop || err == errStop {
 				return p.exit(2)
 			}
 			if err != nil {
-				p.fileErr(o.arg, err)
+				p.fileErr(o.Val, err)
 				return p.exit(2)
 			}
 			s := string(data)
@@ -167,9 +181,9 @@ func Grep(inv *command.Invocation) int {
 			p.writeString("Usage: grep [OPTION]... PATTERNS [FILE]...\nSearch for PATTERNS in each FILE.\n")
 			return p.exit(0)
 		case "m":
-			n, err := strconv.ParseInt(o.arg, 10, 64)
+			n, err := strconv.ParseInt(o.Val, 10, 64)
 			if err != nil {
-				if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(o.arg, "-") {
+				if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(o.Val, "-") {
 					n = 1<<63 - 1
 				} else {
 					p.warn("invalid max count")
@@ -194,13 +208,13 @@ func Grep(inv *command.Invocation) int {
 		case "h":
 			noName, withName = true, false
 		case "label":
-			g.label = o.arg
+			g.label = o.Val
 		case "o":
 			g.only = true
 		case "q":
 			g.quiet = true
 		case "binary-files":
-			switch o.arg {
+			switch o.Val {
 			case "binary":
 				g.text, g.noBinary = false, false
 			case "text":
@@ -216,7 +230,7 @@ func Grep(inv *command.Invocation) int {
 		case "I":
 			g.noBinary = true
 		case "d":
-			switch o.arg {
+			switch o.Val {
 			case "read":
 				g.recursive, g.skipDirs = false, false
 			case "skip":
@@ -224,12 +238,12 @@ func Grep(inv *command.Invocation) int {
 			case "recurse":
 				g.recursive = true
 			default:
-				p.warn("invalid argument %s for %s", quote(o.arg), quote("--directories"))
+				p.warn("invalid argument %s for %s", quote(o.Val), quote("--directories"))
 				p.errLines("Valid arguments are:\n  - \uE000read\uE001\n  - \uE000recurse\uE001\n  - \uE000skip\uE001\n")
 				return p.usageErr("")
 			}
 		case "D":
-			if o.arg != "read" && o.arg != "skip" {
+			if o.Val != "read" && o.Val != "skip" {
 				p.warn("unknown devices method")
 				return p.exit(2)
 			}
@@ -238,18 +252,18 @@ func Grep(inv *command.Invocation) int {
 		case "R":
 			g.recursive, g.deref = true, true
 		case "include":
-			g.includes = append(g.includes, o.arg)
+			g.includes = append(g.includes, o.Val)
 		case "exclude":
-			g.excludes = append(g.excludes, o.arg)
+			g.excludes = append(g.excludes, o.Val)
 		case "exclude-dir":
-			g.exDs = append(g.exDs, o.arg)
+			g.exDs = append(g.exDs, o.Val)
 		case "exclude-from":
-			data, err := p.readAll(o.arg)
+			data, err := p.readAll(o.Val)
 			if p.stop || err == errStop {
 				return p.exit(2)
 			}
 			if err != nil {
-				p.fileErr(o.arg, err)
+				p.fileErr(o.Val, err)
 				return p.exit(2)
 			}
 			for _, l := range splitLines(data, '\n') {
@@ -266,12 +280,12 @@ func Grep(inv *command.Invocation) int {
 		case "Z":
 			g.nullName = true
 		case "A", "B", "C":
-			n, err := strconv.ParseInt(o.arg, 10, 32)
+			n, err := strconv.ParseInt(o.Val, 10, 32)
 			if err != nil || n < 0 {
-				p.warn("%s: invalid context length argument", o.arg)
+				p.warn("%s: invalid context length argument", o.Val)
 				return p.exit(2)
 			}
-			switch o.key {
+			switch o.Name {
 			case "A":
 				g.after = int(n)
 			case "B":
@@ -281,30 +295,30 @@ func Grep(inv *command.Invocation) int {
 			}
 			g.ctx = true
 		case "group-separator":
-			g.sep, g.noSep = o.arg, false
+			g.sep, g.noSep = o.Val, false
 		case "no-group-separator":
 			g.noSep = true
 		case "color":
-			switch o.arg {
+			switch o.Val {
 			case "", "never", "no", "none", "auto", "tty", "if-tty":
 				// Output is never a terminal, so auto means never.
 				g.color = false
 			case "always", "yes", "force":
 				g.color = true
 			default:
-				p.warn("invalid argument %s for %s", quote(o.arg), quote("--color"))
+				p.warn("invalid argument %s for %s", quote(o.Val), quote("--color"))
 				p.errLines("Valid arguments are:\n  - \uE000always\uE001, \uE000yes\uE001, \uE000force\uE001\n  - \uE000never\uE001, \uE000no\uE001, \uE000none\uE001\n  - \uE000auto\uE001, \uE000tty\uE001, \uE000if-tty\uE001\n")
 				return p.usageErr("")
 			}
 		default:
-			if len(o.key) == 1 && o.key[0] >= '0' && o.key[0] <= '9' {
-				d := int(o.key[0] - '0')
-				if lastDigitArg == o.argv && digitCtx >= 0 {
+			if len(o.Name) == 1 && o.Name[0] >= '0' && o.Name[0] <= '9' {
+				d := int(o.Name[0] - '0')
+				if lastDigitArg == o.Word && digitCtx >= 0 {
 					digitCtx = digitCtx*10 + d
 				} else {
 					digitCtx = d
 				}
-				lastDigitArg = o.argv
+				lastDigitArg = o.Word
 				g.after, g.before, g.ctx = digitCtx, digitCtx, true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // head - output the first part of files
@@ -16,10 +17,16 @@ import (
 // but the last NUM lines or bytes. Several files get "==> FILE <==" headers.
 func init() { command.Register("head", command.Real, Head) }
 
-var headSpec = optSpec{short: "c:n:qvz", long: []longOpt{
-	{"bytes", reqArg, "c"}, {"lines", reqArg, "n"}, {"quiet", noArg, "q"},
-	{"silent", noArg, "q"}, {"verbose", noArg, "v"}, {"zero-terminated", noArg, "z"},
-}}
+var headSpec = getopt.Spec{
+	Short: "c:n:qvz",
+	Long: map[string]string{
+		"bytes=": "c", "lines=": "n", "quiet": "q", "silent": "q", "verbose": "v",
+		"zero-terminated": "z", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"bytes", "lines", "quiet", "silent", "verbose", "zero-terminated", "help", "version",
+	},
+}
 
 // Head runs head.
 func Head(inv *command.Invocation) int {
@@ -28,7 +35,7 @@ func Head(inv *command.Invocation) int {
 	inv2 := *inv
 	inv2.Args = args
 	p.Invocation = &inv2
-	opts, files, ok := p.parse(headSpec)
+	opts, files, ok := p.parse(&headSpec)
 	if !ok {
 		return p.status
 	}
@@ -36,15 +43,15 @@ func Head(inv *command.Invocation) int {
 	headers := 0 // 0 auto, 1 always, -1 never
 	delim := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "c", "n":
-			arg := o.arg
+			arg := o.Val
 			allBut = strings.HasPrefix(arg, "-")
 			arg = strings.TrimPrefix(arg, "-")
 			arg = strings.TrimPrefix(arg, "+")
 			v, err := parseCount(arg)
 			what := "lines"
-			if o.key == "c" {
+			if o.Name == "c" {
 				what = "bytes"
 			}
 			if err != nil {
@@ -55,7 +62,7 @@ func Head(inv *command.Invocation) int {
 				}
 				return p.exit(1)
 			}
-			n, bytes = v, o.key == "c"
+			n, bytes = v, o.Name == "c"
 		case "q":
 			headers = -1
 		case "v":

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // join - join lines of two files on a common field
@@ -20,11 +21,17 @@ import (
 // an unpairable line was seen, ending with exit status 1.
 func init() { command.Register("join", command.Real, Join) }
 
-var joinSpec = optSpec{short: "1:2:a:e:ij:o:t:v:z", long: []longOpt{
-	{"ignore-case", noArg, "i"}, {"check-order", noArg, "check-order"},
-	{"nocheck-order", noArg, "nocheck-order"}, {"zero-terminated", noArg, "z"},
-	{"header", noArg, "header"},
-}}
+var joinSpec = getopt.Spec{
+	Short: "1:2:a:e:ij:o:t:v:z",
+	Long: map[string]string{
+		"ignore-case": "i", "check-order": "check-order", "nocheck-order": "nocheck-order",
+		"zero-terminated": "z", "header": "header", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"ignore-case", "check-order", "nocheck-order", "zero-terminated", "header", "help",
+		"version",
+	},
+}
 
 type joinLine struct {
 	text   []byte
@@ -189,7 +196,7 @@ func (j *joiner) output(a, b *joinLine) bool {
 // Join runs join.
 func Join(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(joinSpec)
+	opts, files, ok := p.parse(&joinSpec)
 	if !ok {
 		return p.status
 	}
@@ -204,37 +211,37 @@ func Join(inv *command.Invocation) int {
 	}
 	header := false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "1", "2", "j":
-			n, ok := fieldNum(o.arg)
+			n, ok := fieldNum(o.Val)
 			if !ok {
 				return p.exit(1)
 			}
-			if o.key != "2" {
+			if o.Name != "2" {
 				j.keys[0] = n
 			}
-			if o.key != "1" {
+			if o.Name != "1" {
 				j.keys[1] = n
 			}
 		case "a", "v":
-			if o.arg != "1" && o.arg != "2" {
-				p.warn("invalid field number: %s", quote(o.arg))
+			if o.Val != "1" && o.Val != "2" {
+				p.warn("invalid field number: %s", quote(o.Val))
 				return p.exit(1)
 			}
-			j.unpaired[o.arg[0]-'1'] = true
-			if o.key == "v" {
+			j.unpaired[o.Val[0]-'1'] = true
+			if o.Name == "v" {
 				j.onlyUnp = true
 			}
 		case "e":
-			j.empty, j.emptySet = o.arg, true
+			j.empty, j.emptySet = o.Val, true
 		case "i":
 			j.icase = true
 		case "o":
-			if o.arg == "auto" {
+			if o.Val == "auto" {
 				j.auto = true
 				continue
 			}
-			for _, spec := range strings.FieldsFunc(o.arg, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			for _, spec := range strings.FieldsFunc(o.Val, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 				if spec == "0" {
 					j.format = append(j.format, joinField{0, 0})
 					continue
@@ -252,15 +259,15 @@ func Join(inv *command.Invocation) int {
 			}
 		case "t":
 			switch {
-			case o.arg == "":
+			case o.Val == "":
 				j.tab = '\n' // a whole line is one field
-			case o.arg == `\0`:
+			case o.Val == `\0`:
 				j.tab = 0
-			case len(o.arg) > 1:
-				p.warn("multi-character tab %s", quote(o.arg))
+			case len(o.Val) > 1:
+				p.warn("multi-character tab %s", quote(o.Val))
 				return p.exit(1)
 			default:
-				j.tab = int(o.arg[0])
+				j.tab = int(o.Val[0])
 			}
 		case "z":
 			j.term = 0

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
 )
 
@@ -20,14 +21,20 @@ import (
 // \:\: (body) and \: (footer), which print as empty lines.
 func init() { command.Register("nl", command.Real, Nl) }
 
-var nlSpec = optSpec{short: "b:d:f:h:i:l:n:ps:v:w:", long: []longOpt{
-	{"body-numbering", reqArg, "b"}, {"section-delimiter", reqArg, "d"},
-	{"footer-numbering", reqArg, "f"}, {"header-numbering", reqArg, "h"},
-	{"line-increment", reqArg, "i"}, {"join-blank-lines", reqArg, "l"},
-	{"number-format", reqArg, "n"}, {"no-renumber", noArg, "p"},
-	{"number-separator", reqArg, "s"}, {"starting-line-number", reqArg, "v"},
-	{"number-width", reqArg, "w"},
-}}
+var nlSpec = getopt.Spec{
+	Short: "b:d:f:h:i:l:n:ps:v:w:",
+	Long: map[string]string{
+		"header-numbering=": "h", "body-numbering=": "b", "footer-numbering=": "f",
+		"starting-line-number=": "v", "line-increment=": "i", "no-renumber": "p",
+		"join-blank-lines=": "l", "number-separator=": "s", "number-width=": "w",
+		"number-format=": "n", "section-delimiter=": "d", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"header-numbering", "body-numbering", "footer-numbering", "starting-line-number",
+		"line-increment", "no-renumber", "join-blank-lines", "number-separator", "number-width",
+		"number-format", "section-delimiter", "help", "version",
+	},
+}
 
 type nlStyle struct {
 	kind byte // a t n p
@@ -37,7 +44,7 @@ type nlStyle struct {
 // Nl runs nl.
 func Nl(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(nlSpec)
+	opts, files, ok := p.parse(&nlSpec)
 	if !ok {
 		return p.status
 	}
@@ -84,35 +91,35 @@ func Nl(inv *command.Invocation) int {
 	}
 	for _, o := range opts {
 		var ok bool = true
-		switch o.key {
+		switch o.Name {
 		case "b":
-			styles[1], ok = parseStyle(o.arg, "body")
+			styles[1], ok = parseStyle(o.Val, "body")
 		case "h":
-			styles[0], ok = parseStyle(o.arg, "header")
+			styles[0], ok = parseStyle(o.Val, "header")
 		case "f":
-			styles[2], ok = parseStyle(o.arg, "footer")
+			styles[2], ok = parseStyle(o.Val, "footer")
 		case "n":
-			switch o.arg {
+			switch o.Val {
 			case "ln", "rn", "rz":
-				format = o.arg
+				format = o.Val
 			default:
-				p.warn("invalid line numbering format: %s", quote(o.arg))
+				p.warn("invalid line numbering format: %s", quote(o.Val))
 				ok = false
 			}
 		case "w":
 			var w int64
-			w, ok = num(o.arg, "line number field width", 1)
+			w, ok = num(o.Val, "line number field width", 1)
 			width = int(w)
 		case "s":
-			sep = o.arg
+			sep = o.Val
 		case "v":
-			start, ok = num(o.arg, "starting line number", -1<<62)
+			start, ok = num(o.Val, "starting line number", -1<<62)
 		case "i":
-			incr, ok = num(o.arg, "line number increment", -1<<62)
+			incr, ok = num(o.Val, "line number increment", -1<<62)
 		case "l":
-			join, ok = num(o.arg, "line number of blank lines", 1)
+			join, ok = num(o.Val, "line number of blank lines", 1)
 		case "d":
-			delim = o.arg
+			delim = o.Val
 			if len(delim) == 1 {
 				delim += ":"
 			}

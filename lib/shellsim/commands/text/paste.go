@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // paste - merge lines of files
@@ -15,9 +16,16 @@ import (
 // file instead. "-" reads standard input, and several "-" share it.
 func init() { command.Register("paste", command.Real, Paste) }
 
-var pasteSpec = optSpec{short: "d:sz", long: []longOpt{
-	{"delimiters", reqArg, "d"}, {"serial", noArg, "s"}, {"zero-terminated", noArg, "z"},
-}}
+var pasteSpec = getopt.Spec{
+	Short: "d:sz",
+	Long: map[string]string{
+		"serial": "s", "delimiters=": "d", "zero-terminated": "z", "help": "help",
+		"version": "version",
+	},
+	Order: []string{
+		"serial", "delimiters", "zero-terminated", "help", "version",
+	},
+}
 
 // pasteDelims decodes a -d LIST; an empty string element means none.
 func pasteDelims(s string) ([]string, string) {
@@ -59,7 +67,7 @@ func pasteDelims(s string) ([]string, string) {
 // Paste runs paste.
 func Paste(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(pasteSpec)
+	opts, files, ok := p.parse(&pasteSpec)
 	if !ok {
 		return p.status
 	}
@@ -67,9 +75,9 @@ func Paste(inv *command.Invocation) int {
 	serial := false
 	term := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "d":
-			d, msg := pasteDelims(o.arg)
+			d, msg := pasteDelims(o.Val)
 			if msg != "" {
 				p.warn("%s", msg)
 				return p.exit(1)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // baseCost is the fixed fuel charged per command run.
@@ -136,25 +137,25 @@ func (p *proc) usageErr(format string, args ...any) int {
 	return p.exit(p.usage)
 }
 
-// parse runs getopt and reports a usage error itself; ok is false then,
-// and the command returns p.status. --help and --version are answered
-// here too.
-func (p *proc) parse(spec optSpec) ([]option, []string, bool) {
-	for _, a := range p.Args[1:] {
-		if a == "--" {
-			break
-		}
-		if a == "--help" || a == "--version" {
-			p.status = p.helpOrVersion(a)
+// parse parses the command line with the shared GNU option parser and
+// reports a usage error itself (recording an unknown option as a Partial
+// gap, as getopt.Parse does); ok is false then, and the command returns
+// p.status. --help and --version (spec.Long must list them) are answered
+// here, in command-line order as coreutils' getopt loops do: one before a
+// mistake wins, one after it or in an option's argument does not.
+func (p *proc) parse(spec *getopt.Spec) ([]getopt.Opt, []string, bool) {
+	opts, operands, err := spec.Scan(p.Args[1:])
+	for _, o := range opts {
+		if o.Name == "help" || o.Name == "version" {
+			p.status = p.helpOrVersion("--" + o.Name)
 			return nil, nil, false
 		}
-		if spec.noPermute && (len(a) < 2 || a[0] != '-') {
-			break
-		}
 	}
-	opts, operands, msg := spec.getopt(p.Args[1:])
-	if msg != "" {
-		p.status = p.usageErr("%s", msg)
+	if err != nil {
+		if err.Unknown != "" {
+			p.Sys.Partial(p.name + " " + err.Unknown)
+		}
+		p.status = p.usageErr("%s", err.Msg)
 		return nil, nil, false
 	}
 	return opts, operands, true

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // rev - reverse lines characterwise
@@ -14,10 +15,16 @@ import (
 // Characters are UTF-8 code points in a UTF-8 locale and bytes otherwise.
 func init() { command.Register("rev", command.Real, Rev) }
 
+// revSpec has only util-linux's --version and --help, in its table's order.
+var revSpec = getopt.Spec{
+	Long:  map[string]string{"version": "version", "help": "help"},
+	Order: []string{"version", "help"},
+}
+
 // Rev runs rev.
 func Rev(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	_, files, ok := p.parse(optSpec{})
+	_, files, ok := p.parse(&revSpec)
 	if !ok {
 		return p.status
 	}

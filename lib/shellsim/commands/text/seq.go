@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // seq - print a sequence of numbers
@@ -18,9 +19,18 @@ import (
 // of fraction digits in FIRST and INCREMENT, as GNU seq computes it.
 func init() { command.Register("seq", command.Real, Seq) }
 
-var seqSpec = optSpec{short: "f:s:w", noPermute: true, negNumbers: true, long: []longOpt{
-	{"format", reqArg, "f"}, {"separator", reqArg, "s"}, {"equal-width", noArg, "w"},
-}}
+var seqSpec = getopt.Spec{
+	Short: "f:s:w",
+	Long: map[string]string{
+		"equal-width": "w", "format=": "f", "separator=": "s", "help": "help",
+		"version": "version",
+	},
+	Order: []string{
+		"equal-width", "format", "separator", "help", "version",
+	},
+	NoPerm:     true,
+	NegNumbers: true,
+}
 
 type seqNum struct {
 	v     float64
@@ -73,17 +83,17 @@ func parseSeqNum(s string) (seqNum, bool) {
 // Seq runs seq.
 func Seq(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, args, ok := p.parse(seqSpec)
+	opts, args, ok := p.parse(&seqSpec)
 	if !ok {
 		return p.status
 	}
 	sep, format, equal := "\n", "", false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "f":
-			format = o.arg
+			format = o.Val
 		case "s":
-			sep = o.arg
+			sep = o.Val
 		case "w":
 			equal = true
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // sort - sort lines of text files
@@ -26,20 +27,28 @@ import (
 // resource use and are accepted without effect on the output.
 func init() { command.Register("sort", command.Real, Sort) }
 
-var sortSpec = optSpec{short: "bcCdfghik:mMno:rRsS:t:T:uVz", long: []longOpt{
-	{"ignore-leading-blanks", noArg, "b"}, {"dictionary-order", noArg, "d"},
-	{"ignore-case", noArg, "f"}, {"general-numeric-sort", noArg, "g"},
-	{"ignore-nonprinting", noArg, "i"}, {"month-sort", noArg, "M"},
-	{"human-numeric-sort", noArg, "h"}, {"numeric-sort", noArg, "n"},
-	{"random-sort", noArg, "R"}, {"random-source", reqArg, "random-source"},
-	{"reverse", noArg, "r"}, {"sort", reqArg, "sort"}, {"version-sort", noArg, "V"},
-	{"batch-size", reqArg, "batch-size"}, {"check", optArg, "check"},
-	{"compress-program", reqArg, "compress-program"}, {"debug", noArg, "debug"},
-	{"files0-from", reqArg, "files0-from"}, {"key", reqArg, "k"}, {"merge", noArg, "m"},
-	{"output", reqArg, "o"}, {"stable", noArg, "s"}, {"buffer-size", reqArg, "S"},
-	{"field-separator", reqArg, "t"}, {"temporary-directory", reqArg, "T"},
-	{"parallel", reqArg, "parallel"}, {"unique", noArg, "u"}, {"zero-terminated", noArg, "z"},
-}}
+var sortSpec = getopt.Spec{
+	Short: "bcCdfghik:mMno:rRsS:t:T:uVz",
+	Long: map[string]string{
+		"ignore-leading-blanks": "b", "check": "check", "check=": "check",
+		"compress-program=": "compress-program", "debug": "debug", "dictionary-order": "d",
+		"ignore-case": "f", "files0-from=": "files0-from", "general-numeric-sort": "g",
+		"ignore-nonprinting": "i", "key=": "k", "merge": "m", "month-sort": "M",
+		"numeric-sort": "n", "human-numeric-sort": "h", "version-sort": "V", "random-sort": "R",
+		"random-source=": "random-source", "sort=": "sort", "output=": "o", "reverse": "r",
+		"stable": "s", "batch-size=": "batch-size", "buffer-size=": "S",
+		"field-separator=": "t", "temporary-directory=": "T", "unique": "u",
+		"zero-terminated": "z", "parallel=": "parallel", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"ignore-leading-blanks", "check", "compress-program", "debug", "dictionary-order",
+		"ignore-case", "files0-from", "general-numeric-sort", "ignore-nonprinting", "key",
+		"merge", "month-sort", "numeric-sort", "human-numeric-sort", "version-sort",
+		"random-sort", "random-source", "sort", "output", "reverse", "stable", "batch-size",
+		"buffer-size", "field-separator", "temporary-directory", "unique", "zero-terminated",
+		"parallel", "help", "version",
+	},
+}
 
 // sortKey is one -k KEYDEF (or the whole line with the global options).
 type sortKey struct {
@@ -602,7 +611,7 @@ func monthOf(b []byte) int {
 // Sort runs sort.
 func Sort(inv *command.Invocation) int {
 	p := newProc(inv, 2)
-	opts, files, ok := p.parse(sortSpec)
+	opts, files, ok := p.parse(&sortSpec)
 	if !ok {
 		return p.status
 	}
@@ -615,19 +624,19 @@ func Sort(inv *command.Invocation) int {
 	outputSet := false
 	delim := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "b", "d", "f", "g", "h", "i", "M", "n", "R", "r", "V":
-			g.setFlag(o.key[0], true)
-			if o.key == "b" {
+			g.setFlag(o.Name[0], true)
+			if o.Name == "b" {
 				g.skipeb = true
 			}
 		case "sort":
 			m := map[string]byte{"general-numeric": 'g', "human-numeric": 'h', "month": 'M',
 				"numeric": 'n', "random": 'R', "version": 'V'}
-			c, ok := m[o.arg]
+			c, ok := m[o.Val]
 			if !ok {
 				for name, cc := range m {
-					if strings.HasPrefix(name, o.arg) && o.arg != "" {
+					if strings.HasPrefix(name, o.Val) && o.Val != "" {
 						if ok {
 							ok = false
 							break
@@ -637,7 +646,7 @@ func Sort(inv *command.Invocation) int {
 				}
 			}
 			if !ok {
-				p.warn("invalid argument %s for %s", quote(o.arg), quote("--sort"))
+				p.warn("invalid argument %s for %s", quote(o.Val), quote("--sort"))
 				p.errLines("Valid arguments are:\n  - \uE000general-numeric\uE001\n  - \uE000human-numeric\uE001\n  - \uE000month\uE001\n  - \uE000numeric\uE001\n  - \uE000random\uE001\n  - \uE000version\uE001\n")
 				p.usage = 1 // argmatch failures exit 1
 				return p.usageErr("")
@@ -645,21 +654,21 @@ func Sort(inv *command.Invocation) int {
 			g.setFlag(c, true)
 		case "c", "C", "check":
 			check = true
-			quiet = o.key == "C"
-			if o.key == "check" && o.hasArg {
-				switch o.arg {
+			quiet = o.Name == "C"
+			if o.Name == "check" && o.HasVal {
+				switch o.Val {
 				case "quiet", "silent":
 					quiet = true
 				case "diagnose-first":
 				default:
-					p.warn("invalid argument %s for %s", quote(o.arg), quote("--check"))
+					p.warn("invalid argument %s for %s", quote(o.Val), quote("--check"))
 					p.errLines("Valid arguments are:\n  - \uE000diagnose-first\uE001\n  - \uE000quiet\uE001, \uE000silent\uE001\n")
 					return p.usageErr("")
 				}
 			}
 		case "k":
 			var k sortKey
-			if msg := parseKeyDef(o.arg, &k); msg != "" {
+			if msg := parseKeyDef(o.Val, &k); msg != "" {
 				p.warn("%s", msg)
 				return p.exit(2)
 			}
@@ -667,20 +676,20 @@ func Sort(inv *command.Invocation) int {
 		case "m":
 			merge = true
 		case "o":
-			if outputSet && output != o.arg {
+			if outputSet && output != o.Val {
 				p.warn("multiple output files specified")
 				return p.exit(2)
 			}
-			output, outputSet = o.arg, true
+			output, outputSet = o.Val, true
 		case "s":
 			s.stable = true
 		case "S":
-			if _, err := parseCount(strings.TrimSuffix(o.arg, "%")); err != nil && !strings.HasSuffix(o.arg, "%") {
-				p.warn("invalid -S argument %s", qfile(o.arg))
+			if _, err := parseCount(strings.TrimSuffix(o.Val, "%")); err != nil && !strings.HasSuffix(o.Val, "%") {
+				p.warn("invalid -S argument %s", qfile(o.Val))
 				return p.exit(2)
 			}
 		case "t":
-			t := o.arg
+			t := o.Val
 			if t == `\0` {
 				t = "\x00"
 			}
@@ -702,7 +711,7 @@ func Sort(inv *command.Invocation) int {
 		case "z":
 			delim = 0
 		case "files0-from":
-			files0 = o.arg
+			files0 = o.Val
 		case "T", "parallel", "batch-size", "compress-program":
 			// Tuning only; no effect on the result.
 		case "debug":

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // split - split a file into pieces
@@ -23,13 +24,22 @@ import (
 // $FILE set to the name the piece would have had.
 func init() { command.Register("split", command.Real, Split) }
 
-var splitSpec = optSpec{short: "a:b:C:del:n:t:ux", long: []longOpt{
-	{"suffix-length", reqArg, "a"}, {"bytes", reqArg, "b"}, {"line-bytes", reqArg, "C"},
-	{"numeric-suffixes", optArg, "d"}, {"hex-suffixes", optArg, "x"},
-	{"additional-suffix", reqArg, "additional-suffix"}, {"elide-empty-files", noArg, "e"},
-	{"lines", reqArg, "l"}, {"number", reqArg, "n"}, {"separator", reqArg, "t"},
-	{"unbuffered", noArg, "u"}, {"verbose", noArg, "verbose"}, {"filter", reqArg, "filter"},
-}}
+var splitSpec = getopt.Spec{
+	Short: "a:b:C:del:n:t:ux",
+	Long: map[string]string{
+		"bytes=": "b", "lines=": "l", "line-bytes=": "C", "number=": "n",
+		"elide-empty-files": "e", "unbuffered": "u", "suffix-length=": "a",
+		"additional-suffix=": "additional-suffix", "numeric-suffixes": "d",
+		"numeric-suffixes=": "d", "hex-suffixes": "x", "hex-suffixes=": "x",
+		"filter=": "filter", "verbose": "verbose", "separator=": "t", "help": "help",
+		"version": "version",
+	},
+	Order: []string{
+		"bytes", "lines", "line-bytes", "number", "elide-empty-files", "unbuffered",
+		"suffix-length", "additional-suffix", "numeric-suffixes", "hex-suffixes", "filter",
+		"verbose", "separator", "help", "version",
+	},
+}
 
 type splitter struct {
 	*proc
@@ -155,7 +165,7 @@ func (s *splitter) put(b []byte) bool {
 // Split runs split.
 func Split(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, args, ok := p.parse(splitSpec)
+	opts, args, ok := p.parse(&splitSpec)
 	if !ok {
 		return p.status
 	}
@@ -183,23 +193,23 @@ func Split(inv *command.Invocation) int {
 		return v, true
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "a":
-			n, err := strconv.Atoi(o.arg)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				p.warn("invalid suffix length: %s", quote(o.arg))
+				p.warn("invalid suffix length: %s", quote(o.Val))
 				return p.exit(1)
 			}
 			suffixLen, s.auto = n, false
 		case "b", "C", "l":
-			what := map[string]string{"b": "bytes", "C": "bytes", "l": "lines"}[o.key]
-			v, ok := count(o.arg, what)
+			what := map[string]string{"b": "bytes", "C": "bytes", "l": "lines"}[o.Name]
+			v, ok := count(o.Val, what)
 			if !ok {
 				return p.exit(1)
 			}
-			mode, size = o.key, v
+			mode, size = o.Name, v
 		case "n":
-			parts := strings.Split(o.arg, "/")
+			parts := strings.Split(o.Val, "/")
 			kind := ""
 			if parts[0] == "l" || parts[0] == "r" {
 				kind, parts = parts[0], parts[1:]
@@ -218,33 +228,33 @@ func Split(inv *command.Invocation) int {
 				err = strconv.ErrSyntax
 			}
 			if err != nil || n <= 0 || k < 0 || k > n {
-				p.warn("invalid number of chunks: %s", quote(o.arg))
+				p.warn("invalid number of chunks: %s", quote(o.Val))
 				return p.exit(1)
 			}
 			mode, chunkKind, chunkK, chunkN = "n", kind, k, n
 		case "d", "x":
 			s.alphabet = "0123456789"
-			if o.key == "x" {
+			if o.Name == "x" {
 				s.alphabet = "0123456789abcdef"
 			}
-			if o.hasArg {
-				v, err := strconv.ParseInt(o.arg, 10, 64)
+			if o.HasVal {
+				v, err := strconv.ParseInt(o.Val, 10, 64)
 				if err != nil || v < 0 {
-					p.warn("invalid start value for numerical suffix: %s", quote(o.arg))
+					p.warn("invalid start value for numerical suffix: %s", quote(o.Val))
 					return p.exit(1)
 				}
 				start, startSet = v, true
 			}
 		case "additional-suffix":
-			if strings.Contains(o.arg, "/") {
-				p.warn("invalid suffix %s, contains directory separator", quote(o.arg))
+			if strings.Contains(o.Val, "/") {
+				p.warn("invalid suffix %s, contains directory separator", quote(o.Val))
 				return p.usageErr("")
 			}
-			s.extra = o.arg
+			s.extra = o.Val
 		case "e":
 			elide = true
 		case "t":
-			t := o.arg
+			t := o.Val
 			if t == `\0` {
 				t = "\x00"
 			}
@@ -257,7 +267,7 @@ func Split(inv *command.Invocation) int {
 		case "verbose":
 			s.verbose = true
 		case "filter":
-			s.filter = o.arg
+			s.filter = o.Val
 		}
 	}
 	if len(args) > 2 {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
 )
 
@@ -15,26 +16,32 @@ import (
 // each record instead, -r reads SEP as a basic regular expression.
 func init() { command.Register("tac", command.Real, Tac) }
 
-var tacSpec = optSpec{short: "brs:", long: []longOpt{
-	{"before", noArg, "b"}, {"regex", noArg, "r"}, {"separator", reqArg, "s"},
-}}
+var tacSpec = getopt.Spec{
+	Short: "brs:",
+	Long: map[string]string{
+		"before": "b", "regex": "r", "separator=": "s", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"before", "regex", "separator", "help", "version",
+	},
+}
 
 // Tac runs tac.
 func Tac(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(tacSpec)
+	opts, files, ok := p.parse(&tacSpec)
 	if !ok {
 		return p.status
 	}
 	sep, before, isRE := "\n", false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "b":
 			before = true
 		case "r":
 			isRE = true
 		case "s":
-			sep = o.arg
+			sep = o.Val
 			if sep == "" {
 				p.warn("separator cannot be empty")
 				return p.exit(1)

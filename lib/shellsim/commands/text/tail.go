@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // tail - output the last part of files
@@ -22,12 +23,19 @@ import (
 // keep waiting for files that do not exist yet.
 func init() { command.Register("tail", command.Real, Tail) }
 
-var tailSpec = optSpec{short: "c:n:qvzfFs:", long: []longOpt{
-	{"bytes", reqArg, "c"}, {"lines", reqArg, "n"}, {"quiet", noArg, "q"},
-	{"silent", noArg, "q"}, {"verbose", noArg, "v"}, {"zero-terminated", noArg, "z"},
-	{"follow", optArg, "f"}, {"retry", noArg, "retry"}, {"pid", reqArg, "pid"},
-	{"sleep-interval", reqArg, "s"}, {"max-unchanged-stats", reqArg, "max-unchanged-stats"},
-}}
+var tailSpec = getopt.Spec{
+	Short: "c:n:qvzfFs:",
+	Long: map[string]string{
+		"bytes=": "c", "follow": "f", "follow=": "f", "lines=": "n",
+		"max-unchanged-stats=": "max-unchanged-stats", "pid=": "pid", "quiet": "q",
+		"retry": "retry", "silent": "q", "sleep-interval=": "s", "verbose": "v",
+		"zero-terminated": "z", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"bytes", "follow", "lines", "max-unchanged-stats", "pid", "quiet", "retry", "silent",
+		"sleep-interval", "verbose", "zero-terminated", "help", "version",
+	},
+}
 
 // Tail runs tail.
 func Tail(inv *command.Invocation) int {
@@ -35,7 +43,7 @@ func Tail(inv *command.Invocation) int {
 	inv2 := *inv
 	inv2.Args = obsoleteCount(inv.Args, true)
 	p.Invocation = &inv2
-	opts, files, ok := p.parse(tailSpec)
+	opts, files, ok := p.parse(&tailSpec)
 	if !ok {
 		return p.status
 	}
@@ -46,13 +54,13 @@ func Tail(inv *command.Invocation) int {
 	interval := time.Second
 	pid := 0
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "c", "n":
-			arg := o.arg
+			arg := o.Val
 			fromStart = strings.HasPrefix(arg, "+")
 			arg = strings.TrimPrefix(strings.TrimPrefix(arg, "+"), "-")
 			what := "lines"
-			if o.key == "c" {
+			if o.Name == "c" {
 				what = "bytes"
 			}
 			v, err := parseCount(arg)
@@ -64,7 +72,7 @@ func Tail(inv *command.Invocation) int {
 				}
 				return p.exit(1)
 			}
-			n, bytes = v, o.key == "c"
+			n, bytes = v, o.Name == "c"
 		case "q":
 			headers = -1
 		case "v":
@@ -73,8 +81,8 @@ func Tail(inv *command.Invocation) int {
 			delim = 0
 		case "f":
 			follow = true
-			if o.hasArg && o.arg != "descriptor" && o.arg != "name" {
-				p.warn("invalid argument %s for %s", quote(o.arg), quote("--follow"))
+			if o.HasVal && o.Val != "descriptor" && o.Val != "name" {
+				p.warn("invalid argument %s for %s", quote(o.Val), quote("--follow"))
 				p.errLines("Valid arguments are:\n  - \uE000descriptor\uE001\n  - \uE000name\uE001\n")
 				return p.usageErr("")
 			}
@@ -83,16 +91,16 @@ func Tail(inv *command.Invocation) int {
 		case "retry":
 			retry = true
 		case "s":
-			secs, err := strconv.ParseFloat(o.arg, 64)
+			secs, err := strconv.ParseFloat(o.Val, 64)
 			if err != nil || secs < 0 {
-				p.warn("invalid number of seconds: %s", quote(o.arg))
+				p.warn("invalid number of seconds: %s", quote(o.Val))
 				return p.exit(1)
 			}
 			interval = time.Duration(secs * float64(time.Second))
 		case "pid":
-			v, err := strconv.Atoi(o.arg)
+			v, err := strconv.Atoi(o.Val)
 			if err != nil || v < 0 {
-				p.warn("invalid PID: %s", quote(o.arg))
+				p.warn("invalid PID: %s", quote(o.Val))
 				return p.exit(1)
 			}
 			pid = v

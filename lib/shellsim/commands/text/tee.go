@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // tee - read from standard input and write to standard output and files
@@ -18,31 +19,38 @@ import (
 // terminal signals are modeled. As in coreutils 9, "-" is a file name.
 func init() { command.Register("tee", command.Real, Tee) }
 
-var teeSpec = optSpec{short: "aip", long: []longOpt{
-	{"append", noArg, "a"}, {"ignore-interrupts", noArg, "i"}, {"output-error", optArg, "p"},
-}}
+var teeSpec = getopt.Spec{
+	Short: "aip",
+	Long: map[string]string{
+		"append": "a", "ignore-interrupts": "i", "output-error": "p", "output-error=": "p",
+		"help": "help", "version": "version",
+	},
+	Order: []string{
+		"append", "ignore-interrupts", "output-error", "help", "version",
+	},
+}
 
 // Tee runs tee.
 func Tee(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(teeSpec)
+	opts, files, ok := p.parse(&teeSpec)
 	if !ok {
 		return p.status
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	outputError := "" // "": die like SIGPIPE; else GNU's --output-error MODE
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "a":
 			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		case "p":
 			outputError = "warn-nopipe"
-			if o.hasArg {
-				switch o.arg {
+			if o.HasVal {
+				switch o.Val {
 				case "warn", "warn-nopipe", "exit", "exit-nopipe":
-					outputError = o.arg
+					outputError = o.Val
 				default:
-					p.warn("invalid argument %s for %s", quote(o.arg), quote("--output-error"))
+					p.warn("invalid argument %s for %s", quote(o.Val), quote("--output-error"))
 					p.errLines("Valid arguments are:\n  - \uE000warn\uE001\n  - \uE000warn-nopipe\uE001\n  - \uE000exit\uE001\n  - \uE000exit-nopipe\uE001\n")
 					return p.usageErr("")
 				}

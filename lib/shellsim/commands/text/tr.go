@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // tr - translate or delete characters
@@ -17,10 +18,16 @@ import (
 // bytes, as in the C locale.
 func init() { command.Register("tr", command.Real, Tr) }
 
-var trSpec = optSpec{short: "cCdst", long: []longOpt{
-	{"complement", noArg, "c"}, {"delete", noArg, "d"}, {"squeeze-repeats", noArg, "s"},
-	{"truncate-set1", noArg, "t"},
-}}
+var trSpec = getopt.Spec{
+	Short: "cCdst",
+	Long: map[string]string{
+		"complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t",
+		"help": "help", "version": "version",
+	},
+	Order: []string{
+		"complement", "delete", "squeeze-repeats", "truncate-set1", "help", "version",
+	},
+}
 
 var trClasses = map[string]func(c byte) bool{
 	"alnum": isAlnum, "alpha": isAlpha, "digit": isDigit,
@@ -187,13 +194,13 @@ func parseTrSet(p *proc, s string, second bool) (trSet, string) {
 // Tr runs tr.
 func Tr(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, args, ok := p.parse(trSpec)
+	opts, args, ok := p.parse(&trSpec)
 	if !ok {
 		return p.status
 	}
 	var comp, del, squeeze, trunc bool
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "c", "C":
 			comp = true
 		case "d":

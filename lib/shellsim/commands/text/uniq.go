@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // uniq - report or omit repeated lines
@@ -19,17 +20,24 @@ import (
 // then N characters (-s) and looks at most at N characters (-w).
 func init() { command.Register("uniq", command.Real, Uniq) }
 
-var uniqSpec = optSpec{short: "cdDf:is:uw:z", long: []longOpt{
-	{"count", noArg, "c"}, {"repeated", noArg, "d"}, {"all-repeated", optArg, "D"},
-	{"skip-fields", reqArg, "f"}, {"ignore-case", noArg, "i"}, {"skip-chars", reqArg, "s"},
-	{"unique", noArg, "u"}, {"check-chars", reqArg, "w"}, {"zero-terminated", noArg, "z"},
-	{"group", optArg, "group"},
-}}
+var uniqSpec = getopt.Spec{
+	Short: "cdDf:is:uw:z",
+	Long: map[string]string{
+		"count": "c", "repeated": "d", "all-repeated": "D", "all-repeated=": "D",
+		"group": "group", "group=": "group", "ignore-case": "i", "unique": "u",
+		"skip-fields=": "f", "skip-chars=": "s", "check-chars=": "w", "zero-terminated": "z",
+		"help": "help", "version": "version",
+	},
+	Order: []string{
+		"count", "repeated", "all-repeated", "group", "ignore-case", "unique", "skip-fields",
+		"skip-chars", "check-chars", "zero-terminated", "help", "version",
+	},
+}
 
 // Uniq runs uniq.
 func Uniq(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, args, ok := p.parse(uniqSpec)
+	opts, args, ok := p.parse(&uniqSpec)
 	if !ok {
 		return p.status
 	}
@@ -49,45 +57,45 @@ func Uniq(inv *command.Invocation) int {
 		return int(v), true
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "c":
 			count = true
 		case "d":
 			repeated = true
 		case "D":
 			allRep = true
-			if o.hasArg {
-				switch o.arg {
+			if o.HasVal {
+				switch o.Val {
 				case "none", "prepend", "separate":
-					allMethod = o.arg
+					allMethod = o.Val
 				default:
-					p.warn("invalid argument %s for %s", quote(o.arg), quote("--all-repeated"))
+					p.warn("invalid argument %s for %s", quote(o.Val), quote("--all-repeated"))
 					p.errLines("Valid arguments are:\n  - \uE000none\uE001\n  - \uE000prepend\uE001\n  - \uE000separate\uE001\n")
 					return p.usageErr("")
 				}
 			}
 		case "group":
 			group = "separate"
-			if o.hasArg {
-				switch o.arg {
+			if o.HasVal {
+				switch o.Val {
 				case "prepend", "append", "separate", "both":
-					group = o.arg
+					group = o.Val
 				default:
-					p.warn("invalid argument %s for %s", quote(o.arg), quote("--group"))
+					p.warn("invalid argument %s for %s", quote(o.Val), quote("--group"))
 					p.errLines("Valid arguments are:\n  - \uE000prepend\uE001\n  - \uE000append\uE001\n  - \uE000separate\uE001\n  - \uE000both\uE001\n")
 					return p.usageErr("")
 				}
 			}
 		case "f":
-			if skipF, ok = num(o.arg, "fields to skip"); !ok {
+			if skipF, ok = num(o.Val, "fields to skip"); !ok {
 				return p.exit(1)
 			}
 		case "s":
-			if skipC, ok = num(o.arg, "bytes to skip"); !ok {
+			if skipC, ok = num(o.Val, "bytes to skip"); !ok {
 				return p.exit(1)
 			}
 		case "w":
-			if check, ok = num(o.arg, "bytes to compare"); !ok {
+			if check, ok = num(o.Val, "bytes to compare"); !ok {
 				return p.exit(1)
 			}
 		case "i":

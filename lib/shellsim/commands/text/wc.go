@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // wc - print newline, word, and byte counts for each file
@@ -21,25 +22,30 @@ import (
 // LC_ALL, LC_CTYPE or LANG names a UTF-8 locale.
 func init() { command.Register("wc", command.Real, Wc) }
 
-var wcSpec = optSpec{short: "clmwL", long: []longOpt{
-	{"bytes", noArg, "c"}, {"chars", noArg, "m"}, {"lines", noArg, "l"},
-	{"words", noArg, "w"}, {"max-line-length", noArg, "L"},
-	{"files0-from", reqArg, "files0-from"},
-}}
+var wcSpec = getopt.Spec{
+	Short: "clmwL",
+	Long: map[string]string{
+		"bytes": "c", "chars": "m", "lines": "l", "words": "w", "files0-from=": "files0-from",
+		"max-line-length": "L", "help": "help", "version": "version",
+	},
+	Order: []string{
+		"bytes", "chars", "lines", "words", "files0-from", "max-line-length", "help", "version",
+	},
+}
 
 type wcCounts struct{ lines, words, chars, bytes, maxLen int64 }
 
 // Wc runs wc.
 func Wc(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	opts, files, ok := p.parse(wcSpec)
+	opts, files, ok := p.parse(&wcSpec)
 	if !ok {
 		return p.status
 	}
 	var show [5]bool // lines words chars bytes maxlen
 	var files0 string
 	for _, o := range opts {
-		switch o.key {
+		switch o.Name {
 		case "l":
 			show[0] = true
 		case "w":
@@ -51,7 +57,7 @@ func Wc(inv *command.Invocation) int {
 		case "L":
 			show[4] = true
 		case "files0-from":
-			files0 = o.arg
+			files0 = o.Val
 		}
 	}
 	if show == [5]bool{} {

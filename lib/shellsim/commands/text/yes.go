@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 )
 
 // yes - output a string repeatedly until killed
@@ -14,10 +15,16 @@ import (
 // write fails, which is how a closed pipe ends it, or when fuel runs out.
 func init() { command.Register("yes", command.Real, Yes) }
 
+// yesSpec has only coreutils' --help and --version.
+var yesSpec = getopt.Spec{
+	Long:  map[string]string{"help": "help", "version": "version"},
+	Order: []string{"help", "version"},
+}
+
 // Yes runs yes.
 func Yes(inv *command.Invocation) int {
 	p := newProc(inv, 1)
-	_, args, ok := p.parse(optSpec{})
+	_, args, ok := p.parse(&yesSpec)
 	if !ok {
 		return p.status
 	}
