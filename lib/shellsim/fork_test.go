@@ -118,6 +118,10 @@ func TestForkJournalBounds(t *testing.T) {
 	if e.j != nil {
 		t.Fatalf("an idle environment keeps %d journal entries", len(e.j.entries))
 	}
+	e.Run(ctx, "cat > /dev/null", bytes.Repeat([]byte("x"), journalIdleBytes))
+	if e.j != nil {
+		t.Fatal("an idle environment holds on to a large stdin")
+	}
 	e.Run(ctx, "sleep 100 &", nil)
 	if e.j == nil || len(e.j.entries) != 1 {
 		t.Fatal("no journal for a busy environment")

@@ -30,9 +30,12 @@ import (
 
 const (
 	// journalKeep: an idle environment drops its journal once it holds
-	// this many entries, or journalCPU units of work since the anchor.
-	journalKeep = 64
-	journalCPU  = 2_000_000
+	// this many entries, journalCPU units of work since the anchor, or
+	// journalIdleBytes of sources, stdin and data (so that an idle
+	// environment does not hold on to large inputs).
+	journalKeep      = 64
+	journalCPU       = 2_000_000
+	journalIdleBytes = 1 << 20
 )
 
 // journalMaxBytes bounds the sources, stdin and data a journal holds; past
@@ -131,7 +134,8 @@ func (e *Environment) settleJournal() {
 	if j == nil || !e.idle() {
 		return
 	}
-	if j.broken || len(j.entries) >= journalKeep || e.rt.Meter.CPU-j.cpu0 >= journalCPU || e.terminal {
+	if j.broken || len(j.entries) >= journalKeep || e.rt.Meter.CPU-j.cpu0 >= journalCPU ||
+		j.bytes >= journalIdleBytes || e.terminal {
 		e.j = nil
 	}
 }
