@@ -200,25 +200,20 @@ type stepping struct {
 	resume   chan struct{}
 }
 
-// Park is where a stepped action paused.
+// Park is where a stepped action paused: Idle when nothing was runnable
+// (it waits on a timer, input or a child; see Running.Blocked), otherwise
+// its quanta (or the poll's host time) ran out.
 type Park struct {
-	// Idle: nothing was runnable (waiting on a timer or on input);
-	// otherwise its quanta ran out.
 	Idle bool
-	// Deadline of the next timer, when HasTimer.
-	Deadline time.Duration
-	HasTimer bool
 }
 
 func newControl(e *Environment, rec *actionRecord) *control {
 	return &control{e: e, rec: rec, pos: -1, stopAt: -1}
 }
 
-func (c *control) QuantumDone() { c.sync(false, 0, false) }
+func (c *control) QuantumDone() { c.sync(false, false) }
 
-func (c *control) Idle(deadline time.Duration, hasTimer bool) bool {
-	return c.sync(true, deadline, hasTimer)
-}
+func (c *control) Idle(_ time.Duration, hasTimer bool) bool { return c.sync(true, hasTimer) }
 
 func (c *control) record(ev event) {
 	if c.rec != nil && c.e.j != nil && !c.e.j.broken {
@@ -271,7 +266,7 @@ func (c *control) applyReplay(k int64) (idlePark bool) {
 	return idlePark
 }
 
-func (c *control) sync(idle bool, deadline time.Duration, hasTimer bool) bool {
+func (c *control) sync(idle, hasTimer bool) bool {
 	k := c.n
 	c.n++
 	if c.replaying {
@@ -284,7 +279,7 @@ func (c *control) sync(idle bool, deadline time.Duration, hasTimer bool) bool {
 		c.replaying = false
 		c.replay = nil
 		c.pos = k
-		c.wait(Park{Idle: idle, Deadline: deadline, HasTimer: hasTimer})
+		c.wait(Park{Idle: idle})
 		c.checkCancel(k)
 		return !idle
 	}
@@ -307,7 +302,7 @@ func (c *control) sync(idle bool, deadline time.Duration, hasTimer bool) bool {
 		}
 	}
 	c.pos = k
-	c.wait(Park{Idle: idle, Deadline: deadline, HasTimer: hasTimer})
+	c.wait(Park{Idle: idle})
 	c.checkCancel(k)
 	return !idle
 }

@@ -1,6 +1,7 @@
 package shellsim
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -83,7 +84,7 @@ func (e *Environment) newRunning(spec execSpec, ctl *control) *Running {
 		<-r.gate
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		r.result = e.exec(nil, spec, &meteredWriter{m: e.rt.Meter, w: runningWriter{r, false}},
+		r.result = e.exec(context.Background(), spec, &meteredWriter{m: e.rt.Meter, w: runningWriter{r, false}},
 			&meteredWriter{m: e.rt.Meter, w: runningWriter{r, true}}, ctl)
 		r.rootPID = e.sh.PID()
 		if ctl.sh != nil {

@@ -17,7 +17,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
@@ -126,7 +125,6 @@ func NewEngine(o Options) *Engine {
 // Factory creates ShellSim machines.
 type Factory struct {
 	engine *Engine
-	mu     sync.Mutex
 }
 
 // NewFactory is a factory over a shared engine context.

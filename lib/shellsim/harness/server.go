@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -174,7 +175,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 			return nil, err
 		}
 		before, _ := ss.env.NetworkRequests()
-		res := ss.env.Execute(nil, shellsim.Action{Source: *req.Source, Stdin: stdin}, false)
+		res := ss.env.Execute(context.Background(), shellsim.Action{Source: *req.Source, Stdin: stdin}, false)
 		after, dropped := ss.env.NetworkRequests()
 		out := executeResult(res.Result, ss.env)
 		if len(after) > len(before) {
@@ -195,7 +196,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return actionView(a, false), nil
+		return actionView(a), nil
 	case "poll_action":
 		a, err := ss.action(req.ActionID)
 		if err != nil {
@@ -209,7 +210,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 			return nil, fmt.Errorf("work_quanta must be between 1 and %d", MaxWorkQuanta)
 		}
 		a.run.Poll(quanta, req.AdvanceTime != nil && *req.AdvanceTime, PollWait)
-		return actionView(a, false), nil
+		return actionView(a), nil
 	case "read_action_output":
 		a, err := ss.action(req.ActionID)
 		if err != nil {
@@ -248,7 +249,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 			return nil, err
 		}
 		a.run.Cancel()
-		return actionView(a, false), nil
+		return actionView(a), nil
 	case "drop_action":
 		a, err := ss.action(req.ActionID)
 		if err != nil {
@@ -330,7 +331,7 @@ func (s *Server) do(req *Request, raw []byte) (any, error) {
 		}
 		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 		for _, id := range ids {
-			actions = append(actions, actionView(ss.actions[id], true))
+			actions = append(actions, actionView(ss.actions[id]))
 		}
 		recs, dropped := ss.env.NetworkRequests()
 		return obj{"kind": "inspect", "cwd": snap.Cwd, "outcome": withLastStatus(snap.Outcome), "actions": actions,
@@ -400,7 +401,7 @@ func executeResult(r shellsim.Result, env *shellsim.Environment) *executeView {
 		Invocations: orEmpty(r.Invocations), NetworkRequests: []obj{}}
 }
 
-func actionView(a *action, brief bool) obj {
+func actionView(a *action) obj {
 	v := obj{"kind": "action", "action_id": a.id, "root_pid": a.run.RootPID()}
 	switch {
 	case a.complete():

@@ -750,11 +750,9 @@ func biExec(sh *Shell, args []string) int {
 		return 0
 	}
 	rest := args[1:]
-	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-		if rest[0] == "--" {
-			rest = rest[1:]
-			break
-		}
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	} else if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
 		sh.rt.Tel.Partials = append(sh.rt.Tel.Partials, "exec "+rest[0])
 		sh.bierr("exec", "%s: option not supported in shellsim", rest[0])
 		return 2

@@ -881,9 +881,6 @@ func (sh *Shell) runScript(p string, args []string, env []string, fds [10]*fdesc
 	}
 	base := path.Base(interp)
 	if interp == "" || isShellName(base) {
-		full := append([]string{"bash"}, iargs...)
-		full = append(full, p)
-		full = append(full, args[1:]...)
 		c := sh.newProcessShell(env, fds)
 		if c == nil {
 			return 137

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -222,8 +221,6 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 }
 
 var _ io.Writer = (*fileWriter)(nil)
-
-func fsModeString(m int) string { return fmt.Sprintf("%04o", m) }
 
 // stripTabs removes leading tabs from every line (<<-).
 func stripTabs(s string) string {

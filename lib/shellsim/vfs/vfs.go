@@ -126,24 +126,6 @@ func NewDefault(o Options) *FS {
 	return v
 }
 
-func (v *FS) mkdirNode(p string, perm fs.FileMode) *node {
-	parent := v.mustGet(path.Dir(p))
-	n := v.newNode(fs.ModeDir | perm)
-	n.nlink = 2
-	setChild(parent, path.Base(p), n)
-	parent.nlink++
-	v.used += NodeOverhead
-	return n
-}
-
-func (v *FS) mustGet(p string) *node {
-	_, _, n, err := v.walk(p, true)
-	if err != nil || n == nil {
-		panic("vfs: missing " + p)
-	}
-	return n
-}
-
 func (v *FS) newNode(mode fs.FileMode) *node {
 	v.nextIno++
 	return &node{mode: mode, uid: v.uid, gid: v.gid, mtime: v.clock(), ino: v.nextIno}
@@ -465,21 +447,6 @@ func (v *FS) MkdirAll(p string, perm fs.FileMode) error {
 func isExist(err error) bool {
 	pe, ok := err.(*fs.PathError)
 	return ok && pe.Err == fs.ErrExist
-}
-
-func (v *FS) size(n *node, seen map[*node]bool) int64 {
-	if n.nodisk || n.isProc {
-		return 0
-	}
-	s := int64(NodeOverhead)
-	if !seen[n] {
-		seen[n] = true
-		s += int64(len(n.data)) + int64(len(n.target))
-	}
-	for _, ch := range n.children {
-		s += v.size(ch, seen)
-	}
-	return s
 }
 
 // unlink removes the entry name from parent and frees its disk.

@@ -102,10 +102,8 @@ type interp struct {
 	regexCache map[string]*regexp.Regexp
 	randState  uint64
 	seed       float64
-	prevSeed   float64
 
 	exitCode int
-	exiting  bool
 	inEnd    bool
 }
 

@@ -604,18 +604,6 @@ func (p *parser) compare(noGT, noIn bool) expr {
 	}
 }
 
-// startsConcat reports whether the current token can begin an operand of
-// an implicit concatenation.
-func (p *parser) startsConcat(noIn bool) bool {
-	switch p.kind() {
-	case tNumber, tString, tRegex, tName, tFuncName, tBuiltin, tDollar, tNot, tLparen, tMinus, tPlus, tIncr, tDecr:
-		return true
-	case tIn:
-		return false
-	}
-	return false
-}
-
 func (p *parser) concat(noGT, noIn bool) expr {
 	l := p.additive()
 	for {

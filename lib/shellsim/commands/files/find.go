@@ -143,7 +143,6 @@ type visit struct {
 	abs   string
 	fi    command.FileInfo
 	depth int
-	start string
 	prune bool
 }
 
@@ -242,8 +241,6 @@ func (f *finder) peek() string {
 	}
 	return ""
 }
-
-func (f *finder) parseComma() (findExpr, error) { return f.parseOr() }
 
 func (f *finder) parseOr() (findExpr, error) {
 	left, err := f.parseAnd()

@@ -147,7 +147,8 @@ func fmtSpace(c int) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
-func (f *fmter) getLine(c int) int {
+func (f *fmter) getLine() int {
+	var c int
 	for {
 		var w fmtWord
 		start := f.pos - 1
@@ -236,14 +237,14 @@ func (f *fmter) paragraph(c *int) bool {
 	f.prefixIndent = f.nextPrefixIndent
 	f.firstIndent = f.inCol
 	f.words = f.words[:0]
-	*c = f.getLine(*c)
+	*c = f.getLine()
 	f.setOtherIndent(f.samePara(*c))
 	switch {
 	case f.split:
 	case f.crown:
 		if f.samePara(*c) {
 			for {
-				*c = f.getLine(*c)
+				*c = f.getLine()
 				if !(f.samePara(*c) && f.inCol == f.otherIndent) || len(f.words) >= fmtMaxWords {
 					break
 				}
@@ -252,7 +253,7 @@ func (f *fmter) paragraph(c *int) bool {
 	case f.tagged:
 		if f.samePara(*c) && f.inCol != f.firstIndent {
 			for {
-				*c = f.getLine(*c)
+				*c = f.getLine()
 				if !(f.samePara(*c) && f.inCol == f.otherIndent) || len(f.words) >= fmtMaxWords {
 					break
 				}
@@ -260,7 +261,7 @@ func (f *fmter) paragraph(c *int) bool {
 		}
 	default:
 		for f.samePara(*c) && f.inCol == f.firstIndent && len(f.words) < fmtMaxWords {
-			*c = f.getLine(*c)
+			*c = f.getLine()
 		}
 	}
 	last := &f.words[len(f.words)-1]

@@ -60,7 +60,6 @@ type joiner struct {
 	lineNo    [2]int64
 	prev      [2]*joinLine
 	readers   [2]*lineReader
-	failed    bool
 	fatal     bool
 	outSep    string
 	readError bool
