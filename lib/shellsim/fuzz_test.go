@@ -40,3 +40,48 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// FuzzForkReplay runs arbitrary source as a background job next to a
+// sleeping one, forks the busy environment (a replay of its history) and
+// checks that the copy and the original then behave identically: the
+// engine must be deterministic for forks to be right.
+func FuzzForkReplay(f *testing.F) {
+	for _, s := range []string{
+		"echo hi", "for i in 1 2 3; do sleep 0.3; echo $i; done", "yes | head -c 5000 | wc -c",
+		"x=$(cat); echo ${#x}", "trap 'echo t' USR1; kill -USR1 $$; echo after", "sleep 2 & wait -n; echo $?",
+		"read a b; echo $b$a", "seq 100 | sort -r | tail -3", "f(){ f; }; f", "echo {1..1000} | wc -w",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		l := shellsim.Limits{CPU: 200_000, Memory: 4 << 20, Disk: 1 << 20, Output: 64 << 10}
+		env := shellsim.NewEnvironment(l)
+		defer env.Close()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			env.Run(context.Background(), "sleep 3 & echo $! > /tmp/pid", nil)
+			env.WriteFile("/work/script", []byte(src), 0o644)
+			env.Run(context.Background(), "(source /work/script) > /work/out 2>&1 < /dev/null & sleep 0.5", []byte("in\n"))
+			c, err := env.Duplicate()
+			if err != nil {
+				if env.Terminated() {
+					return
+				}
+				t.Errorf("fork: %v", err)
+				return
+			}
+			defer c.Close()
+			follow := "sleep 1; cat /work/out; wait; echo $?; date +%s.%N; ls /proc | wc -l"
+			a, b := env.Run(context.Background(), follow, nil), c.Run(context.Background(), follow, nil)
+			if string(a.Stdout) != string(b.Stdout) || a.Outcome.ExitStatus != b.Outcome.ExitStatus || a.Outcome.Usage != b.Outcome.Usage {
+				t.Errorf("fork differs for %q:\noriginal %q %+v\nfork     %q %+v", src, a.Stdout, a.Outcome.Usage, b.Stdout, b.Outcome.Usage)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			panic(fmt.Sprintf("hang on %q", src))
+		}
+	})
+}
