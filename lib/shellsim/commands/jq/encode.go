@@ -21,13 +21,21 @@ type keyOrder struct {
 	byMap map[uintptr][]string
 	bySet map[string][]string
 	sets  [][]string // bySet's values in first-seen order, for subset matching
+
+	// merged holds the order of the objects built by object merges (see
+	// merge.go), by identity like byMap.
+	merged    map[uintptr]mergedOrder
+	pruneAt   int
+	lastMerge map[string]any // the latest merged object, see mergedKeys
+	lastKeys  []string
 }
 
 // maxSetSearch bounds the subset/superset search over known key sets.
 const maxSetSearch = 256
 
 func newKeyOrder() *keyOrder {
-	return &keyOrder{byMap: map[uintptr][]string{}, bySet: map[string][]string{}}
+	return &keyOrder{byMap: map[uintptr][]string{}, bySet: map[string][]string{},
+		merged: map[uintptr]mergedOrder{}, pruneAt: minPrune}
 }
 
 func setKey(keys []string) string {
@@ -55,6 +63,9 @@ func (k *keyOrder) rememberSet(keys []string) {
 
 func (k *keyOrder) keys(m map[string]any, sorted bool) []string {
 	if !sorted {
+		if ks, ok := k.mergedKeysOf(m); ok {
+			return ks
+		}
 		if ks, ok := k.byMap[reflect.ValueOf(m).Pointer()]; ok && sameKeys(ks, m) {
 			return ks
 		}

@@ -25,10 +25,15 @@ import (
 // The language is gojq's (a faithful pure-Go jq); the command line, output
 // format (jq 1.6 numbers, 2-space indent, input key order), diagnostics
 // and exit codes are jq 1.6's. Objects are iterated and printed in their
-// input order (gojq sorts keys; see prelude.go). Differences that remain:
-// some runtime error texts are gojq's, an object built key by key (reduce
-// with .[$k] = v) prints in sorted key order unless its key set was seen
-// in the input or written in the query, $__loc__ is missing, and colour,
+// input order (gojq sorts keys; see prelude.go), and object merges keep
+// jq's order: `+`, `*`, add, `+=` and `*=` keep the left object's keys and
+// append the right's new ones (see merge.go). Differences that remain:
+// some runtime error texts are gojq's (always so for the message that
+// try/catch receives); an object that gojq builds or changes key by key
+// (reduce with .[$k] = v, setpath, del, path updates such as .a.b = 1)
+// gets a guessed order (that of a known object with its keys, else a known
+// order followed by the new keys sorted), which can differ from jq's,
+// notably for changes of merged objects; $__loc__ is missing; and colour,
 // --seq, --stream and modules are not modeled.
 func init() { command.Register("jq", command.Partial, Jq) }
 
@@ -46,6 +51,7 @@ type jqOpts struct {
 	varNames                                                                         []string
 	varValues                                                                        []any
 	named                                                                            map[string]any
+	namedKeys                                                                        []string
 	positional                                                                       []any
 }
 
@@ -67,11 +73,13 @@ func Jq(inv *command.Invocation) int {
 	}
 	collectQueryOrders(query, order)
 	rewriteQuery(query)
+	rewriteOperators(query)
 	defs, err := gojq.Parse(prelude)
 	if err != nil {
 		panic(err)
 	}
 	collectQueryOrders(defs, order)
+	rewriteOperators(defs)
 	query.FuncDefs = append(defs.FuncDefs, query.FuncDefs...)
 
 	enc := &encoder{indent: "  ", sortKeys: o.sortKeys, ascii: o.ascii, order: order}
@@ -98,6 +106,12 @@ func Jq(inv *command.Invocation) int {
 		gojq.WithVariables(append(o.varNames, "$ARGS")),
 		gojq.WithEnvironLoader(inv.Env.Environ),
 		gojq.WithInputIter(in),
+		gojq.WithFunction(addFunc, 2, 2, func(_ any, args []any) any {
+			return order.add(args[0], args[1])
+		}),
+		gojq.WithFunction(mulFunc, 2, 2, func(_ any, args []any) any {
+			return order.mul(args[0], args[1])
+		}),
 		gojq.WithFunction("_shellsim_now", 0, 0, func(any, []any) any {
 			return float64(inv.Sys.Now().UnixNano()) / 1e9
 		}),
@@ -165,6 +179,9 @@ func Jq(inv *command.Invocation) int {
 	}
 	args := map[string]any{"positional": o.positional, "named": o.named}
 	order.remember(args, []string{"positional", "named"})
+	if len(o.namedKeys) > 0 {
+		order.remember(o.named, o.namedKeys)
+	}
 	values := append(o.varValues, args)
 
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
@@ -436,6 +453,9 @@ func parseArgs(inv *command.Invocation, order *keyOrder) (*jqOpts, int) {
 	addVar := func(name string, v any) {
 		o.varNames = append(o.varNames, "$"+name)
 		o.varValues = append(o.varValues, v)
+		if _, dup := o.named[name]; !dup {
+			o.namedKeys = append(o.namedKeys, name)
+		}
 		o.named[name] = v
 	}
 	parseJSON := func(text string) (any, error) {
@@ -830,10 +850,13 @@ func fromEntries(order *keyOrder, v any) any {
 	return m
 }
 
-// walkTerms calls fn on every term of q, children before parents, by
-// reflection over gojq's AST so that no node type is missed.
-func walkTerms(q *gojq.Query, fn func(*gojq.Term)) {
-	termType := reflect.TypeOf(&gojq.Term{})
+// walkTerms calls fn on every term of q, children before parents.
+func walkTerms(q *gojq.Query, fn func(*gojq.Term)) { walkNodes(q, fn) }
+
+// walkNodes calls fn on every node of type T in q, children before
+// parents, by reflection over gojq's AST so that no node type is missed.
+func walkNodes[T any](q *gojq.Query, fn func(*T)) {
+	nodeType := reflect.TypeFor[*T]()
 	seen := map[uintptr]bool{}
 	var walk func(v reflect.Value)
 	walk = func(v reflect.Value) {
@@ -844,8 +867,8 @@ func walkTerms(q *gojq.Query, fn func(*gojq.Term)) {
 			}
 			seen[v.Pointer()] = true
 			walk(v.Elem())
-			if v.Type() == termType {
-				fn(v.Interface().(*gojq.Term))
+			if v.Type() == nodeType {
+				fn(v.Interface().(*T))
 			}
 		case reflect.Struct:
 			for i := 0; i < v.NumField(); i++ {

@@ -7,7 +7,11 @@ import "github.com/itchyny/gojq"
 // leaf_paths, input_line_number), or that differ from jq 1.6: gojq walks
 // objects in sorted key order, jq in insertion order, so everything that
 // iterates an object goes through _iter, which follows the recorded key
-// order (the user's ".[]" is rewritten to it by rewriteQuery).
+// order (the user's ".[]" is rewritten to it by rewriteQuery). Object
+// merges keep jq's order through _shellsim_add and _shellsim_mul (see
+// merge.go): rewriteOperators turns `+` and `*` into calls of them, and
+// gojq compiles `+=` and `*=` as calls of _add and _multiply that it looks
+// up among the query's definitions first, so those are defined here.
 const prelude = `
 def now: _shellsim_now;
 def localtime: gmtime;
@@ -43,6 +47,8 @@ def rtrimstr($x): if type == "string" and ($x | type) == "string" and ($x | leng
 def tojson: _shellsim_tojson;
 def tostring: if type == "string" then . else _shellsim_tojson end;
 def fromjson: _shellsim_fromjson;
+def _add(a; b): _shellsim_add(a; b);
+def _multiply(a; b): _shellsim_mul(a; b);
 def tonumber: if type == "number" then . elif type == "string" then _shellsim_fromjson
   else error("\(type) (\(tojson)) cannot be parsed as a number") end;
 .`
