@@ -8,7 +8,7 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
 
-//go:generate sh -c "python3 testdata/gen.py testdata/cases.py digest goldens > goldens_test.go"
+//go:generate sh -c "python3 ../../command/commandtest/gengolden.py testdata/cases.py digest goldens > goldens_test.go"
 
 // golden is one case whose expected output was recorded from the real tool.
 type golden struct {

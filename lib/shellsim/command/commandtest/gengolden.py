@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate a Go golden table by running the real tools on the host.
+"""Generate a Go golden table by running the real tools on the host (shared by every
+command package with a testdata/cases.py; see their go:generate lines).
 
 Input: a Python file defining CASES = [dict(name, args, stdin="", files={}, env={})].
 Each case runs in a fresh temp dir /tmp/gold/w/work (cwd) with files created;
