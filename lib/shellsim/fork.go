@@ -9,7 +9,8 @@ import (
 
 // ErrForkBusy: a busy environment whose history is not kept cannot be
 // duplicated.
-var ErrForkBusy = errors.New("fork: processes are running and the history needed to copy them was dropped (over the journal limit); wait for them or kill them first")
+var ErrForkBusy = errors.New("fork: processes are running and the history needed to copy them is not kept " +
+	"(it outgrew the journal limit, or the shell held descriptors opened by exec when they started); wait for them or kill them first")
 
 // ErrForkDiverged: replaying the history into the copy did not reproduce
 // the environment (a bug: the machine is meant to be deterministic).
