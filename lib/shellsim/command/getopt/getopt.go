@@ -39,21 +39,19 @@ type Spec struct {
 	// ':' takes a required argument ("-n5" or "-n 5"), by "::" an optional
 	// one (only "-w5"; in "-w 5" the 5 is an operand).
 	Short string
-	// Long maps each long option name to its canonical name, which is what
-	// Opt.Name reports (often the equivalent short letter). A name ending in
-	// '=' takes a required argument ("--lines=5" or "--lines 5"); a name
-	// listed both with and without '=' takes an optional one ("--color",
-	// "--color=auto"). Names with the same canonical name are aliases: an
-	// abbreviation matching only aliases of one option is not ambiguous.
-	Long map[string]string
-	// Order lists the long option names (without '=') in the order of the
-	// GNU tool's own option table. With it, an ambiguous abbreviation is
-	// reported exactly as glibc reports it: the word as typed ("--s=5"),
-	// then the first matching option and each later match that is not an
-	// alias of it, in this order. Without it, every matching name is listed,
-	// sorted, after the name alone (what ShellSim's commands have always
-	// printed). Names missing from Order rank after the listed ones, sorted.
-	Order []string
+	// Long is the table of long options (see Long), and its order counts:
+	// an abbreviation matching only aliases of one option means the first
+	// of them, and with GNUOrder ambiguity messages list the matches in
+	// this order. Tables without GNUOrder keep their entries sorted (as
+	// strings, '=' included).
+	Long []Long
+	// GNUOrder says Long follows the order of the GNU tool's own option
+	// table. An ambiguous abbreviation is then reported exactly as glibc
+	// reports it: the word as typed ("--s=5"), then the first matching
+	// option and each later match that is not an alias of it, in Long's
+	// order. Without it, every matching name is listed, sorted, after the
+	// name alone (what ShellSim's commands have always printed).
+	GNUOrder bool
 	// NoPerm stops option parsing at the first operand, as commands that
 	// run other commands (env, timeout, xargs) need.
 	NoPerm bool
@@ -72,8 +70,32 @@ type Spec struct {
 	Help bool
 }
 
+// Long is one entry of a Spec's long-option table: {name, key}.
+//
+// The name is the long option's name; one ending in '=' takes a required
+// argument ("--lines=5" or "--lines 5"), and a name listed both with and
+// without '=' takes an optional one ("--color", "--color=auto"), its two
+// entries having the same key. The key is the canonical name that Opt.Name
+// reports (often the equivalent short letter): names with the same key are
+// aliases, and an abbreviation matching only aliases of one option is not
+// ambiguous.
+//
+// It is a pair rather than a struct so that tables can list entries as
+// {"lines=", "n"}: go vet rejects unkeyed literals of another package's
+// structs.
+type Long [2]string
+
+// name is the option's name without the '=' that marks an argument.
+func (l Long) name() string { return strings.TrimSuffix(l[0], "=") }
+
+// arg says the entry takes an argument.
+func (l Long) arg() bool { return strings.HasSuffix(l[0], "=") }
+
+// key is the canonical name Opt.Name reports.
+func (l Long) key() string { return l[1] }
+
 // Opt is one parsed option: its canonical name (a short letter, or the
-// value Spec.Long gives) and its argument, if it has one.
+// key Spec.Long gives) and its argument, if it has one.
 type Opt struct {
 	Name string
 	Val  string
@@ -100,7 +122,7 @@ func Parse(inv *command.Invocation, s *Spec) (opts []Opt, operands []string, sta
 				break
 			}
 			if a == "--help" || a == "--version" {
-				if _, known := s.Long[a[2:]]; !known {
+				if bare, _ := s.lookup(a[2:]); bare == nil {
 					return nil, nil, HelpOrVersion(inv, s, a), false
 				}
 			}
@@ -180,27 +202,27 @@ func (s *Spec) Scan(args []string) (opts []Opt, operands []string, err *Error) {
 		}
 		if strings.HasPrefix(a, "--") {
 			name, val, hasVal := strings.Cut(a[2:], "=")
-			key, mistake := s.matchLong(a, name, hasVal)
+			l, found, mistake := s.matchLong(a, name, hasVal)
 			if mistake != nil {
 				return opts, nil, mistake
 			}
-			if key == "" {
+			if !found {
 				// glibc quotes the whole word, "=value" included.
 				return opts, nil, &Error{fmt.Sprintf("unrecognized option '%s'", a), "--" + name}
 			}
-			if full, ok := strings.CutSuffix(key, "="); ok {
+			if l.arg() {
 				if !hasVal {
 					if i+1 >= len(args) {
-						return opts, nil, errorf("option '--%s' requires an argument", full)
+						return opts, nil, errorf("option '--%s' requires an argument", l.name())
 					}
 					i++
 					val = args[i]
 				}
 				hasVal = true
 			} else if hasVal {
-				return opts, nil, errorf("option '--%s' doesn't allow an argument", key)
+				return opts, nil, errorf("option '--%s' doesn't allow an argument", l.name())
 			}
-			opts = append(opts, Opt{Name: s.Long[key], Val: val, HasVal: hasVal, Word: word})
+			opts = append(opts, Opt{Name: l.key(), Val: val, HasVal: hasVal, Word: word})
 			continue
 		}
 		for j := 1; j < len(a); j++ {
@@ -243,72 +265,83 @@ func (s *Spec) short(c byte) (known, arg, optional bool) {
 	return true, arg, optional
 }
 
-// matchLong finds the Long key for the word "--name" or "--name=value"
+// matchLong finds the Long entry for the word "--name" or "--name=value"
 // (hasVal says which), name being an option's name or an unambiguous
-// prefix of one; it returns "" when no option starts with name.
-func (s *Spec) matchLong(word, name string, hasVal bool) (string, *Error) {
-	if s.isLong(name) {
-		return s.key(name, hasVal), nil
+// prefix of one; found is false when no option starts with name.
+func (s *Spec) matchLong(word, name string, hasVal bool) (l Long, found bool, err *Error) {
+	if l, ok := s.entry(name, hasVal); ok {
+		return l, true, nil
 	}
-	var keys []string
-	for k := range s.Long {
-		if strings.HasPrefix(strings.TrimSuffix(k, "="), name) {
-			keys = append(keys, k)
+	var matches []Long
+	for _, l := range s.Long {
+		if strings.HasPrefix(l.name(), name) {
+			matches = append(matches, l)
 		}
 	}
-	if len(keys) == 0 {
-		return "", nil
-	}
-	sort.Strings(keys)
-	if s.Order != nil {
-		rank := func(k string) int {
-			if i := slices.Index(s.Order, strings.TrimSuffix(k, "=")); i >= 0 {
-				return i
-			}
-			return len(s.Order)
-		}
-		sort.SliceStable(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
+	if len(matches) == 0 {
+		return Long{}, false, nil
 	}
 	// Abbreviations of aliases of one option are not ambiguous, as in glibc.
-	first := keys[0]
-	if !slices.ContainsFunc(keys, func(k string) bool { return s.Long[k] != s.Long[first] }) {
-		return s.key(strings.TrimSuffix(first, "="), hasVal), nil
+	first := matches[0]
+	if !slices.ContainsFunc(matches, func(l Long) bool { return l.key() != first.key() }) {
+		l, _ := s.entry(first.name(), hasVal)
+		return l, true, nil
 	}
-	if s.Order == nil {
+	if !s.GNUOrder {
 		// Without the table's order, ShellSim quotes the name alone (glibc
 		// quotes "--name=value" whole) and lists every match, sorted.
-		names := possibilities(keys)
+		names := possibilities(matches)
 		sort.Strings(names)
-		return "", errorf("option '--%s' is ambiguous; possibilities: %s", name, strings.Join(names, " "))
+		return Long{}, false, errorf("option '--%s' is ambiguous; possibilities: %s", name, strings.Join(names, " "))
 	}
 	// glibc lists the first match and each later one that is not its alias.
-	listed := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k != first && s.Long[k] == s.Long[first] })
-	return "", errorf("option '%s' is ambiguous; possibilities: %s", word, strings.Join(possibilities(listed), " "))
-}
-
-// isLong says name is a long option's full name.
-func (s *Spec) isLong(name string) bool {
-	_, bare := s.Long[name]
-	_, eq := s.Long[name+"="]
-	return bare || eq
-}
-
-// key returns the Long key of the option name: "name=" when it takes an
-// argument, always if that is required and, if optional, when one is given.
-func (s *Spec) key(name string, hasVal bool) string {
-	_, bare := s.Long[name]
-	if _, eq := s.Long[name+"="]; eq && (hasVal || !bare) {
-		return name + "="
+	listed := []Long{first}
+	for _, l := range matches[1:] {
+		if l.key() != first.key() {
+			listed = append(listed, l)
+		}
 	}
-	return name
+	return Long{}, false, errorf("option '%s' is ambiguous; possibilities: %s", word, strings.Join(possibilities(listed), " "))
 }
 
-// possibilities quotes the names of Long keys as glibc lists them in an
-// ambiguity message, "'--brief'", each name once, in the keys' order.
-func possibilities(keys []string) []string {
+// lookup returns the entries of the option called name in full: bare
+// without '=' and eq with it, each nil when Long has none. (A linear scan:
+// tables hold a few dozen entries and a command line a few options.)
+func (s *Spec) lookup(name string) (bare, eq *Long) {
+	for i := range s.Long {
+		l := &s.Long[i]
+		if l.name() != name {
+			continue
+		}
+		if l.arg() && eq == nil {
+			eq = l
+		} else if !l.arg() && bare == nil {
+			bare = l
+		}
+	}
+	return bare, eq
+}
+
+// entry returns the entry of the option called name in full: the one with
+// '=' when it takes an argument, always if that is required and, if
+// optional, when one is given (hasVal); ok is false when there is none.
+func (s *Spec) entry(name string, hasVal bool) (l Long, ok bool) {
+	bare, eq := s.lookup(name)
+	if eq != nil && (hasVal || bare == nil) {
+		return *eq, true
+	}
+	if bare != nil {
+		return *bare, true
+	}
+	return Long{}, false
+}
+
+// possibilities quotes the names of Long entries as glibc lists them in an
+// ambiguity message, "'--brief'", each name once, in the entries' order.
+func possibilities(entries []Long) []string {
 	var names []string
-	for _, k := range keys {
-		n := "'--" + strings.TrimSuffix(k, "=") + "'"
+	for _, l := range entries {
+		n := "'--" + l.name() + "'"
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
@@ -373,11 +406,11 @@ func HelpOrVersion(inv *command.Invocation, s *Spec, flag string) int {
 			}
 			shorts = append(shorts, "-"+string(c))
 		}
-		for k, canon := range s.Long {
-			if s.Partial[canon] {
+		for _, l := range s.Long {
+			if s.Partial[l.key()] {
 				continue
 			}
-			longs = append(longs, "--"+k)
+			longs = append(longs, "--"+l[0])
 		}
 		sort.Strings(shorts)
 		sort.Strings(longs)

@@ -17,9 +17,9 @@ import (
 // checked against glibc 2.36's getopt_long given the same table.
 var spec = Spec{
 	Short: "ab:c::v",
-	Long: map[string]string{
-		"all": "a", "brief": "q", "bytes=": "b", "color": "color", "color=": "color",
-		"context=": "context", "decode": "decode", "decompress": "decode", "tag": "tag", "verbose": "v",
+	Long: []Long{
+		{"all", "a"}, {"brief", "q"}, {"bytes=", "b"}, {"color", "color"}, {"color=", "color"},
+		{"context=", "context"}, {"decode", "decode"}, {"decompress", "decode"}, {"tag", "tag"}, {"verbose", "v"},
 	},
 }
 
@@ -126,7 +126,7 @@ func TestParse(t *testing.T) {
 // Word tells which command-line word each option came from (counting from
 // the first argument), as grep's and fmt's -NUM need.
 func TestWords(t *testing.T) {
-	s := Spec{Short: "0123456789ab:c::", Long: map[string]string{"bytes=": "b", "all": "a"}}
+	s := Spec{Short: "0123456789ab:c::", Long: []Long{{"all", "a"}, {"bytes=", "b"}}}
 	for _, c := range []struct{ argv, opts string }{
 		{"-12", "1@0 2@0"},
 		{"-1 -2", "1@0 2@1"},
@@ -146,7 +146,7 @@ func TestWords(t *testing.T) {
 // NegNumbers reads "-5" and "-.5" as operands, as GNU seq does; with NoPerm
 // (seq's "+f:s:w") the first one ends the options.
 func TestNegNumbers(t *testing.T) {
-	seq := Spec{Short: "f:s:w", Long: map[string]string{"format=": "f", "separator=": "s", "equal-width": "w"},
+	seq := Spec{Short: "f:s:w", Long: []Long{{"equal-width", "w"}, {"format=", "f"}, {"separator=", "s"}},
 		NoPerm: true, NegNumbers: true}
 	perm := seq
 	perm.NoPerm = false
@@ -243,7 +243,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestUnmodelledOptions(t *testing.T) {
-	s := Spec{Short: "ax", Long: map[string]string{"all": "a", "reference=": "ref"}, Status: 2,
+	s := Spec{Short: "ax", Long: []Long{{"all", "a"}, {"reference=", "ref"}}, Status: 2,
 		Partial: map[string]bool{"x": true, "ref": true}}
 	for _, c := range []struct{ argv, stderr, partial string }{
 		{"-a -x", "cmd: option '-x' is not supported in ShellSim\n", "cmd -x"},
@@ -263,13 +263,13 @@ func TestUnmodelledOptions(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	Describe("cmd", Tool{Synopsis: "cmd [-av] [-b N] FILE...", Package: "GNU testutils", Version: "1.2"})
 	defer delete(tools, "cmd")
-	s := Spec{Short: "ab:v", Long: map[string]string{"all": "a", "bytes=": "b", "ref=": "ref"}, Partial: map[string]bool{"v": true, "ref": true}, Help: true}
+	s := Spec{Short: "ab:v", Long: []Long{{"all", "a"}, {"bytes=", "b"}, {"ref=", "ref"}}, Partial: map[string]bool{"v": true, "ref": true}, Help: true}
 	help := "Usage: cmd [-av] [-b N] FILE...\nOptions modelled by ShellSim: -a -b --all --bytes=\n"
 	version := "cmd (GNU testutils) 1.2\nShellSim reimplementation; the output follows the GNU tool's.\n"
 	noperm := s
 	noperm.NoPerm = true
 	own := s
-	own.Long = map[string]string{"help": "h", "version": "V"}
+	own.Long = []Long{{"help", "h"}, {"version", "V"}}
 	for _, c := range []struct {
 		name   string
 		spec   Spec
@@ -316,21 +316,24 @@ func TestDiagnostics(t *testing.T) {
 	}
 }
 
-// With Order, ambiguity is reported as glibc reports it for a table in that
-// order: the word as typed, the first match, then each later match that is
-// not an alias of the first. The expected lines are grep 3.8's and sort
-// 9.1's (glibc 2.36) for the same options.
+// With GNUOrder, ambiguity is reported as glibc reports it for a table in
+// Long's order: the word as typed, the first match, then each later match
+// that is not an alias of the first. The expected lines are grep 3.8's and
+// sort 9.1's (glibc 2.36) for the same options.
 func TestOrder(t *testing.T) {
 	grep := Spec{
 		Short: "",
-		Long: map[string]string{
-			"fixed-regexp": "F", "fixed-strings": "F", "file=": "f", "files-with-matches": "l", "files-without-match": "L",
-			"context=": "C", "color": "color", "color=": "color", "colour": "color", "colour=": "color", "count": "c",
-			"zz-unordered": "zz", "zz-also": "za",
+		Long: []Long{
+			{"fixed-regexp", "F"}, {"fixed-strings", "F"}, {"context=", "C"}, {"color", "color"}, {"color=", "color"},
+			{"colour", "color"}, {"colour=", "color"}, {"count", "c"}, {"file=", "f"}, {"files-with-matches", "l"},
+			{"files-without-match", "L"}, {"zz-last", "zz"}, {"zz-also", "za"},
 		},
-		Order: []string{"fixed-regexp", "fixed-strings", "context", "color", "colour", "count", "file", "files-with-matches", "files-without-match"},
+		GNUOrder: true,
 	}
-	sort := Spec{Long: map[string]string{"sort=": "sort", "stable": "s"}, Order: []string{"sort", "stable"}}
+	sort := Spec{Long: []Long{{"sort=", "sort"}, {"stable", "s"}}, GNUOrder: true}
+	// Without GNUOrder the same table gives ShellSim's sorted list.
+	sorted := grep
+	sorted.GNUOrder = false
 	try := "Try 'cmd --help' for more information.\n"
 	for _, c := range []struct {
 		spec         Spec
@@ -341,11 +344,13 @@ func TestOrder(t *testing.T) {
 		{grep, "--files-with", "cmd: option '--files-with' is ambiguous; possibilities: '--files-with-matches' '--files-without-match'\n"},
 		{grep, "--co", "cmd: option '--co' is ambiguous; possibilities: '--context' '--color' '--colour' '--count'\n"},
 		{grep, "--", ""}, // "--" ends the options: no error
-		{grep, "--=x", "cmd: option '--=x' is ambiguous; possibilities: '--fixed-regexp' '--context' '--color' '--colour' '--count' '--file' '--files-with-matches' '--files-without-match' '--zz-also' '--zz-unordered'\n"},
-		{grep, "--zz", "cmd: option '--zz' is ambiguous; possibilities: '--zz-also' '--zz-unordered'\n"},
+		{grep, "--=x", "cmd: option '--=x' is ambiguous; possibilities: '--fixed-regexp' '--context' '--color' '--colour' '--count' '--file' '--files-with-matches' '--files-without-match' '--zz-last' '--zz-also'\n"},
+		{grep, "--zz", "cmd: option '--zz' is ambiguous; possibilities: '--zz-last' '--zz-also'\n"},
 		{sort, "--s=5", "cmd: option '--s=5' is ambiguous; possibilities: '--sort' '--stable'\n"},
 		{sort, "--sta=5", "cmd: option '--stable' doesn't allow an argument\n"},
 		{sort, "--nope=5", "cmd: unrecognized option '--nope=5'\n"},
+		{sorted, "--f", "cmd: option '--f' is ambiguous; possibilities: '--file' '--files-with-matches' '--files-without-match' '--fixed-regexp' '--fixed-strings'\n"},
+		{sorted, "--zz=x", "cmd: option '--zz' is ambiguous; possibilities: '--zz-also' '--zz-last'\n"},
 	} {
 		got := parse(c.spec, c.argv)
 		if c.stderr == "" {
@@ -368,12 +373,27 @@ func TestOrder(t *testing.T) {
 			t.Errorf("%q: got %+v, want %q", c.argv, got, c.opts)
 		}
 	}
+	// An abbreviation of aliases means the first of them in Long's order,
+	// with or without GNUOrder: here whether it takes an argument.
+	for _, c := range []struct {
+		long         []Long
+		argv, stderr string
+	}{
+		{[]Long{{"fast=", "f"}, {"fqdn", "f"}}, "--f", "cmd: option '--fast' requires an argument\n"},
+		{[]Long{{"fqdn", "f"}, {"fast=", "f"}}, "--f=1", "cmd: option '--fqdn' doesn't allow an argument\n"},
+	} {
+		for _, gnu := range []bool{false, true} {
+			if got := parse(Spec{Long: c.long, GNUOrder: gnu}, c.argv); got.ok || got.stderr != c.stderr+try {
+				t.Errorf("%v GNUOrder %v: %q: got %+v, want %q", c.long, gnu, c.argv, got, c.stderr+try)
+			}
+		}
+	}
 }
 
 // Scan parses like Parse but prints nothing and leaves --help, Partial
 // options and mistakes to its caller, with the options before a mistake.
 func TestScan(t *testing.T) {
-	s := Spec{Short: "ab:x", Long: map[string]string{"all": "a", "bytes=": "b", "brief": "q"},
+	s := Spec{Short: "ab:x", Long: []Long{{"all", "a"}, {"brief", "q"}, {"bytes=", "b"}},
 		Partial: map[string]bool{"x": true}, Help: true}
 	for _, c := range []struct {
 		argv     string

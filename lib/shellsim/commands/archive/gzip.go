@@ -34,11 +34,10 @@ type gzOpts struct {
 	level                                                       int
 }
 
-var gzipSpec = getopt.Spec{Short: "cdfklqtvnN123456789rS:", Long: map[string]string{
-	"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d",
-	"force": "f", "keep": "k", "list": "l", "quiet": "q",
-	"test": "t", "verbose": "v", "fast": "1", "best": "9",
-	"no-name": "n", "name": "N", "recursive": "r", "suffix=": "S",
+var gzipSpec = getopt.Spec{Short: "cdfklqtvnN123456789rS:", Long: []getopt.Long{
+	{"best", "9"}, {"decompress", "d"}, {"fast", "1"}, {"force", "f"}, {"keep", "k"}, {"list", "l"},
+	{"name", "N"}, {"no-name", "n"}, {"quiet", "q"}, {"recursive", "r"}, {"stdout", "c"},
+	{"suffix=", "S"}, {"test", "t"}, {"to-stdout", "c"}, {"uncompress", "d"}, {"verbose", "v"},
 }}
 
 func runGzip(inv *command.Invocation, decompress, cat bool) int {

@@ -25,9 +25,8 @@ func init() { command.Register("zip", command.Partial, Zip) }
 
 var zipSpec = getopt.Spec{
 	Short: "rqj0123456789dmv",
-	Long: map[string]string{
-		"recurse-paths": "r", "quiet": "q", "junk-paths": "j", "delete": "d",
-		"move": "m",
+	Long: []getopt.Long{
+		{"delete", "d"}, {"junk-paths", "j"}, {"move", "m"}, {"quiet", "q"}, {"recurse-paths", "r"},
 	},
 	Status: 16,
 }

@@ -20,9 +20,9 @@ func init() { command.Register("cmp", command.Real, Cmp) }
 
 var cmpSpec = getopt.Spec{
 	Short: "bli:n:s",
-	Long: map[string]string{
-		"print-bytes": "b", "verbose": "l", "ignore-initial=": "i",
-		"bytes=": "n", "quiet": "s", "silent": "s",
+	Long: []getopt.Long{
+		{"bytes=", "n"}, {"ignore-initial=", "i"}, {"print-bytes", "b"}, {"quiet", "s"},
+		{"silent", "s"}, {"verbose", "l"},
 	},
 	Status: 2,
 }

@@ -25,13 +25,12 @@ func init() { command.Register("diff", command.Partial, Diff) }
 
 var diffSpec = getopt.Spec{
 	Short: "uU:qrNibwaBcC:ysx:",
-	Long: map[string]string{
-		"unified=": "U", "brief": "q", "recursive": "r", "new-file": "N",
-		"ignore-case": "i", "ignore-space-change": "b", "ignore-all-space": "w",
-		"text": "a", "label=": "label", "ignore-blank-lines": "B",
-		"context=": "C", "side-by-side": "y", "color": "color",
-		"report-identical-files": "s", "strip-trailing-cr": "strip-trailing-cr",
-		"normal": "normal", "exclude=": "x",
+	Long: []getopt.Long{
+		{"brief", "q"}, {"color", "color"}, {"context=", "C"}, {"exclude=", "x"},
+		{"ignore-all-space", "w"}, {"ignore-blank-lines", "B"}, {"ignore-case", "i"},
+		{"ignore-space-change", "b"}, {"label=", "label"}, {"new-file", "N"}, {"normal", "normal"},
+		{"recursive", "r"}, {"report-identical-files", "s"}, {"side-by-side", "y"},
+		{"strip-trailing-cr", "strip-trailing-cr"}, {"text", "a"}, {"unified=", "U"},
 	},
 	Status: 2,
 }

@@ -25,13 +25,12 @@ func init() { command.Register("patch", command.Partial, Patch) }
 
 var patchSpec = getopt.Spec{
 	Short: "p:i:RNsEfd:tuo:blF:",
-	Long: map[string]string{
-		"fuzz=":  "F",
-		"strip=": "p", "input=": "i", "reverse": "R", "forward": "N",
-		"dry-run": "dry-run", "silent": "s", "quiet": "s",
-		"remove-empty-files": "E", "force": "f", "directory=": "d",
-		"batch": "t", "unified": "u", "output=": "o", "backup": "b",
-		"ignore-whitespace": "l", "no-backup-if-mismatch": "no-backup-if-mismatch",
+	Long: []getopt.Long{
+		{"backup", "b"}, {"batch", "t"}, {"directory=", "d"}, {"dry-run", "dry-run"},
+		{"force", "f"}, {"forward", "N"}, {"fuzz=", "F"}, {"ignore-whitespace", "l"},
+		{"input=", "i"}, {"no-backup-if-mismatch", "no-backup-if-mismatch"}, {"output=", "o"},
+		{"quiet", "s"}, {"remove-empty-files", "E"}, {"reverse", "R"}, {"silent", "s"},
+		{"strip=", "p"}, {"unified", "u"},
 	},
 	Status: 2,
 }

@@ -31,8 +31,8 @@ type encoding interface {
 	DecodeString(string) ([]byte, error)
 }
 
-var baseSpec = getopt.Spec{Short: "diw:", Long: map[string]string{
-	"decode": "d", "ignore-garbage": "i", "wrap=": "w",
+var baseSpec = getopt.Spec{Short: "diw:", Long: []getopt.Long{
+	{"decode", "d"}, {"ignore-garbage", "i"}, {"wrap=", "w"},
 }}
 
 func runBase(inv *command.Invocation, enc encoding, alphabet string) int {

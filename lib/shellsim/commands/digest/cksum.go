@@ -58,7 +58,7 @@ func Cksum(inv *command.Invocation) int {
 	if inv.Sys.Charge(launchCost) != nil {
 		return 1
 	}
-	opts, files, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "a:", Long: map[string]string{"algorithm=": "a"}})
+	opts, files, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "a:", Long: []getopt.Long{{"algorithm=", "a"}}})
 	if !ok {
 		return st
 	}

@@ -17,8 +17,8 @@ import (
 // modeled.
 func init() { command.Register("hexdump", command.Partial, Hexdump) }
 
-var hexdumpSpec = getopt.Spec{Short: "Cvn:s:bcdoxe:f:", Long: map[string]string{
-	"canonical": "C", "no-squeezing": "v", "length=": "n", "skip=": "s",
+var hexdumpSpec = getopt.Spec{Short: "Cvn:s:bcdoxe:f:", Long: []getopt.Long{
+	{"canonical", "C"}, {"length=", "n"}, {"no-squeezing", "v"}, {"skip=", "s"},
 }}
 
 // Hexdump runs hexdump.

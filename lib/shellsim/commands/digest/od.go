@@ -29,9 +29,9 @@ type odType struct {
 
 // GNU od's -w takes an optional argument (-w[BYTES]); ShellSim refuses -w
 // either way, and parses it as taking a required one as it always has.
-var odSpec = getopt.Spec{Short: "A:t:j:N:w:bcdiloxsv", Long: map[string]string{
-	"address-radix=": "A", "format=": "t", "skip-bytes=": "j",
-	"read-bytes=": "N", "output-duplicates": "v", "width=": "w",
+var odSpec = getopt.Spec{Short: "A:t:j:N:w:bcdiloxsv", Long: []getopt.Long{
+	{"address-radix=", "A"}, {"format=", "t"}, {"output-duplicates", "v"}, {"read-bytes=", "N"},
+	{"skip-bytes=", "j"}, {"width=", "w"},
 }}
 
 func odWidth(kind byte, size int) int {

@@ -33,8 +33,9 @@ func Strings(inv *command.Invocation) int {
 	}
 	sub := *inv
 	sub.Args = args
-	opts, files, st, ok := getopt.Parse(&sub, &getopt.Spec{Short: "an:t:fd", Long: map[string]string{
-		"all": "a", "bytes=": "n", "radix=": "t", "print-file-name": "f", "data": "d"}})
+	opts, files, st, ok := getopt.Parse(&sub, &getopt.Spec{Short: "an:t:fd", Long: []getopt.Long{
+		{"all", "a"}, {"bytes=", "n"}, {"data", "d"}, {"print-file-name", "f"}, {"radix=", "t"},
+	}})
 	if !ok {
 		return st
 	}

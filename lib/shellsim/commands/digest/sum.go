@@ -45,10 +45,10 @@ var sumAlgos = []sumAlgo{
 	{"sha384sum", "SHA384", sha512.New384},
 }
 
-var sumSpec = getopt.Spec{Short: "bctwz", Long: map[string]string{
-	"binary": "b", "check": "c", "text": "t", "warn": "w",
-	"zero": "z", "tag": "tag", "quiet": "quiet", "status": "status",
-	"strict": "strict", "ignore-missing": "ignore-missing",
+var sumSpec = getopt.Spec{Short: "bctwz", Long: []getopt.Long{
+	{"binary", "b"}, {"check", "c"}, {"ignore-missing", "ignore-missing"}, {"quiet", "quiet"},
+	{"status", "status"}, {"strict", "strict"}, {"tag", "tag"}, {"text", "t"}, {"warn", "w"},
+	{"zero", "z"},
 }}
 
 type sumFlags struct {

@@ -40,7 +40,7 @@ func Chmod(inv *command.Invocation) int {
 	}
 	spec := &getopt.Spec{
 		Short:   "Rvcf",
-		Long:    map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference=": "ref"},
+		Long:    []getopt.Long{{"changes", "c"}, {"quiet", "f"}, {"recursive", "R"}, {"reference=", "ref"}, {"silent", "f"}, {"verbose", "v"}},
 		Partial: map[string]bool{"ref": true},
 		Help:    true,
 	}

@@ -23,8 +23,11 @@ func Chgrp(inv *command.Invocation) int { return chown(inv, true) }
 func chown(inv *command.Invocation, grpOnly bool) int {
 	spec := &getopt.Spec{
 		Short: "RvcfhHLP",
-		Long: map[string]string{"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
-			"quiet": "f", "no-dereference": "h", "reference=": "ref", "from=": "from", "dereference": "deref"},
+		Long: []getopt.Long{
+			{"changes", "c"}, {"dereference", "deref"}, {"from=", "from"}, {"no-dereference", "h"},
+			{"quiet", "f"}, {"recursive", "R"}, {"reference=", "ref"}, {"silent", "f"},
+			{"verbose", "v"},
+		},
 		Partial: map[string]bool{"ref": true, "from": true, "H": true, "L": true, "v": true, "c": true},
 		Help:    true,
 	}

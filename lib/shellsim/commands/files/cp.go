@@ -20,11 +20,12 @@ import (
 func Cp(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "rRpafnvidLPHt:Tu",
-		Long: map[string]string{
-			"recursive": "r", "preserve": "p", "archive": "a", "force": "f",
-			"no-clobber": "n", "verbose": "v", "interactive": "i", "no-dereference": "P",
-			"dereference": "L", "target-directory=": "t", "no-target-directory": "T",
-			"preserve=": "preserve", "parents": "parents", "update": "u", "backup": "backup",
+		Long: []getopt.Long{
+			{"archive", "a"}, {"backup", "backup"}, {"dereference", "L"}, {"force", "f"},
+			{"interactive", "i"}, {"no-clobber", "n"}, {"no-dereference", "P"},
+			{"no-target-directory", "T"}, {"parents", "parents"}, {"preserve", "p"},
+			{"preserve=", "preserve"}, {"recursive", "r"}, {"target-directory=", "t"},
+			{"update", "u"}, {"verbose", "v"},
 		},
 		Partial: map[string]bool{"i": true, "H": true, "backup": true},
 		Help:    true,

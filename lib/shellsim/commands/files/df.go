@@ -15,8 +15,11 @@ import (
 func Df(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "hkTPHmai",
-		Long: map[string]string{"human-readable": "h", "print-type": "T", "portability": "P",
-			"si": "H", "all": "a", "inodes": "i", "output": "output", "output=": "output", "total": "total"},
+		Long: []getopt.Long{
+			{"all", "a"}, {"human-readable", "h"}, {"inodes", "i"}, {"output", "output"},
+			{"output=", "output"}, {"portability", "P"}, {"print-type", "T"}, {"si", "H"},
+			{"total", "total"},
+		},
 		Partial: map[string]bool{"H": true, "i": true, "output": true, "total": true},
 		Help:    true,
 	}

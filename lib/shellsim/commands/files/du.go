@@ -20,9 +20,12 @@ import (
 func Du(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "sahckmbd:xLPS0",
-		Long: map[string]string{"summarize": "s", "all": "a", "human-readable": "h", "total": "c",
-			"max-depth=": "d", "bytes": "b", "apparent-size": "apparent", "one-file-system": "x",
-			"dereference": "L", "null": "0", "exclude=": "exclude", "si": "si", "time": "time"},
+		Long: []getopt.Long{
+			{"all", "a"}, {"apparent-size", "apparent"}, {"bytes", "b"}, {"dereference", "L"},
+			{"exclude=", "exclude"}, {"human-readable", "h"}, {"max-depth=", "d"}, {"null", "0"},
+			{"one-file-system", "x"}, {"si", "si"}, {"summarize", "s"}, {"time", "time"},
+			{"total", "c"},
+		},
 		Partial: map[string]bool{"L": true, "S": true, "exclude": true, "si": true, "time": true},
 		Help:    true,
 	}

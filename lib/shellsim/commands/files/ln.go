@@ -17,9 +17,11 @@ import (
 func Ln(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "sfnvTt:irbLP",
-		Long: map[string]string{"symbolic": "s", "force": "f", "no-dereference": "n",
-			"verbose": "v", "no-target-directory": "T", "target-directory=": "t",
-			"interactive": "i", "relative": "r", "backup": "b", "logical": "L", "physical": "P"},
+		Long: []getopt.Long{
+			{"backup", "b"}, {"force", "f"}, {"interactive", "i"}, {"logical", "L"},
+			{"no-dereference", "n"}, {"no-target-directory", "T"}, {"physical", "P"},
+			{"relative", "r"}, {"symbolic", "s"}, {"target-directory=", "t"}, {"verbose", "v"},
+		},
 		Partial: map[string]bool{"i": true, "b": true, "L": true},
 		Help:    true,
 	}

@@ -24,11 +24,11 @@ import (
 func Ls(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "laA1RdhtrSFUfiscCmxgonpQN",
-		Long: map[string]string{
-			"all": "a", "almost-all": "A", "recursive": "R", "directory": "d",
-			"human-readable": "h", "reverse": "r", "classify": "F",
-			"inode": "i", "size": "s", "color": "color", "color=": "color",
-			"group-directories-first": "gdf", "full-time": "full-time", "numeric-uid-gid": "n",
+		Long: []getopt.Long{
+			{"all", "a"}, {"almost-all", "A"}, {"classify", "F"}, {"color", "color"},
+			{"color=", "color"}, {"directory", "d"}, {"full-time", "full-time"},
+			{"group-directories-first", "gdf"}, {"human-readable", "h"}, {"inode", "i"},
+			{"numeric-uid-gid", "n"}, {"recursive", "R"}, {"reverse", "r"}, {"size", "s"},
 		},
 		Status:  2,
 		Partial: map[string]bool{"U": true, "f": true, "c": true, "C": true, "m": true, "x": true, "Q": true, "N": false, "gdf": true, "full-time": true},

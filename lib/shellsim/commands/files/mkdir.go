@@ -16,7 +16,7 @@ import (
 func Mkdir(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short:   "pvm:Z",
-		Long:    map[string]string{"parents": "p", "verbose": "v", "mode=": "m", "context": "Z"},
+		Long:    []getopt.Long{{"context", "Z"}, {"mode=", "m"}, {"parents", "p"}, {"verbose", "v"}},
 		Partial: map[string]bool{"Z": true},
 		Help:    true,
 	}

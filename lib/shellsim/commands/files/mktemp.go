@@ -21,8 +21,10 @@ import (
 func Mktemp(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "dqup:t",
-		Long: map[string]string{"directory": "d", "quiet": "q", "dry-run": "u",
-			"tmpdir": "p", "tmpdir=": "p", "suffix=": "suffix"},
+		Long: []getopt.Long{
+			{"directory", "d"}, {"dry-run", "u"}, {"quiet", "q"}, {"suffix=", "suffix"},
+			{"tmpdir", "p"}, {"tmpdir=", "p"},
+		},
 		Help: true,
 	}
 	opts, operands, st, ok := getopt.Parse(inv, spec)

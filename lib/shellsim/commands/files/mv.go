@@ -16,9 +16,10 @@ import (
 func Mv(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "fnvit:Tub",
-		Long: map[string]string{
-			"force": "f", "no-clobber": "n", "verbose": "v", "interactive": "i",
-			"target-directory=": "t", "no-target-directory": "T", "update": "u", "backup": "b",
+		Long: []getopt.Long{
+			{"backup", "b"}, {"force", "f"}, {"interactive", "i"}, {"no-clobber", "n"},
+			{"no-target-directory", "T"}, {"target-directory=", "t"}, {"update", "u"},
+			{"verbose", "v"},
 		},
 		Partial: map[string]bool{"i": true, "b": true},
 		Help:    true,

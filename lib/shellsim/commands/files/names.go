@@ -16,7 +16,7 @@ import (
 //	basename NAME [SUFFIX]
 //	basename [-az] [-s SUFFIX] NAME...
 func Basename(inv *command.Invocation) int {
-	spec := &getopt.Spec{Short: "as:z", Long: map[string]string{"multiple": "a", "suffix=": "s", "zero": "z"}, Help: true}
+	spec := &getopt.Spec{Short: "as:z", Long: []getopt.Long{{"multiple", "a"}, {"suffix=", "s"}, {"zero", "z"}}, Help: true}
 	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
@@ -78,7 +78,7 @@ func baseName(n string) string {
 //
 //	dirname [-z] NAME...
 func Dirname(inv *command.Invocation) int {
-	spec := &getopt.Spec{Short: "z", Long: map[string]string{"zero": "z"}, Help: true}
+	spec := &getopt.Spec{Short: "z", Long: []getopt.Long{{"zero", "z"}}, Help: true}
 	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st
@@ -211,9 +211,11 @@ func canonicalize(inv *command.Invocation, p string, mode int) (string, error) {
 func Realpath(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "emqszLP",
-		Long: map[string]string{"canonicalize-existing": "e", "canonicalize-missing": "m",
-			"quiet": "q", "strip": "s", "no-symlinks": "s", "zero": "z", "relative-to=": "rel",
-			"relative-base=": "relbase", "logical": "L", "physical": "P"},
+		Long: []getopt.Long{
+			{"canonicalize-existing", "e"}, {"canonicalize-missing", "m"}, {"logical", "L"},
+			{"no-symlinks", "s"}, {"physical", "P"}, {"quiet", "q"}, {"relative-base=", "relbase"},
+			{"relative-to=", "rel"}, {"strip", "s"}, {"zero", "z"},
+		},
 		Partial: map[string]bool{"relbase": true, "L": true},
 		Help:    true,
 	}
@@ -316,9 +318,10 @@ func relPath(dir, target string) string {
 func Readlink(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "femnqsvz",
-		Long: map[string]string{"canonicalize": "f", "canonicalize-existing": "e",
-			"canonicalize-missing": "m", "no-newline": "n", "quiet": "q", "silent": "s",
-			"verbose": "v", "zero": "z"},
+		Long: []getopt.Long{
+			{"canonicalize", "f"}, {"canonicalize-existing", "e"}, {"canonicalize-missing", "m"},
+			{"no-newline", "n"}, {"quiet", "q"}, {"silent", "s"}, {"verbose", "v"}, {"zero", "z"},
+		},
 		Help: true,
 	}
 	opts, operands, st, ok := getopt.Parse(inv, spec)

@@ -20,10 +20,10 @@ import (
 func Rm(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "rRfvdiI",
-		Long: map[string]string{
-			"recursive": "r", "force": "f", "verbose": "v", "dir": "d",
-			"interactive": "i", "preserve-root": "pr", "no-preserve-root": "npr",
-			"one-file-system": "ofs", "interactive=": "i",
+		Long: []getopt.Long{
+			{"dir", "d"}, {"force", "f"}, {"interactive", "i"}, {"interactive=", "i"},
+			{"no-preserve-root", "npr"}, {"one-file-system", "ofs"}, {"preserve-root", "pr"},
+			{"recursive", "r"}, {"verbose", "v"},
 		},
 		Partial: map[string]bool{"i": true, "I": true, "npr": true, "ofs": true},
 		Help:    true,

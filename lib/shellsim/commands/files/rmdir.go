@@ -16,7 +16,7 @@ import (
 func Rmdir(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "pv",
-		Long:  map[string]string{"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ign"},
+		Long:  []getopt.Long{{"ignore-fail-on-non-empty", "ign"}, {"parents", "p"}, {"verbose", "v"}},
 		Help:  true,
 	}
 	opts, operands, st, ok := getopt.Parse(inv, spec)

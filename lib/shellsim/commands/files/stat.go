@@ -20,8 +20,10 @@ import (
 func Stat(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "Lc:tfe",
-		Long: map[string]string{"dereference": "L", "format=": "c", "printf=": "printf",
-			"terse": "t", "file-system": "f", "cached=": "cached"},
+		Long: []getopt.Long{
+			{"cached=", "cached"}, {"dereference", "L"}, {"file-system", "f"}, {"format=", "c"},
+			{"printf=", "printf"}, {"terse", "t"},
+		},
 		Partial: map[string]bool{"f": true, "t": true, "cached": true, "e": true},
 		Help:    true,
 	}

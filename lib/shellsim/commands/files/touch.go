@@ -20,8 +20,10 @@ import (
 func Touch(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "camd:t:r:fh",
-		Long: map[string]string{"no-create": "c", "date=": "d", "reference=": "r",
-			"time=": "time", "no-dereference": "h"},
+		Long: []getopt.Long{
+			{"date=", "d"}, {"no-create", "c"}, {"no-dereference", "h"}, {"reference=", "r"},
+			{"time=", "time"},
+		},
 		Partial: map[string]bool{"h": true},
 		Help:    true,
 	}

@@ -18,7 +18,7 @@ import (
 func Tree(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short:   "adfFL:Cnrt",
-		Long:    map[string]string{"noreport": "noreport", "dirsfirst": "dirsfirst", "charset=": "charset"},
+		Long:    []getopt.Long{{"charset=", "charset"}, {"dirsfirst", "dirsfirst"}, {"noreport", "noreport"}},
 		Partial: map[string]bool{"C": true, "r": true, "t": true, "dirsfirst": true, "charset": true},
 		Help:    true,
 	}

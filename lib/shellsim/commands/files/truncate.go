@@ -18,7 +18,7 @@ import (
 func Truncate(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short:   "cos:r:",
-		Long:    map[string]string{"no-create": "c", "io-blocks": "o", "size=": "s", "reference=": "r"},
+		Long:    []getopt.Long{{"io-blocks", "o"}, {"no-create", "c"}, {"reference=", "r"}, {"size=", "s"}},
 		Partial: map[string]bool{"o": true},
 		Help:    true,
 	}

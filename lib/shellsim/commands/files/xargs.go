@@ -21,10 +21,13 @@ import (
 func Xargs(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "0rtd:n:L:I:i::s:P:a:E:e::xpl::",
-		Long: map[string]string{"null": "0", "no-run-if-empty": "r", "verbose": "t",
-			"delimiter=": "d", "max-args=": "n", "max-lines=": "L", "replace": "i", "replace=": "i",
-			"max-chars=": "s", "max-procs=": "P", "arg-file=": "a", "eof=": "E", "exit": "x",
-			"interactive": "p", "open-tty": "o", "process-slot-var=": "psv", "show-limits": "sl"},
+		Long: []getopt.Long{
+			{"arg-file=", "a"}, {"delimiter=", "d"}, {"eof=", "E"}, {"exit", "x"},
+			{"interactive", "p"}, {"max-args=", "n"}, {"max-chars=", "s"}, {"max-lines=", "L"},
+			{"max-procs=", "P"}, {"no-run-if-empty", "r"}, {"null", "0"}, {"open-tty", "o"},
+			{"process-slot-var=", "psv"}, {"replace", "i"}, {"replace=", "i"},
+			{"show-limits", "sl"}, {"verbose", "t"},
+		},
 		NoPerm:  true,
 		Partial: map[string]bool{"p": true, "o": true, "psv": true, "sl": true},
 		Help:    true,

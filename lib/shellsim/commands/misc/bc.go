@@ -29,9 +29,10 @@ func BC(inv *command.Invocation) int {
 	if inv.Sys.Charge(100) != nil {
 		return 1
 	}
-	opts, files, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "lqswvh", Long: map[string]string{
-		"mathlib": "l", "quiet": "q", "standard": "s", "warn": "w",
-		"version": "v", "help": "h"}})
+	opts, files, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "lqswvh", Long: []getopt.Long{
+		{"help", "h"}, {"mathlib", "l"}, {"quiet", "q"}, {"standard", "s"}, {"version", "v"},
+		{"warn", "w"},
+	}})
 	if !ok {
 		return st
 	}

@@ -24,7 +24,7 @@ func Envsubst(inv *command.Invocation) int {
 	if inv.Sys.Charge(50) != nil {
 		return 1
 	}
-	opts, args, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "vh", Long: map[string]string{"variables": "v", "help": "h"}})
+	opts, args, st, ok := getopt.Parse(inv, &getopt.Spec{Short: "vh", Long: []getopt.Long{{"help", "h"}, {"variables", "v"}}})
 	if !ok {
 		return st
 	}

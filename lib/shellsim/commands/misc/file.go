@@ -24,9 +24,9 @@ import (
 // notes; anything else is "data". Only the first 64 KiB are examined.
 func init() { command.Register("file", command.Partial, File) }
 
-var fileSpec = getopt.Spec{Short: "bLhi", Long: map[string]string{
-	"brief": "b", "dereference": "L", "no-dereference": "h",
-	"mime": "i", "mime-type": "mime-type",
+var fileSpec = getopt.Spec{Short: "bLhi", Long: []getopt.Long{
+	{"brief", "b"}, {"dereference", "L"}, {"mime", "i"}, {"mime-type", "mime-type"},
+	{"no-dereference", "h"},
 }}
 
 // File runs file.

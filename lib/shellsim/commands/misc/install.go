@@ -21,10 +21,10 @@ import (
 // install does); -D creates DEST's missing parents; -d creates directories.
 func init() { command.Register("install", command.Real, Install) }
 
-var installSpec = getopt.Spec{Short: "dDvm:o:g:t:Tcsp", Long: map[string]string{
-	"directory": "d", "verbose": "v", "mode=": "m", "owner=": "o",
-	"group=": "g", "target-directory=": "t", "no-target-directory": "T",
-	"preserve-timestamps": "p", "strip": "s",
+var installSpec = getopt.Spec{Short: "dDvm:o:g:t:Tcsp", Long: []getopt.Long{
+	{"directory", "d"}, {"group=", "g"}, {"mode=", "m"}, {"no-target-directory", "T"},
+	{"owner=", "o"}, {"preserve-timestamps", "p"}, {"strip", "s"}, {"target-directory=", "t"},
+	{"verbose", "v"},
 }}
 
 // Install runs install.

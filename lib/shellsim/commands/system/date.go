@@ -21,9 +21,11 @@ import (
 func Date(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "ud:r:RI::s:f:",
-		Long: map[string]string{"utc": "u", "universal": "u", "date=": "d", "reference=": "r",
-			"rfc-email": "R", "iso-8601": "I", "iso-8601=": "I", "set=": "s", "file=": "f",
-			"rfc-3339=": "rfc3339", "debug": "debug"},
+		Long: []getopt.Long{
+			{"date=", "d"}, {"debug", "debug"}, {"file=", "f"}, {"iso-8601", "I"},
+			{"iso-8601=", "I"}, {"reference=", "r"}, {"rfc-3339=", "rfc3339"}, {"rfc-email", "R"},
+			{"set=", "s"}, {"universal", "u"}, {"utc", "u"},
+		},
 		Partial: map[string]bool{"s": true, "f": true, "debug": true},
 		Help:    true,
 	}

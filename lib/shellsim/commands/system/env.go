@@ -15,8 +15,10 @@ import (
 func Env(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "iu:0C:vS:",
-		Long: map[string]string{"ignore-environment": "i", "unset=": "u", "null": "0",
-			"chdir=": "C", "debug": "v", "split-string=": "S"},
+		Long: []getopt.Long{
+			{"chdir=", "C"}, {"debug", "v"}, {"ignore-environment", "i"}, {"null", "0"},
+			{"split-string=", "S"}, {"unset=", "u"},
+		},
 		NoPerm:  true,
 		Status:  125,
 		Partial: map[string]bool{"v": true},
@@ -138,7 +140,7 @@ func Env(inv *command.Invocation) int {
 //
 //	printenv [-0] [VARIABLE]...
 func Printenv(inv *command.Invocation) int {
-	spec := &getopt.Spec{Short: "0", Long: map[string]string{"null": "0"}, Status: 2, Help: true}
+	spec := &getopt.Spec{Short: "0", Long: []getopt.Long{{"null", "0"}}, Status: 2, Help: true}
 	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st

@@ -24,9 +24,11 @@ const (
 func Uname(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "asnrvmpio",
-		Long: map[string]string{"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
-			"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
-			"operating-system": "o"},
+		Long: []getopt.Long{
+			{"all", "a"}, {"hardware-platform", "i"}, {"kernel-name", "s"}, {"kernel-release", "r"},
+			{"kernel-version", "v"}, {"machine", "m"}, {"nodename", "n"}, {"operating-system", "o"},
+			{"processor", "p"},
+		},
 		Help: true,
 	}
 	opts, operands, st, ok := getopt.Parse(inv, spec)
@@ -87,7 +89,7 @@ func Uname(inv *command.Invocation) int {
 func Hostname(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short:   "sfdiIA",
-		Long:    map[string]string{"short": "s", "fqdn": "f", "long": "f", "domain": "d", "ip-address": "i", "all-ip-addresses": "I"},
+		Long:    []getopt.Long{{"all-ip-addresses", "I"}, {"domain", "d"}, {"fqdn", "f"}, {"ip-address", "i"}, {"long", "f"}, {"short", "s"}},
 		Partial: map[string]bool{"i": true, "I": true},
 		Help:    true,
 	}
@@ -123,7 +125,7 @@ func Hostname(inv *command.Invocation) int {
 func Id(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short:   "ugGnrza",
-		Long:    map[string]string{"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z", "context": "Z"},
+		Long:    []getopt.Long{{"context", "Z"}, {"group", "g"}, {"groups", "G"}, {"name", "n"}, {"real", "r"}, {"user", "u"}, {"zero", "z"}},
 		Partial: map[string]bool{"Z": true},
 		Help:    true,
 	}
@@ -249,7 +251,7 @@ func Whoami(inv *command.Invocation) int {
 //
 //	nproc [--all] [--ignore=N]
 func Nproc(inv *command.Invocation) int {
-	spec := &getopt.Spec{Long: map[string]string{"all": "all", "ignore=": "ignore"}, Help: true}
+	spec := &getopt.Spec{Long: []getopt.Long{{"all", "all"}, {"ignore=", "ignore"}}, Help: true}
 	opts, operands, st, ok := getopt.Parse(inv, spec)
 	if !ok {
 		return st

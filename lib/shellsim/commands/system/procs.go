@@ -17,9 +17,11 @@ import (
 func Free(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "bkmghtwl",
-		Long: map[string]string{"bytes": "b", "kibi": "k", "mebi": "m", "gibi": "g", "human": "h",
-			"total": "t", "wide": "w", "kilo": "kilo", "mega": "mega", "giga": "giga", "si": "si",
-			"seconds=": "s", "count=": "c", "lohi": "l"},
+		Long: []getopt.Long{
+			{"bytes", "b"}, {"count=", "c"}, {"gibi", "g"}, {"giga", "giga"}, {"human", "h"},
+			{"kibi", "k"}, {"kilo", "kilo"}, {"lohi", "l"}, {"mebi", "m"}, {"mega", "mega"},
+			{"seconds=", "s"}, {"si", "si"}, {"total", "t"}, {"wide", "w"},
+		},
 		Partial: map[string]bool{"s": true, "c": true, "si": true, "kilo": true, "mega": true, "giga": true, "w": true, "l": true},
 		Help:    true,
 	}

@@ -19,8 +19,10 @@ import (
 func Timeout(inv *command.Invocation) int {
 	spec := &getopt.Spec{
 		Short: "s:k:v",
-		Long: map[string]string{"signal=": "s", "kill-after=": "k", "preserve-status": "ps",
-			"foreground": "fg", "verbose": "v"},
+		Long: []getopt.Long{
+			{"foreground", "fg"}, {"kill-after=", "k"}, {"preserve-status", "ps"}, {"signal=", "s"},
+			{"verbose", "v"},
+		},
 		NoPerm: true,
 		Status: 125,
 		Help:   true,

@@ -18,15 +18,12 @@ func init() { command.Register("cat", command.Real, Cat) }
 
 var catSpec = getopt.Spec{
 	Short: "AbeEnstTuv",
-	Long: map[string]string{
-		"number-nonblank": "b", "number": "n", "squeeze-blank": "s", "show-nonprinting": "v",
-		"show-ends": "E", "show-tabs": "T", "show-all": "A", "help": "help",
-		"version": "version",
+	Long: []getopt.Long{
+		{"number-nonblank", "b"}, {"number", "n"}, {"squeeze-blank", "s"},
+		{"show-nonprinting", "v"}, {"show-ends", "E"}, {"show-tabs", "T"}, {"show-all", "A"},
+		{"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"number-nonblank", "number", "squeeze-blank", "show-nonprinting", "show-ends",
-		"show-tabs", "show-all", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Cat runs cat.

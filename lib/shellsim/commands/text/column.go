@@ -23,22 +23,16 @@ func init() { command.Register("column", command.Partial, Column) }
 
 var columnSpec = getopt.Spec{
 	Short: "c:deE:H:i:Jl:LN:n:o:O:p:r:R:s:tT:W:x",
-	Long: map[string]string{
-		"columns=": "c", "fillrows": "x", "help": "help", "json": "J", "keep-empty-lines": "L",
-		"output-separator=": "o", "separator=": "s", "table": "t", "table-columns=": "N",
-		"table-columns-limit=": "l", "table-hide=": "H", "table-name=": "n",
-		"table-noextreme=": "E", "table-noheadings": "d", "table-order=": "O",
-		"table-right=": "R", "table-truncate=": "T", "table-wrap=": "W",
-		"table-empty-lines": "e", "tree=": "r", "tree-id=": "i", "tree-parent=": "p",
-		"version": "version",
+	Long: []getopt.Long{
+		{"columns=", "c"}, {"fillrows", "x"}, {"help", "help"}, {"json", "J"},
+		{"keep-empty-lines", "L"}, {"output-separator=", "o"}, {"separator=", "s"}, {"table", "t"},
+		{"table-columns=", "N"}, {"table-columns-limit=", "l"}, {"table-hide=", "H"},
+		{"table-name=", "n"}, {"table-noextreme=", "E"}, {"table-noheadings", "d"},
+		{"table-order=", "O"}, {"table-right=", "R"}, {"table-truncate=", "T"},
+		{"table-wrap=", "W"}, {"table-empty-lines", "e"}, {"tree=", "r"}, {"tree-id=", "i"},
+		{"tree-parent=", "p"}, {"version", "version"},
 	},
-	Order: []string{
-		"columns", "fillrows", "help", "json", "keep-empty-lines", "output-separator",
-		"separator", "table", "table-columns", "table-columns-limit", "table-hide",
-		"table-name", "table-noextreme", "table-noheadings", "table-order", "table-right",
-		"table-truncate", "table-wrap", "table-empty-lines", "tree", "tree-id", "tree-parent",
-		"version",
-	},
+	GNUOrder: true,
 }
 
 // Column runs column.

@@ -20,15 +20,12 @@ func init() { command.Register("comm", command.Real, Comm) }
 
 var commSpec = getopt.Spec{
 	Short: "123z",
-	Long: map[string]string{
-		"check-order": "check-order", "nocheck-order": "nocheck-order",
-		"output-delimiter=": "output-delimiter", "total": "total", "zero-terminated": "z",
-		"help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"check-order", "check-order"}, {"nocheck-order", "nocheck-order"},
+		{"output-delimiter=", "output-delimiter"}, {"total", "total"}, {"zero-terminated", "z"},
+		{"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"check-order", "nocheck-order", "output-delimiter", "total", "zero-terminated", "help",
-		"version",
-	},
+	GNUOrder: true,
 }
 
 // Comm runs comm.

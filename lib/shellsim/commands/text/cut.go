@@ -22,16 +22,13 @@ func init() { command.Register("cut", command.Real, Cut) }
 
 var cutSpec = getopt.Spec{
 	Short: "b:c:d:f:nsz",
-	Long: map[string]string{
-		"bytes=": "b", "characters=": "c", "fields=": "f", "delimiter=": "d",
-		"only-delimited": "s", "output-delimiter=": "output-delimiter",
-		"complement": "complement", "zero-terminated": "z", "help": "help",
-		"version": "version",
+	Long: []getopt.Long{
+		{"bytes=", "b"}, {"characters=", "c"}, {"fields=", "f"}, {"delimiter=", "d"},
+		{"only-delimited", "s"}, {"output-delimiter=", "output-delimiter"},
+		{"complement", "complement"}, {"zero-terminated", "z"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"bytes", "characters", "fields", "delimiter", "only-delimited", "output-delimiter",
-		"complement", "zero-terminated", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // span is an inclusive 1-based range; hi == MaxInt means open-ended.

@@ -20,12 +20,10 @@ func init() { command.Register("expand", command.Real, Expand) }
 
 var expandSpec = getopt.Spec{
 	Short: "it:0123456789",
-	Long: map[string]string{
-		"tabs=": "t", "initial": "i", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"tabs=", "t"}, {"initial", "i"}, {"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"tabs", "initial", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 type tabStops struct {

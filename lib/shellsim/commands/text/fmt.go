@@ -22,15 +22,12 @@ func init() { command.Register("fmt", command.Real, Fmt) }
 
 var fmtSpec = getopt.Spec{
 	Short: "0123456789cstuw:g:p:",
-	Long: map[string]string{
-		"crown-margin": "c", "prefix=": "p", "split-only": "s", "tagged-paragraph": "t",
-		"uniform-spacing": "u", "width=": "w", "goal=": "g", "help": "help",
-		"version": "version",
+	Long: []getopt.Long{
+		{"crown-margin", "c"}, {"prefix=", "p"}, {"split-only", "s"}, {"tagged-paragraph", "t"},
+		{"uniform-spacing", "u"}, {"width=", "w"}, {"goal=", "g"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"crown-margin", "prefix", "split-only", "tagged-paragraph", "uniform-spacing", "width",
-		"goal", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 const (

@@ -20,12 +20,10 @@ func init() { command.Register("fold", command.Real, Fold) }
 
 var foldSpec = getopt.Spec{
 	Short: "bsw:",
-	Long: map[string]string{
-		"bytes": "b", "spaces": "s", "width=": "w", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"bytes", "b"}, {"spaces", "s"}, {"width=", "w"}, {"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"bytes", "spaces", "width", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Fold runs fold.

@@ -19,13 +19,11 @@ func init() { command.Register("head", command.Real, Head) }
 
 var headSpec = getopt.Spec{
 	Short: "c:n:qvz",
-	Long: map[string]string{
-		"bytes=": "c", "lines=": "n", "quiet": "q", "silent": "q", "verbose": "v",
-		"zero-terminated": "z", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"bytes=", "c"}, {"lines=", "n"}, {"quiet", "q"}, {"silent", "q"}, {"verbose", "v"},
+		{"zero-terminated", "z"}, {"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"bytes", "lines", "quiet", "silent", "verbose", "zero-terminated", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Head runs head.

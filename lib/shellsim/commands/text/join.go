@@ -23,14 +23,11 @@ func init() { command.Register("join", command.Real, Join) }
 
 var joinSpec = getopt.Spec{
 	Short: "1:2:a:e:ij:o:t:v:z",
-	Long: map[string]string{
-		"ignore-case": "i", "check-order": "check-order", "nocheck-order": "nocheck-order",
-		"zero-terminated": "z", "header": "header", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"ignore-case", "i"}, {"check-order", "check-order"}, {"nocheck-order", "nocheck-order"},
+		{"zero-terminated", "z"}, {"header", "header"}, {"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"ignore-case", "check-order", "nocheck-order", "zero-terminated", "header", "help",
-		"version",
-	},
+	GNUOrder: true,
 }
 
 type joinLine struct {

@@ -23,17 +23,14 @@ func init() { command.Register("nl", command.Real, Nl) }
 
 var nlSpec = getopt.Spec{
 	Short: "b:d:f:h:i:l:n:ps:v:w:",
-	Long: map[string]string{
-		"header-numbering=": "h", "body-numbering=": "b", "footer-numbering=": "f",
-		"starting-line-number=": "v", "line-increment=": "i", "no-renumber": "p",
-		"join-blank-lines=": "l", "number-separator=": "s", "number-width=": "w",
-		"number-format=": "n", "section-delimiter=": "d", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"header-numbering=", "h"}, {"body-numbering=", "b"}, {"footer-numbering=", "f"},
+		{"starting-line-number=", "v"}, {"line-increment=", "i"}, {"no-renumber", "p"},
+		{"join-blank-lines=", "l"}, {"number-separator=", "s"}, {"number-width=", "w"},
+		{"number-format=", "n"}, {"section-delimiter=", "d"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"header-numbering", "body-numbering", "footer-numbering", "starting-line-number",
-		"line-increment", "no-renumber", "join-blank-lines", "number-separator", "number-width",
-		"number-format", "section-delimiter", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 type nlStyle struct {

@@ -18,13 +18,11 @@ func init() { command.Register("paste", command.Real, Paste) }
 
 var pasteSpec = getopt.Spec{
 	Short: "d:sz",
-	Long: map[string]string{
-		"serial": "s", "delimiters=": "d", "zero-terminated": "z", "help": "help",
-		"version": "version",
+	Long: []getopt.Long{
+		{"serial", "s"}, {"delimiters=", "d"}, {"zero-terminated", "z"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"serial", "delimiters", "zero-terminated", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // pasteDelims decodes a -d LIST; an empty string element means none.

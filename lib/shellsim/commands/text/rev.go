@@ -17,8 +17,8 @@ func init() { command.Register("rev", command.Real, Rev) }
 
 // revSpec has only util-linux's --version and --help, in its table's order.
 var revSpec = getopt.Spec{
-	Long:  map[string]string{"version": "version", "help": "help"},
-	Order: []string{"version", "help"},
+	Long:     []getopt.Long{{"version", "version"}, {"help", "help"}},
+	GNUOrder: true,
 }
 
 // Rev runs rev.

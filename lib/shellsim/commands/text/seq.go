@@ -21,13 +21,11 @@ func init() { command.Register("seq", command.Real, Seq) }
 
 var seqSpec = getopt.Spec{
 	Short: "f:s:w",
-	Long: map[string]string{
-		"equal-width": "w", "format=": "f", "separator=": "s", "help": "help",
-		"version": "version",
+	Long: []getopt.Long{
+		{"equal-width", "w"}, {"format=", "f"}, {"separator=", "s"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"equal-width", "format", "separator", "help", "version",
-	},
+	GNUOrder:   true,
 	NoPerm:     true,
 	NegNumbers: true,
 }

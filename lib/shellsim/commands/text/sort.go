@@ -29,25 +29,19 @@ func init() { command.Register("sort", command.Real, Sort) }
 
 var sortSpec = getopt.Spec{
 	Short: "bcCdfghik:mMno:rRsS:t:T:uVz",
-	Long: map[string]string{
-		"ignore-leading-blanks": "b", "check": "check", "check=": "check",
-		"compress-program=": "compress-program", "debug": "debug", "dictionary-order": "d",
-		"ignore-case": "f", "files0-from=": "files0-from", "general-numeric-sort": "g",
-		"ignore-nonprinting": "i", "key=": "k", "merge": "m", "month-sort": "M",
-		"numeric-sort": "n", "human-numeric-sort": "h", "version-sort": "V", "random-sort": "R",
-		"random-source=": "random-source", "sort=": "sort", "output=": "o", "reverse": "r",
-		"stable": "s", "batch-size=": "batch-size", "buffer-size=": "S",
-		"field-separator=": "t", "temporary-directory=": "T", "unique": "u",
-		"zero-terminated": "z", "parallel=": "parallel", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"ignore-leading-blanks", "b"}, {"check", "check"}, {"check=", "check"},
+		{"compress-program=", "compress-program"}, {"debug", "debug"}, {"dictionary-order", "d"},
+		{"ignore-case", "f"}, {"files0-from=", "files0-from"}, {"general-numeric-sort", "g"},
+		{"ignore-nonprinting", "i"}, {"key=", "k"}, {"merge", "m"}, {"month-sort", "M"},
+		{"numeric-sort", "n"}, {"human-numeric-sort", "h"}, {"version-sort", "V"},
+		{"random-sort", "R"}, {"random-source=", "random-source"}, {"sort=", "sort"},
+		{"output=", "o"}, {"reverse", "r"}, {"stable", "s"}, {"batch-size=", "batch-size"},
+		{"buffer-size=", "S"}, {"field-separator=", "t"}, {"temporary-directory=", "T"},
+		{"unique", "u"}, {"zero-terminated", "z"}, {"parallel=", "parallel"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"ignore-leading-blanks", "check", "compress-program", "debug", "dictionary-order",
-		"ignore-case", "files0-from", "general-numeric-sort", "ignore-nonprinting", "key",
-		"merge", "month-sort", "numeric-sort", "human-numeric-sort", "version-sort",
-		"random-sort", "random-source", "sort", "output", "reverse", "stable", "batch-size",
-		"buffer-size", "field-separator", "temporary-directory", "unique", "zero-terminated",
-		"parallel", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // sortKey is one -k KEYDEF (or the whole line with the global options).

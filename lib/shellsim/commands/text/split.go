@@ -26,19 +26,15 @@ func init() { command.Register("split", command.Real, Split) }
 
 var splitSpec = getopt.Spec{
 	Short: "a:b:C:del:n:t:ux",
-	Long: map[string]string{
-		"bytes=": "b", "lines=": "l", "line-bytes=": "C", "number=": "n",
-		"elide-empty-files": "e", "unbuffered": "u", "suffix-length=": "a",
-		"additional-suffix=": "additional-suffix", "numeric-suffixes": "d",
-		"numeric-suffixes=": "d", "hex-suffixes": "x", "hex-suffixes=": "x",
-		"filter=": "filter", "verbose": "verbose", "separator=": "t", "help": "help",
-		"version": "version",
+	Long: []getopt.Long{
+		{"bytes=", "b"}, {"lines=", "l"}, {"line-bytes=", "C"}, {"number=", "n"},
+		{"elide-empty-files", "e"}, {"unbuffered", "u"}, {"suffix-length=", "a"},
+		{"additional-suffix=", "additional-suffix"}, {"numeric-suffixes", "d"},
+		{"numeric-suffixes=", "d"}, {"hex-suffixes", "x"}, {"hex-suffixes=", "x"},
+		{"filter=", "filter"}, {"verbose", "verbose"}, {"separator=", "t"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"bytes", "lines", "line-bytes", "number", "elide-empty-files", "unbuffered",
-		"suffix-length", "additional-suffix", "numeric-suffixes", "hex-suffixes", "filter",
-		"verbose", "separator", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 type splitter struct {

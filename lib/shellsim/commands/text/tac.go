@@ -18,12 +18,11 @@ func init() { command.Register("tac", command.Real, Tac) }
 
 var tacSpec = getopt.Spec{
 	Short: "brs:",
-	Long: map[string]string{
-		"before": "b", "regex": "r", "separator=": "s", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"before", "b"}, {"regex", "r"}, {"separator=", "s"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"before", "regex", "separator", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Tac runs tac.

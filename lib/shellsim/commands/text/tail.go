@@ -25,16 +25,13 @@ func init() { command.Register("tail", command.Real, Tail) }
 
 var tailSpec = getopt.Spec{
 	Short: "c:n:qvzfFs:",
-	Long: map[string]string{
-		"bytes=": "c", "follow": "f", "follow=": "f", "lines=": "n",
-		"max-unchanged-stats=": "max-unchanged-stats", "pid=": "pid", "quiet": "q",
-		"retry": "retry", "silent": "q", "sleep-interval=": "s", "verbose": "v",
-		"zero-terminated": "z", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"bytes=", "c"}, {"follow", "f"}, {"follow=", "f"}, {"lines=", "n"},
+		{"max-unchanged-stats=", "max-unchanged-stats"}, {"pid=", "pid"}, {"quiet", "q"},
+		{"retry", "retry"}, {"silent", "q"}, {"sleep-interval=", "s"}, {"verbose", "v"},
+		{"zero-terminated", "z"}, {"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"bytes", "follow", "lines", "max-unchanged-stats", "pid", "quiet", "retry", "silent",
-		"sleep-interval", "verbose", "zero-terminated", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Tail runs tail.

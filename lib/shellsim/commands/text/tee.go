@@ -21,13 +21,11 @@ func init() { command.Register("tee", command.Real, Tee) }
 
 var teeSpec = getopt.Spec{
 	Short: "aip",
-	Long: map[string]string{
-		"append": "a", "ignore-interrupts": "i", "output-error": "p", "output-error=": "p",
-		"help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"append", "a"}, {"ignore-interrupts", "i"}, {"output-error", "p"}, {"output-error=", "p"},
+		{"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"append", "ignore-interrupts", "output-error", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Tee runs tee.

@@ -20,13 +20,11 @@ func init() { command.Register("tr", command.Real, Tr) }
 
 var trSpec = getopt.Spec{
 	Short: "cCdst",
-	Long: map[string]string{
-		"complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t",
-		"help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"complement", "c"}, {"delete", "d"}, {"squeeze-repeats", "s"}, {"truncate-set1", "t"},
+		{"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"complement", "delete", "squeeze-repeats", "truncate-set1", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 var trClasses = map[string]func(c byte) bool{

@@ -22,16 +22,13 @@ func init() { command.Register("uniq", command.Real, Uniq) }
 
 var uniqSpec = getopt.Spec{
 	Short: "cdDf:is:uw:z",
-	Long: map[string]string{
-		"count": "c", "repeated": "d", "all-repeated": "D", "all-repeated=": "D",
-		"group": "group", "group=": "group", "ignore-case": "i", "unique": "u",
-		"skip-fields=": "f", "skip-chars=": "s", "check-chars=": "w", "zero-terminated": "z",
-		"help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"count", "c"}, {"repeated", "d"}, {"all-repeated", "D"}, {"all-repeated=", "D"},
+		{"group", "group"}, {"group=", "group"}, {"ignore-case", "i"}, {"unique", "u"},
+		{"skip-fields=", "f"}, {"skip-chars=", "s"}, {"check-chars=", "w"},
+		{"zero-terminated", "z"}, {"help", "help"}, {"version", "version"},
 	},
-	Order: []string{
-		"count", "repeated", "all-repeated", "group", "ignore-case", "unique", "skip-fields",
-		"skip-chars", "check-chars", "zero-terminated", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 // Uniq runs uniq.

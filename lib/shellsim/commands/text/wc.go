@@ -24,13 +24,12 @@ func init() { command.Register("wc", command.Real, Wc) }
 
 var wcSpec = getopt.Spec{
 	Short: "clmwL",
-	Long: map[string]string{
-		"bytes": "c", "chars": "m", "lines": "l", "words": "w", "files0-from=": "files0-from",
-		"max-line-length": "L", "help": "help", "version": "version",
+	Long: []getopt.Long{
+		{"bytes", "c"}, {"chars", "m"}, {"lines", "l"}, {"words", "w"},
+		{"files0-from=", "files0-from"}, {"max-line-length", "L"}, {"help", "help"},
+		{"version", "version"},
 	},
-	Order: []string{
-		"bytes", "chars", "lines", "words", "files0-from", "max-line-length", "help", "version",
-	},
+	GNUOrder: true,
 }
 
 type wcCounts struct{ lines, words, chars, bytes, maxLen int64 }

@@ -17,8 +17,8 @@ func init() { command.Register("yes", command.Real, Yes) }
 
 // yesSpec has only coreutils' --help and --version.
 var yesSpec = getopt.Spec{
-	Long:  map[string]string{"help": "help", "version": "version"},
-	Order: []string{"help", "version"},
+	Long:     []getopt.Long{{"help", "help"}, {"version", "version"}},
+	GNUOrder: true,
 }
 
 // Yes runs yes.
