@@ -2,10 +2,8 @@ package text
 
 import "testing"
 
-// Goldens recorded from GNU coreutils 9.1 (LC_ALL=C) on the build host.
-func TestTail(t *testing.T) {
-	runTable(t, []tc{
-		{args: []string{"tail"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
+// Fixtures shared by several cases below.
+var tailFiles1 = map[string]string{"d/": "", "f3": "y\n", "n12": `1
 2
 3
 4
@@ -21,7 +19,12 @@ func TestTail(t *testing.T) {
 2
 3
 4
-5`}, stdin: `1
+5`}
+
+// Goldens recorded from GNU coreutils 9.1 (LC_ALL=C) on the build host.
+func TestTail(t *testing.T) {
+	runTable(t, []tc{
+		{args: []string{"tail"}, files: tailFiles1, stdin: `1
 2
 3
 4
@@ -51,23 +54,7 @@ func TestTail(t *testing.T) {
 18
 19
 `},
-		{args: []string{"tail", "n12"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `3
+		{args: []string{"tail", "n12"}, files: tailFiles1, out: `3
 4
 5
 6
@@ -78,205 +65,29 @@ func TestTail(t *testing.T) {
 11
 12
 `},
-		{args: []string{"tail", "-n", "+4", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "4\n5"},
-		{args: []string{"tail", "-n", "2", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "4\n5"},
-		{args: []string{"tail", "-c", "3", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "4\n5"},
-		{args: []string{"tail", "-c", "+2", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `
+		{args: []string{"tail", "-n", "+4", "n5"}, files: tailFiles1, out: "4\n5"},
+		{args: []string{"tail", "-n", "2", "n5"}, files: tailFiles1, out: "4\n5"},
+		{args: []string{"tail", "-c", "3", "n5"}, files: tailFiles1, out: "4\n5"},
+		{args: []string{"tail", "-c", "+2", "n5"}, files: tailFiles1, out: `
 2
 3
 4
 5`},
-		{args: []string{"tail", "-3", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `3
+		{args: []string{"tail", "-3", "n5"}, files: tailFiles1, out: `3
 4
 5`},
-		{args: []string{"tail", "+3", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `3
+		{args: []string{"tail", "+3", "n5"}, files: tailFiles1, out: `3
 4
 5`},
-		{args: []string{"tail", "-n", "1x", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "", err: "tail: invalid number of lines: '1x'\n", status: 1},
-		{args: []string{"tail", "-n", "+0", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `1
+		{args: []string{"tail", "-n", "1x", "n5"}, files: tailFiles1, out: "", err: "tail: invalid number of lines: '1x'\n", status: 1},
+		{args: []string{"tail", "-n", "+0", "n5"}, files: tailFiles1, out: `1
 2
 3
 4
 5`},
-		{args: []string{"tail", "-z", "-n", "1"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, stdin: "a\x00b\x00c", out: "c"},
-		{args: []string{"tail", "-n", "99999999999999999999", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "", err: "tail: invalid number of lines: '99999999999999999999': Value too large for defined data type\n", status: 1},
-		{args: []string{"tail", "-n", "+1", "n5", "f3"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `==> n5 <==
+		{args: []string{"tail", "-z", "-n", "1"}, files: tailFiles1, stdin: "a\x00b\x00c", out: "c"},
+		{args: []string{"tail", "-n", "99999999999999999999", "n5"}, files: tailFiles1, out: "", err: "tail: invalid number of lines: '99999999999999999999': Value too large for defined data type\n", status: 1},
+		{args: []string{"tail", "-n", "+1", "n5", "f3"}, files: tailFiles1, out: `==> n5 <==
 1
 2
 3
@@ -285,152 +96,24 @@ func TestTail(t *testing.T) {
 ==> f3 <==
 y
 `},
-		{args: []string{"tail", "-v", "-c", "1", "-"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, stdin: "xyz", out: "==> standard input <==\nz"},
-		{args: []string{"tail", "d", "nosuch"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "==> d <==\n", err: `tail: error reading 'd': Is a directory
+		{args: []string{"tail", "-v", "-c", "1", "-"}, files: tailFiles1, stdin: "xyz", out: "==> standard input <==\nz"},
+		{args: []string{"tail", "d", "nosuch"}, files: tailFiles1, out: "==> d <==\n", err: `tail: error reading 'd': Is a directory
 tail: cannot open 'nosuch' for reading: No such file or directory
 `, status: 1},
-		{args: []string{"tail", "-n", "0", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: ""},
-		{args: []string{"tail", "-q", "-n1", "n5", "n12"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: "512\n"},
-		{args: []string{"tail", "-c", "0", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: ""},
-		{args: []string{"tail", "-n", "20", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `1
+		{args: []string{"tail", "-n", "0", "n5"}, files: tailFiles1, out: ""},
+		{args: []string{"tail", "-q", "-n1", "n5", "n12"}, files: tailFiles1, out: "512\n"},
+		{args: []string{"tail", "-c", "0", "n5"}, files: tailFiles1, out: ""},
+		{args: []string{"tail", "-n", "20", "n5"}, files: tailFiles1, out: `1
 2
 3
 4
 5`},
-		{args: []string{"tail", "-c", "100", "n5"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `1
+		{args: []string{"tail", "-c", "100", "n5"}, files: tailFiles1, out: `1
 2
 3
 4
 5`},
-		{args: []string{"tail", "-n", "-2", "n12"}, files: map[string]string{"d/": "", "f3": "y\n", "n12": `1
-2
-3
-4
-5
-6
-7
-8
-9
-10
-11
-12
-`, "n5": `1
-2
-3
-4
-5`}, out: `11
+		{args: []string{"tail", "-n", "-2", "n12"}, files: tailFiles1, out: `11
 12
 `},
 	})

@@ -16,6 +16,16 @@ def golit(s):
         else: out += ch
     return out + '"'
 
+# Fixture maps used by more than one case of a table are declared once, as a
+# package-level variable next to the test, and referenced by name.
+_fixtures = []
+
+def fmap(files):
+    lit = 'map[string]string{%s}' % ', '.join('%s: %s' % (golit(k), golit(v)) for k, v in sorted(files.items()))
+    if lit not in _fixtures:
+        _fixtures.append(lit)
+    return '@@FIXTURE%d@@' % _fixtures.index(lit)
+
 def run(args, files=None, stdin='', env=None):
     files = files or {}
     with tempfile.TemporaryDirectory() as d:
@@ -36,7 +46,7 @@ def case(args, files=None, stdin='', name=None, env=None):
     if name: parts.append('name: %s' % golit(name))
     parts.append('args: []string{%s}' % ', '.join(golit(a) for a in args))
     if files:
-        parts.append('files: map[string]string{%s}' % ', '.join('%s: %s' % (golit(k), golit(v)) for k, v in sorted(files.items())))
+        parts.append('files: ' + fmap(files))
     if stdin: parts.append('stdin: %s' % golit(stdin))
     if env: parts.append('env: map[string]string{%s}' % ', '.join('%s: %s' % (golit(k), golit(v)) for k, v in sorted(env.items())))
     parts.append('out: %s' % golit(out))
@@ -45,8 +55,24 @@ def case(args, files=None, stdin='', name=None, env=None):
     return '\t\t{' + ', '.join(parts) + '},'
 
 def emit(pkgfile, funcname, cases, note='Goldens recorded from GNU coreutils 9.1 (LC_ALL=C) on the build host.'):
-    lines = ['package text', '', 'import "testing"', '', '// ' + note, 'func %s(t *testing.T) {' % funcname, '\trunTable(t, []tc{']
-    lines += cases
+    body = '\n'.join(cases)
+    prefix = funcname[len('Test'):]
+    prefix = prefix[:1].lower() + prefix[1:]
+    decls, n = [], 0
+    for i, lit in enumerate(_fixtures):
+        tok = '@@FIXTURE%d@@' % i
+        if body.count(tok) > 1:
+            n += 1
+            name = '%sFiles%d' % (prefix, n)
+            decls.append('var %s = %s' % (name, lit))
+            body = body.replace(tok, name)
+        else:
+            body = body.replace(tok, lit)
+    _fixtures.clear()
+    lines = ['package text', '', 'import "testing"', '']
+    if decls:
+        lines += ['// Fixtures shared by several cases below.'] + decls + ['']
+    lines += ['// ' + note, 'func %s(t *testing.T) {' % funcname, '\trunTable(t, []tc{', body]
     lines += ['\t})', '}', '']
     open(pkgfile, 'w').write('\n'.join(lines))
 
@@ -68,12 +94,12 @@ def case_files(args, files=None, stdin='', name=None):
         shutil.rmtree(d)
     parts = ['args: []string{%s}' % ', '.join(golit(a) for a in args)]
     if files:
-        parts.append('files: map[string]string{%s}' % ', '.join('%s: %s' % (golit(k), golit(v)) for k, v in sorted(files.items())))
+        parts.append('files: ' + fmap(files))
     if stdin: parts.append('stdin: %s' % golit(stdin))
     parts.append('out: %s' % golit(out))
     if err: parts.append('err: %s' % golit(err))
     if st: parts.append('status: %d' % st)
     parts.append('check: wantFiles(%s, map[string]string{%s})' % (
-        'map[string]string{%s}' % ', '.join('%s: %s' % (golit(k), golit(v)) for k, v in sorted(files.items())),
+        fmap(files),
         ', '.join('%s: %s' % (golit(k), golit(v)) for k, v in created.items())))
     return '\t\t{' + ', '.join(parts) + '},'
