@@ -140,6 +140,9 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err := m.check(); err != nil {
 		return machine.Result{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return machine.Result{}, err // never start what is already cancelled
+	}
 	src, err := Source(cmd.Argv)
 	if err != nil {
 		return machine.Result{}, err
