@@ -185,6 +185,10 @@ func collect(fsys *vfs.FS, p, rel string, mode fs.FileMode, link string, out *[]
 // directory and a rename, so target is either untouched or complete.
 func writeAtomic(target string, data []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(target)
+	// Like a tree download, a file download creates the target's parents.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
+	}
 	tmp, err := os.CreateTemp(dir, ".shellsim-download-*")
 	if err != nil {
 		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
