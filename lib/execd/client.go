@@ -23,6 +23,7 @@ const stopGrace = killConfirmTimeout + 5*time.Second
 // Client talks to one helper through its socket.
 type Client struct {
 	addr   *net.UnixAddr
+	dialer func() (net.Conn, error) // when set, replaces dialing addr
 	nextID atomic.Uint64
 }
 
@@ -44,13 +45,19 @@ func (e *StopError) Error() string { return "stopping a command: " + e.Err.Error
 func (e *StopError) Unwrap() error { return e.Err }
 
 type conn struct {
-	c  *net.UnixConn
+	c  net.Conn
 	br *bufio.Reader
 	bw *bufio.Writer
 }
 
 func (c *Client) dial(req *Request) (*conn, error) {
-	uc, err := net.DialUnix("unix", nil, c.addr)
+	var uc net.Conn
+	var err error
+	if c.dialer != nil {
+		uc, err = c.dialer()
+	} else {
+		uc, err = net.DialUnix("unix", nil, c.addr)
+	}
 	if err != nil {
 		return nil, &ConnError{err}
 	}

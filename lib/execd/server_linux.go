@@ -184,9 +184,11 @@ type server struct {
 	mu      sync.Mutex
 	execs   map[uint64]*execState
 	killed  map[uint64]struct{}
+	// keepCaps: see ServeOptions.KeepCapabilities.
+	keepCaps bool
 }
 
-func (s *server) handle(c *net.UnixConn) {
+func (s *server) handle(c net.Conn) {
 	defer c.Close()
 	br := bufio.NewReaderSize(c, 16<<10)
 	bw := bufio.NewWriterSize(c, 16<<10)
@@ -453,7 +455,7 @@ func (st *stream) finish() ([]byte, bool) {
 	return st.buf, st.truncated
 }
 
-func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *Request) {
+func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Request) {
 	var wmu sync.Mutex
 	send := func(typ byte, p []byte) error {
 		wmu.Lock()
@@ -514,7 +516,7 @@ func (s *server) exec(c *net.UnixConn, br *bufio.Reader, bw *bufio.Writer, req *
 	if req.SwitchUser {
 		sys.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
 	}
-	pid, startErr := forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
+	pid, startErr := s.forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
 		Files: []uintptr{files.in.Fd(), files.out.Fd(), files.err.Fd()}, Sys: sys})
 	files.closeChildEnds(s.devNull)
 	if startErr != nil {

@@ -1,0 +1,132 @@
+package qemu
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/shellbox/shellbox/lib/backends/qemu/boot"
+)
+
+// bootAssets are what every machine of a factory boots: the kernel as an
+// uncompressed vmlinux and the initramfs with the guest program.
+type bootAssets struct {
+	vmlinux   string
+	initramfs string
+	// kernelID and guestID identify the kernel image and guest build.
+	kernelID, guestID string
+}
+
+func findKernel() (kernelSource, error) {
+	k, err := boot.FindKernel()
+	if err != nil {
+		return kernelSource{}, err
+	}
+	return kernelSource{image: k.Image, modules: k.Modules}, nil
+}
+
+// bootAssets prepares the boot assets once per factory, cached on disk
+// under a key of the kernel's and the guest program's contents.
+func (f *Factory) bootAssets() (*bootAssets, error) {
+	f.assetsOnce.Do(func() { f.assets, f.assetsErr = f.prepareAssets() })
+	return f.assets, f.assetsErr
+}
+
+func fileID(p string) (string, error) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, fh); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (f *Factory) prepareAssets() (*bootAssets, error) {
+	a := &bootAssets{}
+	var err error
+	if a.kernelID, err = fileID(f.kernel.image); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	if a.guestID, err = fileID(f.guest); err != nil {
+		return nil, fmt.Errorf("guest program: %w", err)
+	}
+	sum := sha256.Sum256([]byte("boot-v1\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
+	dir := filepath.Join(f.cacheDir, "boot", hex.EncodeToString(sum[:16]))
+	a.vmlinux = filepath.Join(dir, "vmlinux")
+	a.initramfs = filepath.Join(dir, "initramfs.cpio")
+	if _, err := os.Stat(a.initramfs); err == nil {
+		return a, nil
+	}
+	err = withLock(dir+".lock", func() error {
+		if _, err := os.Stat(a.initramfs); err == nil {
+			return nil // another process made them meanwhile
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".boot-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		vmlinux, err := boot.Vmlinux(f.kernel.image)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "vmlinux"), vmlinux, 0o644); err != nil {
+			return err
+		}
+		var mods []string
+		if f.kernel.modules != "" {
+			if mods, err = boot.ModuleClosure(f.kernel.modules, boot.GuestModules); err != nil {
+				return err
+			}
+		}
+		out, err := os.Create(filepath.Join(tmp, "initramfs.cpio"))
+		if err != nil {
+			return err
+		}
+		if err := boot.WriteInitramfs(out, f.guest, f.kernel.modules, mods); err != nil {
+			out.Close()
+			return err
+		}
+		if err := out.Close(); err != nil {
+			return err
+		}
+		return os.Rename(tmp, dir)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("preparing the boot assets: %w", err)
+	}
+	return a, nil
+}
+
+// withLock runs fn holding an exclusive flock on lockPath (created, with
+// its parent, as needed): concurrent creators in any process stage once.
+func withLock(lockPath string, fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
+		return err
+	}
+	l, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	for {
+		err = unix.Flock(int(l.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer unix.Flock(int(l.Fd()), unix.LOCK_UN)
+	return fn()
+}

@@ -1,0 +1,96 @@
+package boot
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/cavaliergopher/cpio"
+)
+
+// GuestModules are the kernel modules the guest needs when the kernel has
+// them as modules: the microvm transport, the root disk, the host channel,
+// the entropy source and the network card.
+var GuestModules = []string{"virtio_mmio", "virtio_blk", "virtio_console", "virtio_rng", "virtio_net"}
+
+// ModuleOrder is where the initramfs lists the modules to load, in order
+// (guest.ModuleOrder).
+const ModuleOrder = "lib/modules/shellbox.order"
+
+// WriteInitramfs writes an uncompressed newc initramfs (the kernel unpacks
+// it faster than a compressed one, and it is small) holding the guest
+// program as /init and the given modules (paths relative to modDir) with
+// their load order.
+func WriteInitramfs(w io.Writer, guest, modDir string, modules []string) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	cw := cpio.NewWriter(bw)
+	dirs := map[string]bool{}
+	dir := func(p string) error {
+		var parts []string
+		for d := p; d != "." && d != "/" && !dirs[d]; d = path.Dir(d) {
+			parts = append(parts, d)
+		}
+		for i := len(parts) - 1; i >= 0; i-- {
+			dirs[parts[i]] = true
+			if err := cw.WriteHeader(&cpio.Header{Name: parts[i], Mode: cpio.TypeDir | 0o755}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	file := func(name string, mode cpio.FileMode, data io.Reader, size int64) error {
+		if err := dir(path.Dir(name)); err != nil {
+			return err
+		}
+		if err := cw.WriteHeader(&cpio.Header{Name: name, Mode: cpio.TypeReg | mode, Size: size}); err != nil {
+			return err
+		}
+		n, err := io.Copy(cw, data)
+		if err == nil && n != size {
+			err = fmt.Errorf("%s changed while it was copied", name)
+		}
+		return err
+	}
+	copyFile := func(name string, mode cpio.FileMode, src string) error {
+		f, err := os.Open(src)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		return file(name, mode, f, st.Size())
+	}
+	for _, d := range []string{"dev", "proc", "sys", "tmp", "newroot"} {
+		if err := dir(d); err != nil {
+			return err
+		}
+	}
+	if err := copyFile("init", 0o755, guest); err != nil {
+		return err
+	}
+	var order strings.Builder
+	for _, m := range modules {
+		if !strings.HasSuffix(m, ".ko") {
+			return fmt.Errorf("module %s is compressed; the guest loads only plain .ko files", m)
+		}
+		name := "lib/modules/" + filepath.Base(m)
+		if err := copyFile(name, 0o644, filepath.Join(modDir, m)); err != nil {
+			return err
+		}
+		order.WriteString("/" + name + "\n")
+	}
+	if err := file(ModuleOrder, 0o644, strings.NewReader(order.String()), int64(order.Len())); err != nil {
+		return err
+	}
+	if err := cw.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,216 @@
+package qemu
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// Name is the backend's registered name.
+const Name = "qemu"
+
+func init() {
+	machine.Register(Name, func(options json.RawMessage) (machine.Factory, error) {
+		var o Options
+		if len(options) > 0 && string(options) != "null" {
+			dec := json.NewDecoder(strings.NewReader(string(options)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&o); err != nil {
+				return nil, &machine.InvalidSpec{Field: "options", Reason: err.Error()}
+			}
+		}
+		return New(o)
+	})
+}
+
+// Acceleration chooses QEMU's accelerator.
+type Acceleration string
+
+const (
+	// AccelAuto uses KVM when a bounded probe proves it works on this host
+	// (and kernel), TCG otherwise.
+	AccelAuto Acceleration = "auto"
+	AccelKVM  Acceleration = "kvm"
+	AccelTCG  Acceleration = "tcg"
+)
+
+// Options are the QEMU factory's keyword arguments.
+type Options struct {
+	Acceleration Acceleration `json:"acceleration"`
+	// QEMU is the qemu-system-x86_64 binary; "" looks on PATH.
+	QEMU string `json:"qemu"`
+	// Kernel is a bzImage or vmlinux with a PVH entry; "" finds Debian's
+	// cloud kernel in /boot. Modules is its modules directory ("" with an
+	// explicit Kernel: everything the guest needs is built in).
+	Kernel  string `json:"kernel"`
+	Modules string `json:"modules"`
+	// Guest is the shellbox-guest binary; "" finds the installed helper.
+	Guest string `json:"guest"`
+	// CacheDir holds boot assets and staged disks; "" means
+	// $XDG_CACHE_HOME/shellbox/qemu or ~/.cache/shellbox/qemu.
+	CacheDir string `json:"cache_dir"`
+	// DiskSizeMB is a staged disk's size when a spec has no storage_mb.
+	DiskSizeMB int `json:"disk_size_mb"`
+}
+
+// Defaults of a machine's resources.
+const (
+	defaultMemoryMB   = 512
+	defaultCPUs       = 1
+	defaultDiskSizeMB = 2048
+	// defaultStartupTimeout bounds a boot when the spec sets none: a
+	// machine must never hang its caller.
+	defaultStartupTimeout = 120 * time.Second
+)
+
+// Factory creates QEMU microVMs.
+type Factory struct {
+	opts     Options
+	qemu     string
+	guest    string
+	kernel   kernelSource
+	cacheDir string
+	userNet  bool
+
+	assetsOnce sync.Once
+	assets     *bootAssets
+	assetsErr  error
+
+	accelOnce sync.Once
+	kvmOK     bool
+	kvmReason string
+}
+
+type kernelSource struct {
+	image, modules string
+}
+
+var _ machine.Factory = (*Factory)(nil)
+
+// New checks that QEMU, a kernel and the guest program are present; the
+// boot assets are prepared on the first Create.
+func New(o Options) (*Factory, error) {
+	f := &Factory{opts: o}
+	switch o.Acceleration {
+	case "":
+		f.opts.Acceleration = AccelAuto
+	case AccelAuto, AccelKVM, AccelTCG:
+	default:
+		return nil, &machine.InvalidSpec{Field: "acceleration", Reason: fmt.Sprintf("unknown acceleration %q (auto, kvm or tcg)", o.Acceleration)}
+	}
+	if o.DiskSizeMB < 0 {
+		return nil, &machine.InvalidSpec{Field: "disk_size_mb", Reason: "must not be negative"}
+	}
+	if f.opts.DiskSizeMB == 0 {
+		f.opts.DiskSizeMB = defaultDiskSizeMB
+	}
+	var failures []machine.CandidateError
+	f.qemu = o.QEMU
+	if f.qemu == "" {
+		p, err := exec.LookPath("qemu-system-x86_64")
+		if err != nil {
+			failures = append(failures, machine.CandidateError{Candidate: "qemu-system-x86_64 on PATH", Error: err.Error()})
+		}
+		f.qemu = p
+	} else if _, err := os.Stat(f.qemu); err != nil {
+		failures = append(failures, machine.CandidateError{Candidate: f.qemu, Error: err.Error()})
+	}
+	if o.Kernel != "" {
+		f.kernel = kernelSource{image: o.Kernel, modules: o.Modules}
+		if _, err := os.Stat(o.Kernel); err != nil {
+			failures = append(failures, machine.CandidateError{Candidate: o.Kernel, Error: err.Error()})
+		}
+	} else {
+		k, err := findKernel()
+		if err != nil {
+			failures = append(failures, machine.CandidateError{Candidate: "kernel", Error: err.Error()})
+		}
+		f.kernel = k
+	}
+	f.guest = o.Guest
+	if f.guest == "" {
+		p, err := helpers.Path("shellbox-guest")
+		if err != nil {
+			failures = append(failures, machine.CandidateError{Candidate: "shellbox-guest", Error: err.Error()})
+		}
+		f.guest = p
+	}
+	if len(failures) > 0 {
+		return nil, &machine.SandboxUnavailable{Backend: Name, Candidates: failures,
+			Hint: "QEMU machines need qemu-system-x86 and linux-image-cloud-amd64 (Debian packages) and the shellbox-guest helper"}
+	}
+	f.cacheDir = o.CacheDir
+	if f.cacheDir == "" {
+		base := os.Getenv("XDG_CACHE_HOME")
+		if base == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				home = os.TempDir()
+			}
+			base = filepath.Join(home, ".cache")
+		}
+		f.cacheDir = filepath.Join(base, "shellbox", "qemu")
+	}
+	f.userNet = hasUserNet(f.qemu)
+	return f, nil
+}
+
+// hasUserNet says whether this QEMU has user-mode (slirp) networking.
+func hasUserNet(qemu string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, qemu, "-netdev", "help").Output()
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.TrimSpace(l) == "user" {
+			return true
+		}
+	}
+	return false
+}
+
+// Backend names the backend.
+func (f *Factory) Backend() string { return Name }
+
+// CheckEnvironment rejects what QEMU machines cannot do.
+func (f *Factory) CheckEnvironment(req machine.Requirements, spec machine.Spec) error {
+	switch req.CommandSemantics {
+	case "", "linux_process":
+	default:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "command_semantics", Reason: fmt.Sprintf("%q is not provided; QEMU machines run Linux processes", req.CommandSemantics)}
+	}
+	if err := spec.Validate(); err != nil {
+		return err
+	}
+	return f.checkSpec(spec)
+}
+
+func (f *Factory) checkSpec(spec machine.Spec) error {
+	if spec.GPUs != 0 {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "gpus", Reason: "QEMU machines have no GPUs"}
+	}
+	if spec.Network == machine.NetworkAllow {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "guest networking is not provided yet; QEMU machines have no network card"}
+	}
+	switch src := spec.Source.(type) {
+	case machine.PreparedImage:
+	case machine.QemuBundle:
+		if spec.StorageMB != nil {
+			return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "a QemuBundle's disk has the size it was staged with"}
+		}
+	default:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a PreparedImage or a QemuBundle)", src.Kind())}
+	}
+	return nil
+}

@@ -1,0 +1,658 @@
+package qemu
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/yamux"
+
+	"github.com/shellbox/shellbox/guest/channel"
+	"github.com/shellbox/shellbox/lib/execd"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// consoleTail is how much of the guest console a startup failure carries.
+const consoleTail = 8 << 10
+
+// defaultPath is PATH when neither the image nor the spec sets one.
+const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// Machine is one QEMU microVM.
+type Machine struct {
+	f       *Factory
+	spec    machine.Spec
+	dir     string // runtime directory: sockets, QEMU's overlay
+	cmd     *exec.Cmd
+	exited  chan struct{}
+	console *tailBuffer
+	conn    net.Conn
+	session *yamux.Session
+	client  *execd.Client
+	meta    imageMeta
+	workdir string
+	accel   Acceleration
+
+	mu        sync.Mutex
+	procs     map[*process]struct{}
+	closed    bool
+	closeDone chan struct{}
+	closeErr  error
+}
+
+var (
+	_ machine.Machine        = (*Machine)(nil)
+	_ machine.ProcessMachine = (*Machine)(nil)
+)
+
+// Acceleration is the accelerator the machine runs with.
+func (m *Machine) Acceleration() Acceleration { return m.accel }
+
+// Create boots a fresh machine from the spec's image.
+func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machine, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if err := f.checkSpec(spec); err != nil {
+		return nil, err
+	}
+	assets, err := f.bootAssets()
+	if err != nil {
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	var disk *stagedDisk
+	switch src := spec.Source.(type) {
+	case machine.PreparedImage:
+		size := f.opts.DiskSizeMB
+		if spec.StorageMB != nil {
+			size = *spec.StorageMB
+		}
+		if disk, err = f.stageImage(ctx, src, size); err != nil {
+			return nil, err
+		}
+	case machine.QemuBundle:
+		if disk, err = loadDisk(src.Path); err != nil {
+			return nil, &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf("QemuBundle %s: %v", src.Path, err)}
+		}
+	}
+	accel, err := f.acceleration(ctx, assets)
+	if err != nil {
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	return f.boot(ctx, spec, assets, disk, accel)
+}
+
+// boot starts QEMU and waits for the guest agent's readiness.
+func (f *Factory) boot(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*Machine, error) {
+	m := &Machine{f: f, spec: spec, exited: make(chan struct{}), console: newTailBuffer(consoleTail), accel: accel}
+	if disk != nil {
+		m.meta = disk.meta
+	}
+	m.workdir = spec.Workdir
+	if m.workdir == "" {
+		m.workdir = m.meta.Cwd
+	}
+	if m.workdir == "" {
+		m.workdir = "/"
+	}
+	m.workdir = path.Clean(m.workdir)
+	var err error
+	if m.dir, err = os.MkdirTemp("", "shellbox-qemu-"); err != nil {
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	fail := func(err error) (*Machine, error) {
+		m.kill()
+		tail := strings.TrimSpace(m.console.String())
+		if tail != "" {
+			err = fmt.Errorf("%w\nconsole (last %d bytes):\n%s", err, consoleTail, tail)
+		}
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	m.cmd = exec.Command(f.qemu, f.qemuArgs(m, spec, assets, disk, accel)...)
+	m.cmd.Stdout, m.cmd.Stderr = m.console, m.console
+	// QEMU writes snapshot=on's overlay to TMPDIR: keep it in the runtime
+	// directory, removed at Close.
+	m.cmd.Env = append(os.Environ(), "TMPDIR="+m.dir)
+	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := m.cmd.Start(); err != nil {
+		os.RemoveAll(m.dir)
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	go func() {
+		m.cmd.Wait()
+		close(m.exited)
+	}()
+	timeout := spec.StartupTimeout
+	if timeout <= 0 {
+		timeout = defaultStartupTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	conn, err := m.awaitAgent(ctx, deadline)
+	if err != nil {
+		return fail(err)
+	}
+	m.conn = conn
+	if m.session, err = yamux.Client(conn, channel.Config()); err != nil {
+		return fail(err)
+	}
+	m.client = execd.NewDialerClient(m.session.Open)
+	return m, nil
+}
+
+// awaitAgent connects to the agent's channel and reads up to its readiness
+// line, failing when QEMU exits, the deadline passes or ctx ends.
+func (m *Machine) awaitAgent(ctx context.Context, deadline time.Time) (net.Conn, error) {
+	sock := filepath.Join(m.dir, "agent.sock")
+	var conn net.Conn
+	for {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			conn = c
+			break
+		}
+		select {
+		case <-m.exited:
+			return nil, fmt.Errorf("QEMU exited before the guest was ready (%s)", m.cmd.ProcessState)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return nil, errors.New("QEMU did not open the guest channel before the startup timeout")
+		}
+	}
+	conn.SetReadDeadline(deadline)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-m.exited:
+		case <-ctx.Done():
+		case <-stop:
+			return
+		}
+		conn.SetReadDeadline(time.Now())
+	}()
+	// One byte at a time: what follows the line is the multiplexer's.
+	var seen []byte
+	var b [1]byte
+	for !strings.HasSuffix(string(seen), channel.ReadyLine) {
+		if _, err := conn.Read(b[:]); err != nil {
+			conn.Close()
+			select {
+			case <-m.exited:
+				return nil, fmt.Errorf("QEMU exited before the guest was ready (%s)", m.cmd.ProcessState)
+			default:
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return nil, errors.New("the guest was not ready within the startup timeout")
+			}
+			return nil, fmt.Errorf("reading the guest channel: %w", err)
+		}
+		seen = append(seen, b[0])
+		if len(seen) > 4096 {
+			seen = seen[len(seen)-len(channel.ReadyLine):]
+		}
+	}
+	conn.SetReadDeadline(time.Time{})
+	return conn, nil
+}
+
+// qemuArgs is QEMU's command line for a machine.
+func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) []string {
+	mem, cpus := defaultMemoryMB, defaultCPUs
+	if spec.MemoryMB != nil {
+		mem = *spec.MemoryMB
+	}
+	if spec.CPUs != nil {
+		cpus = *spec.CPUs
+	}
+	cmdline := []string{"console=ttyS0", "quiet", "panic=-1", "rdinit=/init",
+		"shellbox.time=" + strconv.FormatInt(time.Now().UnixMilli(), 10),
+		"shellbox.workdir=" + hex.EncodeToString([]byte(m.workdir))}
+	if khz := tscKHz(); khz > 0 {
+		// Without it about one boot in ten hangs calibrating the TSC.
+		cmdline = append(cmdline, "tsc_early_khz="+strconv.Itoa(khz))
+	}
+	if disk != nil {
+		cmdline = append(cmdline, "shellbox.root=/dev/vda")
+	}
+	args := []string{
+		"-machine", "microvm", "-accel", string(accel),
+		"-m", strconv.Itoa(mem) + "M", "-smp", strconv.Itoa(cpus),
+		"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
+		"-serial", "stdio",
+		"-kernel", assets.vmlinux, "-initrd", assets.initramfs, "-append", strings.Join(cmdline, " "),
+		"-qmp", "unix:" + filepath.Join(m.dir, "qmp.sock") + ",server=on,wait=off",
+		"-device", "virtio-serial-device",
+		"-chardev", "socket,id=agent,path=" + qemuEscape(filepath.Join(m.dir, "agent.sock")) + ",server=on,wait=off",
+		"-device", "virtserialport,chardev=agent,name=" + channel.PortName,
+		"-device", "virtio-rng-device",
+	}
+	if accel == AccelKVM {
+		args = append(args, "-cpu", "host")
+	}
+	if disk != nil {
+		args = append(args,
+			"-drive", "file="+qemuEscape(disk.path)+",if=none,format=raw,id=root,snapshot=on",
+			"-device", "virtio-blk-device,drive=root")
+	}
+	args = append(args, "-nic", "none")
+	return args
+}
+
+// qemuEscape doubles commas, QEMU's option separator.
+func qemuEscape(s string) string { return strings.ReplaceAll(s, ",", ",,") }
+
+// tscKHz is the host TSC frequency from /proc/cpuinfo (0: unknown).
+func tscKHz() int {
+	tscOnce.Do(func() {
+		b, err := os.ReadFile("/proc/cpuinfo")
+		if err != nil {
+			return
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			k, v, ok := strings.Cut(l, ":")
+			if ok && strings.TrimSpace(k) == "cpu MHz" {
+				if mhz, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					tscValue = int(mhz * 1000)
+				}
+				return
+			}
+		}
+	})
+	return tscValue
+}
+
+var (
+	tscOnce  sync.Once
+	tscValue int
+)
+
+func (m *Machine) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
+// request builds the exec request of a command.
+func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
+	if err := cmd.Validate(); err != nil {
+		return execd.Request{}, err
+	}
+	req := execd.Request{Argv: cmd.Argv, Dir: cmd.Cwd, OutputLimit: cmd.OutputLimit,
+		TimeoutMS: cmd.Timeout.Milliseconds()}
+	if cmd.Timeout > 0 && req.TimeoutMS == 0 {
+		req.TimeoutMS = 1
+	}
+	if req.Dir == "" {
+		req.Dir = m.workdir
+	}
+	env := map[string]string{"PATH": defaultPath, "HOME": "/root"}
+	for _, kv := range m.meta.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	user := cmd.User
+	if user == "" {
+		user = m.meta.User
+	}
+	if user != "" && user != "root" && user != "0" && user != "0:0" {
+		u, err := m.lookupUser(user)
+		if err != nil {
+			return req, &machine.UnsupportedSpec{Backend: Name, Field: "user", Reason: err.Error()}
+		}
+		req.SwitchUser, req.UID, req.GID = true, u.UID, u.GID
+		if u.Home != "" {
+			env["HOME"] = u.Home
+		}
+	}
+	for k, v := range m.spec.Env {
+		env[k] = v
+	}
+	for k, v := range cmd.Env {
+		env[k] = v
+	}
+	for k, v := range env {
+		req.Env = append(req.Env, k+"="+v)
+	}
+	return req, nil
+}
+
+// lookupUser resolves "name", "uid" or "uid:gid" against the image's
+// accounts.
+func (m *Machine) lookupUser(s string) (userInfo, error) {
+	name, group, hasGroup := strings.Cut(s, ":")
+	u, ok := m.meta.Users[name]
+	if !ok {
+		uid, err := strconv.ParseUint(name, 10, 32)
+		if err != nil {
+			return userInfo{}, fmt.Errorf("no user %q in the image", name)
+		}
+		u = userInfo{UID: uint32(uid), GID: uint32(uid)}
+		for _, acct := range m.meta.Users {
+			if acct.UID == u.UID {
+				u = acct
+				break
+			}
+		}
+	}
+	if hasGroup {
+		gid, err := strconv.ParseUint(group, 10, 32)
+		if err != nil {
+			return userInfo{}, fmt.Errorf("group %q must be numeric", group)
+		}
+		u.GID = uint32(gid)
+	}
+	return u, nil
+}
+
+// Run executes a command in the guest.
+func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
+	if m.isClosed() {
+		return machine.Result{}, machine.ErrClosed
+	}
+	req, err := m.request(cmd)
+	if err != nil {
+		return machine.Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return machine.Result{}, err
+	}
+	if err := m.alive(); err != nil {
+		return machine.Result{}, err
+	}
+	res, err := m.client.Exec(ctx, req, cmd.Stdin)
+	if err != nil {
+		return machine.Result{}, m.opError(ctx, err)
+	}
+	if res.TimedOut {
+		return machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
+			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}, nil
+	}
+	return machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated), nil
+}
+
+// alive reports a machine whose QEMU has exited.
+func (m *Machine) alive() error {
+	select {
+	case <-m.exited:
+		return m.terminated()
+	default:
+	}
+	if m.session.IsClosed() {
+		return m.terminated()
+	}
+	return nil
+}
+
+func (m *Machine) terminated() error {
+	state := "QEMU exited"
+	select {
+	case <-m.exited:
+		state = fmt.Sprintf("QEMU exited (%s)", m.cmd.ProcessState)
+	default:
+		state = "the guest channel closed"
+	}
+	tail := strings.TrimSpace(m.console.String())
+	if len(tail) > 2048 {
+		tail = tail[len(tail)-2048:]
+	}
+	if tail != "" {
+		state += "; console: " + tail
+	}
+	return &machine.TerminatedError{Reason: state}
+}
+
+// opError maps a client error onto the machine contract.
+func (m *Machine) opError(ctx context.Context, err error) error {
+	var stop *execd.StopError
+	var conn *execd.ConnError
+	var fail *execd.Failure
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.As(err, &conn) || errors.As(err, &stop):
+		if m.isClosed() {
+			return machine.ErrClosed
+		}
+		select {
+		case <-m.exited:
+			return m.terminated()
+		case <-m.session.CloseChan():
+			return m.terminated()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if stop != nil {
+			m.Close(context.Background())
+			return &machine.InfrastructureError{Op: "stopping a command", Err: err}
+		}
+		return err
+	case errors.As(err, &fail):
+		return fail.Err(Name)
+	}
+	return err
+}
+
+// checkGuest refuses a guest path that is not absolute or that climbs.
+func checkGuest(field, p string) error {
+	if !path.IsAbs(p) {
+		return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must be an absolute path, got %q", p)}
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return &machine.PathError{Op: field, Path: p, Reason: "path escapes with .."}
+		}
+	}
+	return nil
+}
+
+// Upload copies a host file or directory into the guest; the agent
+// extracts the tar stream itself.
+func (m *Machine) Upload(ctx context.Context, source, target string) error {
+	if m.isClosed() {
+		return machine.ErrClosed
+	}
+	if err := checkGuest("target", target); err != nil {
+		return err
+	}
+	if err := m.alive(); err != nil {
+		return err
+	}
+	if err := m.client.Upload(ctx, source, path.Clean(target), nil); err != nil {
+		return m.opError(ctx, err)
+	}
+	return nil
+}
+
+// Download copies a file or directory out of the guest.
+func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
+	if m.isClosed() {
+		return machine.ErrClosed
+	}
+	if err := checkGuest("source", source); err != nil {
+		return err
+	}
+	if err := m.alive(); err != nil {
+		return err
+	}
+	if err := m.client.Download(ctx, path.Clean(source), target, nil, opts.MaxBytes); err != nil {
+		return m.opError(ctx, err)
+	}
+	return nil
+}
+
+// OpenProcess starts a command with raw pipes in the guest.
+func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine.Process, error) {
+	return m.start(ctx, cmd, false)
+}
+
+// OpenTerminal starts a command on a fresh pseudo-terminal in the guest
+// (allocated by the agent with creack/pty); it makes Machine a
+// shell.Terminal.
+func (m *Machine) OpenTerminal(ctx context.Context, cmd machine.Command) (machine.Process, error) {
+	return m.start(ctx, cmd, true)
+}
+
+func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (machine.Process, error) {
+	if m.isClosed() {
+		return nil, machine.ErrClosed
+	}
+	req, err := m.request(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.alive(); err != nil {
+		return nil, err
+	}
+	req.TTY = tty
+	p, err := m.client.Start(ctx, req)
+	if err != nil {
+		return nil, m.opError(ctx, err)
+	}
+	proc := &process{m: m, p: p}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		p.Abort()
+		return nil, machine.ErrClosed
+	}
+	if m.procs == nil {
+		m.procs = map[*process]struct{}{}
+	}
+	m.procs[proc] = struct{}{}
+	m.mu.Unlock()
+	return proc, nil
+}
+
+type process struct {
+	m *Machine
+	p *execd.Process
+}
+
+func (p *process) Stdin() io.WriteCloser { return p.p.Stdin() }
+func (p *process) Stdout() io.Reader     { return p.p.Stdout() }
+
+func (p *process) Wait(ctx context.Context) (machine.ProcessExit, error) {
+	exit, stderr, err := p.p.Wait(ctx)
+	if err != nil {
+		return machine.ProcessExit{}, p.m.opError(ctx, err)
+	}
+	code := exit.Code
+	if exit.TimedOut {
+		code = 128 + int(syscall.SIGKILL)
+	}
+	return machine.ProcessExit{ExitCode: code, Stderr: stderr, StderrTruncated: exit.StderrTruncated}, nil
+}
+
+func (p *process) Close(ctx context.Context) error {
+	p.m.mu.Lock()
+	delete(p.m.procs, p)
+	p.m.mu.Unlock()
+	if err := p.p.Close(ctx); err != nil {
+		return p.m.opError(ctx, err)
+	}
+	return nil
+}
+
+// killWait bounds the wait for QEMU to exit after SIGKILL.
+const killWait = 10 * time.Second
+
+// Close kills QEMU and removes the runtime directory (with the disk
+// overlay).
+func (m *Machine) Close(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closed {
+		done := m.closeDone
+		m.mu.Unlock()
+		<-done
+		return m.closeErr
+	}
+	m.closed = true
+	m.closeDone = make(chan struct{})
+	procs := m.procs
+	m.procs = nil
+	m.mu.Unlock()
+	defer close(m.closeDone)
+	for p := range procs {
+		p.p.Abort()
+	}
+	if err := m.kill(); err != nil {
+		m.closeErr = err
+	}
+	return m.closeErr
+}
+
+// kill stops QEMU, releases the channel and removes the runtime directory.
+func (m *Machine) kill() error {
+	if m.session != nil {
+		m.session.Close()
+	}
+	if m.conn != nil {
+		m.conn.Close()
+	}
+	if m.cmd != nil && m.cmd.Process != nil {
+		syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case <-m.exited:
+		case <-time.After(killWait):
+			return &machine.InfrastructureError{Op: "stopping QEMU", Err: errors.New("QEMU did not exit after SIGKILL")}
+		}
+	}
+	if err := os.RemoveAll(m.dir); err != nil {
+		return &machine.InfrastructureError{Op: "removing the machine directory", Err: err}
+	}
+	return nil
+}
+
+// tailBuffer keeps the last bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if len(p) >= t.max {
+		t.buf = append(t.buf[:0], p[len(p)-t.max:]...)
+		return n, nil
+	}
+	if over := len(t.buf) + len(p) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	return n, nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
