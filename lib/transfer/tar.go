@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -20,8 +21,11 @@ import (
 const RootName = "."
 
 // WriteTar writes the file or directory at p as a tar stream. A directory's
-// symbolic links must stay inside it; devices, sockets and fifos are
-// skipped; hard links are written as separate files. A missing p gives a
+// symbolic links must stay inside it (see linkInside); files are read
+// through an os.Root without following symbolic links, so nothing outside
+// p is ever read even if the tree changes meanwhile; devices, sockets and
+// fifos are skipped; a hard link is written as the file's contents;
+// setuid, setgid and sticky bits are kept. A missing p gives a
 // *machine.PathError with NotFound set.
 func WriteTar(ctx context.Context, w io.Writer, p string) error {
 	return writeTar(ctx, w, p, false)
@@ -44,14 +48,16 @@ func writeTar(ctx context.Context, w io.Writer, p string, dry bool) error {
 	}
 	tw := tar.NewWriter(w)
 	buf := make([]byte, 32<<10)
-	if dry {
-		tw = tar.NewWriter(io.Discard)
-	}
 	if st.Mode().IsRegular() {
 		if dry {
 			return nil
 		}
-		if err := writeFile(tw, RootName, p, st, buf); err != nil {
+		root, err := os.OpenRoot(filepath.Dir(p))
+		if err != nil {
+			return pathErr("read", p, err)
+		}
+		defer root.Close()
+		if err := writeFile(tw, root, filepath.Base(p), RootName, p, buf); err != nil {
 			return err
 		}
 		return tw.Close()
@@ -59,18 +65,19 @@ func writeTar(ctx context.Context, w io.Writer, p string, dry bool) error {
 	if !st.IsDir() {
 		return &machine.PathError{Op: "read", Path: p, Reason: "not a regular file or directory"}
 	}
-	err = filepath.WalkDir(p, func(full string, d fs.DirEntry, err error) error {
+	root, err := os.OpenRoot(p)
+	if err != nil {
+		return pathErr("read", p, err)
+	}
+	defer root.Close()
+	err = fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		full := filepath.Join(p, name)
 		if err != nil {
 			return pathErr("read", full, err)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(p, full)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
 		info, err := d.Info()
 		if err != nil {
 			return pathErr("read", full, err)
@@ -80,14 +87,14 @@ func writeTar(ctx context.Context, w io.Writer, p string, dry bool) error {
 			if dry {
 				return nil
 			}
-			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: int64(modeBits(mode)), ModTime: info.ModTime()})
+			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: tarMode(mode), ModTime: info.ModTime()})
 		case mode.IsRegular():
 			if dry {
 				return nil
 			}
-			return writeFile(tw, name, full, info, buf)
+			return writeFile(tw, root, name, name, full, buf)
 		case mode&fs.ModeSymlink != 0:
-			target, err := os.Readlink(full)
+			target, err := root.Readlink(name)
 			if err != nil {
 				return pathErr("read", full, err)
 			}
@@ -107,13 +114,26 @@ func writeTar(ctx context.Context, w io.Writer, p string, dry bool) error {
 	return tw.Close()
 }
 
-func writeFile(tw *tar.Writer, name, full string, info fs.FileInfo, buf []byte) error {
-	f, err := os.Open(full)
+// writeFile sends the regular file rel (inside root) as the entry name.
+// It is opened without following a symbolic link and described by the
+// opened file, so a file swapped for a link after the walk is refused.
+func writeFile(tw *tar.Writer, root *os.Root, rel, name, full string, buf []byte) error {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return &machine.PathError{Op: "read", Path: full, Reason: "became a symbolic link while it was read"}
+		}
 		return pathErr("read", full, err)
 	}
 	defer f.Close()
-	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: info.Size(), Mode: int64(modeBits(info.Mode())), ModTime: info.ModTime()}
+	info, err := f.Stat()
+	if err != nil {
+		return pathErr("read", full, err)
+	}
+	if !info.Mode().IsRegular() {
+		return &machine.PathError{Op: "read", Path: full, Reason: "is no longer a regular file"}
+	}
+	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: info.Size(), Mode: tarMode(info.Mode()), ModTime: info.ModTime()}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err
 	}
@@ -127,17 +147,10 @@ func writeFile(tw *tar.Writer, name, full string, info fs.FileInfo, buf []byte) 
 	return nil
 }
 
-// ExtractOptions tune Extract.
-type ExtractOptions struct {
-	// MaxBytes, when positive, bounds the total size of the regular files.
-	MaxBytes int64
-}
-
 // Extract unpacks a stream made by WriteTar at target: a file stream
 // replaces target atomically, a directory stream merges into target
-// (created when missing). Entry names must be relative and stay inside
-// target, symbolic links may only point inside target, and existing
-// symbolic links under target are never followed out of it.
+// (created when missing). See the package documentation for what is
+// refused; on any error target is left as it was.
 func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOptions) error {
 	tr := tar.NewReader(r)
 	hdr, err := tr.Next()
@@ -147,44 +160,184 @@ func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOption
 	if hdr.Name != RootName && hdr.Name != RootName+"/" {
 		return fmt.Errorf("transfer: the archive does not start with %q", RootName)
 	}
-	switch hdr.Typeflag {
+	x := &extractor{ctx: ctx, tr: tr, target: target, opts: opts, buf: make([]byte, 32<<10)}
+	switch regular(hdr) {
 	case tar.TypeReg:
-		if opts.MaxBytes > 0 && hdr.Size > opts.MaxBytes {
-			return &machine.DownloadLimitExceeded{Path: target, Limit: opts.MaxBytes}
-		}
-		if err := WriteFileAtomic(ctx, tr, target, fs.FileMode(hdr.Mode), 0); err != nil {
-			return err
-		}
-		if _, err := tr.Next(); err != io.EOF {
-			return fmt.Errorf("transfer: a file archive holds more than one entry")
-		}
-		return nil
+		return x.file(hdr)
 	case tar.TypeDir:
-	default:
-		return fmt.Errorf("transfer: unsupported archive root type %q", hdr.Typeflag)
+		return x.dir(hdr)
 	}
-	if err := mkdirTarget(target); err != nil {
+	return fmt.Errorf("transfer: unsupported archive root type %q", hdr.Typeflag)
+}
+
+type extractor struct {
+	ctx    context.Context
+	tr     *tar.Reader
+	target string
+	opts   ExtractOptions
+	space  *space
+	total  int64 // bytes of regular files so far
+	buf    []byte
+}
+
+// claim accounts for a regular file of size bytes before it is written.
+func (x *extractor) claim(size int64) error {
+	if size < 0 {
+		return fmt.Errorf("transfer: negative entry size")
+	}
+	x.total += size
+	if x.opts.Bounded && x.total > x.opts.MaxBytes {
+		return &machine.DownloadLimitExceeded{Path: x.target, Limit: x.opts.MaxBytes}
+	}
+	return x.space.claim(size, true)
+}
+
+// file writes a one-file archive to target through a temporary file and
+// a rename.
+func (x *extractor) file(hdr *tar.Header) (err error) {
+	if st, err := os.Lstat(x.target); err == nil && st.IsDir() {
+		return &machine.PathError{Op: "write", Path: x.target, Reason: "is a directory"}
+	}
+	dir := filepath.Dir(x.target)
+	if x.space, err = newSpace(existingDir(dir), x.target, x.opts.Reserve); err != nil {
 		return err
 	}
-	root, err := os.OpenRoot(target)
+	if err := x.claim(hdr.Size); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return pathErr("write", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".shellbox-download-*")
 	if err != nil {
-		return pathErr("write", target, err)
+		return pathErr("write", dir, err)
 	}
-	defer root.Close()
-	type dirMode struct {
-		name string
-		mode fs.FileMode
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := x.copy(tmp, hdr.Size); err != nil {
+		return err
 	}
-	dirs := []dirMode{{".", fs.FileMode(hdr.Mode)}}
-	var total int64
-	buf := make([]byte, 32<<10)
-	for {
-		if err := ctx.Err(); err != nil {
+	if err := tmp.Chmod(modeBits(hdr.FileInfo().Mode(), x.opts.KeepSpecialBits)); err != nil {
+		return err
+	}
+	if _, err := x.tr.Next(); err != io.EOF {
+		return fmt.Errorf("transfer: a file archive holds more than one entry")
+	}
+	if err := tmp.Close(); err != nil {
+		return x.space.fullErr(err)
+	}
+	return os.Rename(tmp.Name(), x.target)
+}
+
+// copy writes the current entry's size bytes to f, looking at the free
+// space again every recheckEvery bytes.
+func (x *extractor) copy(f *os.File, size int64) error {
+	for left := size; left > 0; {
+		if err := x.ctx.Err(); err != nil {
 			return err
 		}
-		hdr, err := tr.Next()
+		chunk := min(left, recheckEvery)
+		if left < size { // the whole size was claimed before the first chunk
+			if err := x.space.claim(left, false); err != nil {
+				return err
+			}
+		}
+		n, err := io.CopyBuffer(f, ctxReader{x.ctx, io.LimitReader(x.tr, chunk)}, x.buf)
+		left -= n
+		if err != nil {
+			return x.space.fullErr(err)
+		}
+		if n < chunk {
+			return fmt.Errorf("transfer: reading the archive: %w", io.ErrUnexpectedEOF)
+		}
+	}
+	return nil
+}
+
+// dir extracts a directory archive into a staging directory and then moves
+// it into place: renamed to target when target is missing, merged into it
+// otherwise.
+func (x *extractor) dir(rootHdr *tar.Header) (err error) {
+	merge := false
+	switch st, err := os.Lstat(x.target); {
+	case err == nil && st.Mode()&fs.ModeSymlink != 0:
+		return &machine.PathError{Op: "write", Path: x.target, Reason: "refusing to follow a symbolic link"}
+	case err == nil && !st.IsDir():
+		return &machine.PathError{Op: "write", Path: x.target, Reason: "exists and is not a directory"}
+	case err == nil:
+		merge = true
+	case !errors.Is(err, fs.ErrNotExist):
+		return pathErr("write", x.target, err)
+	}
+	parent := filepath.Dir(x.target)
+	if x.space, err = newSpace(existingDir(parent), x.target, x.opts.Reserve); err != nil {
+		return err
+	}
+	stageIn := parent
+	if merge {
+		stageIn = x.target
+	} else if err := os.MkdirAll(parent, 0o755); err != nil {
+		return pathErr("write", parent, err)
+	}
+	stage, err := os.MkdirTemp(stageIn, ".shellbox-download-*")
+	if err != nil {
+		return pathErr("write", stageIn, err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(stage)
+		}
+	}()
+	root, err := os.OpenRoot(stage)
+	if err != nil {
+		return pathErr("write", stage, err)
+	}
+	defer root.Close()
+	dirs := map[string]fs.FileMode{".": rootHdr.FileInfo().Mode()}
+	if err := x.entries(root, dirs); err != nil {
+		return err
+	}
+	if !merge {
+		if err := applyModes(root, dirs, x.opts.KeepSpecialBits); err != nil {
+			return err
+		}
+		if err := os.Rename(stage, x.target); err != nil {
+			return pathErr("write", x.target, err)
+		}
+		return nil
+	}
+	troot, err := os.OpenRoot(x.target)
+	if err != nil {
+		return pathErr("write", x.target, err)
+	}
+	defer troot.Close()
+	from := filepath.Base(stage)
+	if err := mergeTree(troot, from, ".", true); err != nil {
+		return err
+	}
+	if err := mergeTree(troot, from, ".", false); err != nil {
+		return err
+	}
+	if err := troot.RemoveAll(from); err != nil {
+		return pathErr("write", stage, err)
+	}
+	return applyModes(troot, dirs, x.opts.KeepSpecialBits)
+}
+
+// entries extracts every entry after the root into root (a fresh
+// directory), recording the directories and their modes in dirs.
+func (x *extractor) entries(root *os.Root, dirs map[string]fs.FileMode) error {
+	for {
+		if err := x.ctx.Err(); err != nil {
+			return err
+		}
+		hdr, err := x.tr.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("transfer: reading the archive: %w", err)
@@ -193,7 +346,16 @@ func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOption
 		if !ok {
 			return &machine.PathError{Op: "write", Path: hdr.Name, Reason: "archive entry escapes the target directory"}
 		}
-		full := filepath.Join(target, name)
+		full := filepath.Join(x.target, name)
+		hdr.Typeflag = regular(hdr)
+		switch hdr.Typeflag {
+		case tar.TypeDir, tar.TypeReg, tar.TypeSymlink, tar.TypeLink:
+		default:
+			continue // devices, fifos, sockets and unknown types are never created
+		}
+		if err := x.parents(root, dirs, name, full); err != nil {
+			return err
+		}
 		switch hdr.Typeflag {
 		case tar.TypeDir:
 			if st, err := root.Lstat(name); err == nil && !st.IsDir() {
@@ -201,28 +363,32 @@ func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOption
 					return pathErr("write", full, err)
 				}
 			}
-			if err := root.MkdirAll(name, 0o700); err != nil {
+			if _, seen := dirs[name]; !seen {
+				if err := x.space.claim(0, true); err != nil {
+					return err
+				}
+			}
+			if err := root.Mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 				return pathErr("write", full, err)
 			}
-			dirs = append(dirs, dirMode{name, fs.FileMode(hdr.Mode)})
+			dirs[name] = hdr.FileInfo().Mode()
 		case tar.TypeReg:
-			total += hdr.Size
-			if opts.MaxBytes > 0 && total > opts.MaxBytes {
-				return &machine.DownloadLimitExceeded{Path: target, Limit: opts.MaxBytes}
+			if err := x.claim(hdr.Size); err != nil {
+				return err
 			}
 			if err := replaceable(root, name, full); err != nil {
 				return err
 			}
-			f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 			if err != nil {
 				return pathErr("write", full, err)
 			}
-			_, err = io.CopyBuffer(f, tr, buf)
+			err = x.copy(f, hdr.Size)
 			if err == nil {
-				err = f.Chmod(fs.FileMode(modeBits(fs.FileMode(hdr.Mode))))
+				err = f.Chmod(modeBits(hdr.FileInfo().Mode(), x.opts.KeepSpecialBits))
 			}
-			if cerr := f.Close(); err == nil {
-				err = cerr
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err = x.space.fullErr(cerr)
 			}
 			if err != nil {
 				return pathErr("write", full, err)
@@ -234,6 +400,9 @@ func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOption
 			if err := replaceable(root, name, full); err != nil {
 				return err
 			}
+			if err := x.space.claim(0, true); err != nil {
+				return err
+			}
 			if err := root.Symlink(hdr.Linkname, name); err != nil {
 				return pathErr("write", full, err)
 			}
@@ -241,6 +410,14 @@ func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOption
 			old, ok := cleanName(hdr.Linkname)
 			if !ok {
 				return &machine.PathError{Op: "write", Path: full, Reason: "hard link escapes the target directory"}
+			}
+			// Only a regular file from this archive: a link to a symbolic
+			// link would resolve from another directory.
+			if st, err := root.Lstat(old); err != nil || !st.Mode().IsRegular() {
+				return &machine.PathError{Op: "write", Path: full, Reason: fmt.Sprintf("hard link to %q, which is not a regular file extracted before it", hdr.Linkname)}
+			}
+			if old == name {
+				continue
 			}
 			if err := replaceable(root, name, full); err != nil {
 				return err
@@ -250,29 +427,118 @@ func Extract(ctx context.Context, r io.Reader, target string, opts ExtractOption
 			}
 		}
 	}
-	for i := len(dirs) - 1; i >= 0; i-- {
-		if err := root.Chmod(dirs[i].name, modeBits(dirs[i].mode)); err != nil {
-			return pathErr("write", filepath.Join(target, dirs[i].name), err)
+}
+
+// regular folds the other spellings of a regular file into TypeReg: an
+// old GNU sparse file reads as its full contents, holes as zeros.
+func regular(hdr *tar.Header) byte {
+	switch hdr.Typeflag {
+	case tar.TypeGNUSparse, tar.TypeRegA, tar.TypeCont:
+		return tar.TypeReg
+	}
+	return hdr.Typeflag
+}
+
+// parents makes sure every directory above name is a real directory of
+// this archive (created 0755 when the archive did not list it), so that no
+// entry is ever written through a symbolic link.
+func (x *extractor) parents(root *os.Root, dirs map[string]fs.FileMode, name, full string) error {
+	dir := path.Dir(name)
+	if _, ok := dirs[dir]; ok {
+		return nil
+	}
+	cur := ""
+	for _, part := range strings.Split(dir, "/") {
+		cur = path.Join(cur, part)
+		if _, ok := dirs[cur]; ok {
+			continue
+		}
+		_, err := root.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := x.space.claim(0, true); err != nil {
+				return err
+			}
+			if err := root.Mkdir(cur, 0o700); err != nil {
+				return pathErr("write", full, err)
+			}
+			dirs[cur] = 0o755
+		case err != nil:
+			return pathErr("write", full, err)
+		default:
+			return &machine.PathError{Op: "write", Path: full, Reason: fmt.Sprintf("archive entry below %q, which is not a directory", cur)}
 		}
 	}
 	return nil
 }
 
-// mkdirTarget makes target a directory, refusing a symbolic link there.
-func mkdirTarget(target string) error {
-	st, err := os.Lstat(target)
-	switch {
-	case err == nil && st.IsDir():
-		return nil
-	case err == nil && st.Mode()&fs.ModeSymlink != 0:
-		return &machine.PathError{Op: "write", Path: target, Reason: "refusing to follow a symbolic link"}
-	case err == nil:
-		return &machine.PathError{Op: "write", Path: target, Reason: "exists and is not a directory"}
-	case !errors.Is(err, fs.ErrNotExist):
-		return pathErr("write", target, err)
+// mergeTree moves the staged tree at from into to (both inside root). With
+// check set it only looks for conflicts (a directory where the archive has
+// something else), so that nothing moves unless everything can.
+func mergeTree(root *os.Root, from, to string, check bool) error {
+	d, err := root.Open(from)
+	if err != nil {
+		return pathErr("write", from, err)
 	}
-	if err := os.MkdirAll(target, 0o755); err != nil {
-		return pathErr("write", target, err)
+	kids, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return pathErr("write", from, err)
+	}
+	for _, k := range kids {
+		src, dst := path.Join(from, k.Name()), path.Join(to, k.Name())
+		st, err := root.Lstat(dst)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if !check {
+				if err := root.Rename(src, dst); err != nil {
+					return pathErr("write", dst, err)
+				}
+			}
+		case err != nil:
+			return pathErr("write", dst, err)
+		case st.IsDir() && k.IsDir():
+			if err := mergeTree(root, src, dst, check); err != nil {
+				return err
+			}
+		case st.IsDir():
+			return &machine.PathError{Op: "write", Path: dst, Reason: "a directory is in the way"}
+		case !check:
+			// A file or a symbolic link (never followed) is replaced.
+			if err := root.Remove(dst); err != nil {
+				return pathErr("write", dst, err)
+			}
+			if err := root.Rename(src, dst); err != nil {
+				return pathErr("write", dst, err)
+			}
+		}
+	}
+	return nil
+}
+
+// applyModes gives the archive's directories their modes, deepest first
+// (a directory without write permission is finished last).
+func applyModes(root *os.Root, dirs map[string]fs.FileMode, keepSpecial bool) error {
+	names := make([]string, 0, len(dirs))
+	for name := range dirs {
+		names = append(names, name)
+	}
+	depth := func(n string) int {
+		if n == "." {
+			return -1
+		}
+		return strings.Count(n, "/")
+	}
+	// Deepest first; the order among equals does not matter.
+	for i := 1; i < len(names); i++ {
+		for j := i; j > 0 && depth(names[j]) > depth(names[j-1]); j-- {
+			names[j], names[j-1] = names[j-1], names[j]
+		}
+	}
+	for _, name := range names {
+		if err := root.Chmod(name, modeBits(dirs[name], keepSpecial)); err != nil {
+			return pathErr("write", name, err)
+		}
 	}
 	return nil
 }
@@ -298,11 +564,7 @@ func replaceable(root *os.Root, name, full string) error {
 // cleanName checks an entry name: relative, no "..", not the root.
 func cleanName(name string) (string, bool) {
 	name = strings.TrimSuffix(name, "/")
-	if name == "" || path.IsAbs(name) {
-		return "", false
-	}
-	clean := path.Clean(name)
-	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+	if name == "" || path.IsAbs(name) || strings.ContainsRune(name, 0) {
 		return "", false
 	}
 	for _, part := range strings.Split(name, "/") {
@@ -310,21 +572,47 @@ func cleanName(name string) (string, bool) {
 			return "", false
 		}
 	}
+	clean := path.Clean(name)
+	if clean == "." {
+		return "", false
+	}
 	return clean, true
 }
 
 // linkInside says whether a symbolic link at name (relative to the tree)
-// with the given target resolves inside the tree.
+// with the given target stays inside the tree however the tree's other
+// links resolve: the target is relative, climbs ("..") only before its
+// first named component, and no higher than the link's own directory.
+// (A lexical check alone is not enough: "l/.." leaves the tree when l is a
+// link to ".".) Entry parents are real directories, so the climb ends in
+// the tree and the rest only descends.
 func linkInside(name, target string) bool {
-	if target == "" || path.IsAbs(target) {
+	if target == "" || path.IsAbs(target) || strings.ContainsRune(target, 0) {
 		return false
 	}
-	resolved := path.Join(path.Dir(name), target)
-	return resolved != ".." && !strings.HasPrefix(resolved, "../")
+	ups, named := 0, false
+	for _, part := range strings.Split(target, "/") {
+		switch part {
+		case "", ".":
+		case "..":
+			if named {
+				return false
+			}
+			ups++
+		default:
+			named = true
+		}
+	}
+	return ups <= strings.Count(path.Clean(name), "/")
 }
 
-func modeBits(m fs.FileMode) fs.FileMode {
+// modeBits keeps the permission bits, and the setuid, setgid and sticky
+// bits only when keepSpecial is set.
+func modeBits(m fs.FileMode, keepSpecial bool) fs.FileMode {
 	bits := m.Perm()
+	if !keepSpecial {
+		return bits
+	}
 	if m&fs.ModeSticky != 0 {
 		bits |= fs.ModeSticky
 	}
@@ -337,10 +625,28 @@ func modeBits(m fs.FileMode) fs.FileMode {
 	return bits
 }
 
+// tarMode is m's permission, setuid, setgid and sticky bits as a tar
+// header holds them (Unix bits, not Go's fs.FileMode bits).
+func tarMode(m fs.FileMode) int64 {
+	bits := int64(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		bits |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		bits |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		bits |= 0o1000
+	}
+	return bits
+}
+
 // pathErr converts a filesystem error into a *machine.PathError.
 func pathErr(op, p string, err error) error {
 	var pe *machine.PathError
-	if errors.As(err, &pe) {
+	var se *SpaceError
+	var le *machine.DownloadLimitExceeded
+	if errors.As(err, &pe) || errors.As(err, &se) || errors.As(err, &le) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	switch {
@@ -352,4 +658,16 @@ func pathErr(op, p string, err error) error {
 		return &machine.PathError{Op: op, Path: p, Reason: "permission denied"}
 	}
 	return fmt.Errorf("transfer: %s %s: %w", op, p, err)
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
