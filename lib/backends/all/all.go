@@ -1,10 +1,11 @@
 // Package all links every machine backend into a binary: importing it
-// registers "local", "docker" and "gvisor" with lib/machine.
+// registers "local", "docker", "gvisor", "qemu" with lib/machine.
 package all
 
 import (
 	_ "github.com/shellbox/shellbox/lib/backends/docker"
 	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
 	_ "github.com/shellbox/shellbox/lib/backends/local"
+	_ "github.com/shellbox/shellbox/lib/backends/qemu"
 	_ "github.com/shellbox/shellbox/lib/backends/shellsim"
 )

@@ -125,10 +125,9 @@ func New(o Options) (*Factory, error) {
 		failures = append(failures, machine.CandidateError{Candidate: f.qemu, Error: err.Error()})
 	}
 	if o.Kernel != "" {
+		// An explicit kernel is read when a machine boots: a missing one
+		// is that machine's startup failure.
 		f.kernel = kernelSource{image: o.Kernel, modules: o.Modules}
-		if _, err := os.Stat(o.Kernel); err != nil {
-			failures = append(failures, machine.CandidateError{Candidate: o.Kernel, Error: err.Error()})
-		}
 	} else {
 		k, err := findKernel()
 		if err != nil {
