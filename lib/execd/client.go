@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/transfer"
 )
 
@@ -295,11 +295,13 @@ func isConnErr(err error) bool {
 	return errors.As(err, &ne) || errors.As(err, &oe)
 }
 
-// Download copies source in the sandbox to target on the host. With
-// maxBytes > 0 the source must be a regular file no larger than maxBytes;
-// target is written atomically and left untouched on failure.
+// Download copies source in the sandbox to target on the host, through
+// transfer.Extract (target is left untouched on failure). maxBytes is a
+// machine.DownloadOptions.MaxBytes: positive bounds the total bytes of the
+// files, negative allows none, zero means no bound. A refused download
+// closes the connection, which stops the helper's tar.
 func (c *Client) Download(ctx context.Context, source, target string, allowedLinks []string, maxBytes int64) error {
-	cn, err := c.dial(&Request{Op: OpDownload, Path: source, MaxBytes: maxBytes, AllowedLinks: allowedLinks})
+	cn, err := c.dial(&Request{Op: OpDownload, Path: source, AllowedLinks: allowedLinks})
 	if err != nil {
 		return err
 	}
@@ -309,15 +311,8 @@ func (c *Client) Download(ctx context.Context, source, target string, allowedLin
 	}
 	defer withDeadline(ctx, cn)()
 	dr := &dataReader{r: cn.br}
-	if maxBytes > 0 {
-		ack, err := cn.readFinal()
-		if err != nil {
-			return ctxErr(ctx, err)
-		}
-		if err := transfer.WriteFileAtomic(ctx, dr, target, fs.FileMode(ack.Mode), maxBytes); err != nil {
-			return ctxErr(ctx, err)
-		}
-	} else if err := transfer.Extract(ctx, dr, target, transfer.ExtractOptions{}); err != nil {
+	opts := transfer.ForDownload(machine.DownloadOptions{MaxBytes: maxBytes})
+	if err := transfer.Extract(ctx, dr, target, opts); err != nil {
 		if dr.err != nil {
 			return ctxErr(ctx, dr.err)
 		}

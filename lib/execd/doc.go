@@ -34,8 +34,7 @@
 //	'O' stdout    helper→host  bytes the command wrote to standard output
 //	'E' stderr    helper→host  bytes the command wrote to standard error
 //	'X' exit      helper→host  JSON Exit; the last frame of an exec
-//	'A' ok        helper→host  JSON Ack: an operation succeeded (for a
-//	                           bounded download it precedes the data)
+//	'A' ok        helper→host  JSON Ack: an operation succeeded
 //	'F' failure   helper→host  JSON Failure; the last frame of any operation
 //
 // # Operations
@@ -57,10 +56,10 @@
 // upload: R, then D* d carrying a tar stream made by transfer.WriteTar; the
 // helper extracts it at Request.Path and answers A or F.
 //
-// download: R; the helper answers D* d with a tar stream of Request.Path,
-// then A, or F. With MaxBytes > 0 the path must be a regular file no larger
-// than MaxBytes: the helper answers A (with the file's mode and size), then
-// D* d with the file's bytes, then A.
+// download: R; the helper answers D* d with a tar stream of Request.Path
+// made by transfer.WriteTar, then A, or F. The host applies byte limits
+// and its disk reserve while extracting, closing the connection to stop
+// the helper early.
 //
 // shutdown: R; the helper answers A and exits, which ends the sandbox.
 package execd

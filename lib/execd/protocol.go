@@ -61,8 +61,7 @@ type Request struct {
 	GID         uint32 `json:"gid,omitempty"`
 
 	// upload and download
-	Path     string `json:"path,omitempty"`
-	MaxBytes int64  `json:"max_bytes,omitempty"`
+	Path string `json:"path,omitempty"`
 	// AllowedLinks are absolute paths that may be symbolic links when a
 	// transfer path is resolved (the sandbox's merged-/usr links); any other
 	// link on the way is refused.
@@ -79,10 +78,7 @@ type Exit struct {
 }
 
 // Ack is the payload of an ok frame.
-type Ack struct {
-	Mode uint32 `json:"mode,omitempty"`
-	Size int64  `json:"size,omitempty"`
-}
+type Ack struct{}
 
 // Failure kinds.
 const (

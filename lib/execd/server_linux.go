@@ -773,7 +773,7 @@ func upload(br *bufio.Reader, req *Request) error {
 		return err
 	}
 	dr := &dataReader{r: br}
-	if err := transfer.Extract(context.Background(), dr, req.Path, transfer.ExtractOptions{}); err != nil {
+	if err := transfer.Extract(context.Background(), dr, req.Path, transfer.UploadOptions); err != nil {
 		return err
 	}
 	return dr.drain()
@@ -783,34 +783,9 @@ func download(bw *bufio.Writer, req *Request) error {
 	if err := checkGuestPath("download", req.Path, req.AllowedLinks); err != nil {
 		return err
 	}
-	if req.MaxBytes <= 0 {
-		if err := transfer.WriteTar(context.Background(), dataWriter{bw}, req.Path); err != nil {
-			return err
-		}
-		writeFrame(bw, FrameDataEnd, nil)
-		writeFrame(bw, FrameOK, mustJSON(Ack{}))
-		return bw.Flush()
-	}
-	st, err := os.Lstat(req.Path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return &machine.PathError{Op: "download", Path: req.Path, Reason: "no such file or directory", NotFound: true}
-		}
-		return &machine.PathError{Op: "download", Path: req.Path, Reason: err.Error()}
-	}
-	if !st.Mode().IsRegular() {
-		return &machine.UnsupportedSpec{Field: "max_bytes", Reason: "a download byte limit requires a regular file"}
-	}
-	if st.Size() > req.MaxBytes {
-		return &machine.DownloadLimitExceeded{Path: req.Path, Limit: req.MaxBytes}
-	}
-	f, err := os.Open(req.Path)
-	if err != nil {
-		return &machine.PathError{Op: "download", Path: req.Path, Reason: err.Error()}
-	}
-	defer f.Close()
-	writeFrame(bw, FrameOK, mustJSON(Ack{Mode: uint32(st.Mode().Perm()), Size: st.Size()}))
-	if _, err := io.CopyBuffer(dataWriter{bw}, io.LimitReader(f, req.MaxBytes+1), make([]byte, chunkSize)); err != nil {
+	// Byte limits are the host's to apply while it extracts; it stops
+	// reading (and this write fails) as soon as a header is too large.
+	if err := transfer.WriteTar(context.Background(), dataWriter{bw}, req.Path); err != nil {
 		return err
 	}
 	writeFrame(bw, FrameDataEnd, nil)

@@ -194,7 +194,7 @@ func TestDownloadMaxBytes(t *testing.T) {
 	f := newFactory(t, Options{})
 	m := newMachine(t, f, hostSpec())
 	ctx := context.Background()
-	run(t, m, sh("head -c 100 /dev/urandom > /tmp/f; chmod 640 /tmp/f; mkdir /tmp/d"))
+	run(t, m, sh("head -c 100 /dev/urandom > /tmp/f; chmod 640 /tmp/f; mkdir -p /tmp/d/e; head -c 6 /dev/zero > /tmp/d/a; head -c 5 /dev/zero > /tmp/d/e/b"))
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target")
 	os.WriteFile(target, []byte("original"), 0o644)
@@ -212,9 +212,19 @@ func TestDownloadMaxBytes(t *testing.T) {
 	if st.Size() != 100 || st.Mode().Perm() != 0o640 {
 		t.Fatalf("got %v %v", st.Size(), st.Mode())
 	}
-	var us *machine.UnsupportedSpec
-	if err := m.Download(ctx, "/tmp/d", filepath.Join(dir, "d"), machine.DownloadOptions{MaxBytes: 10}); !errors.As(err, &us) || !strings.Contains(err.Error(), "regular file") {
-		t.Fatalf("directory: %v", err)
+	// A directory's bound is the total of its files; a negative MaxBytes
+	// (the bridge's max_bytes=0) allows none.
+	if err := m.Download(ctx, "/tmp/d", filepath.Join(dir, "d"), machine.DownloadOptions{MaxBytes: 10}); !errors.As(err, &lim) {
+		t.Fatalf("directory over its bound: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "d")); err == nil {
+		t.Fatal("a refused directory download left files")
+	}
+	if err := m.Download(ctx, "/tmp/d", filepath.Join(dir, "d"), machine.DownloadOptions{MaxBytes: 11}); err != nil {
+		t.Fatalf("directory within its bound: %v", err)
+	}
+	if err := m.Download(ctx, "/tmp/f", filepath.Join(dir, "zero"), machine.DownloadOptions{MaxBytes: -1}); !errors.As(err, &lim) {
+		t.Fatalf("zero bound: %v", err)
 	}
 	var pe *machine.PathError
 	if err := m.Download(ctx, "/tmp/nope", filepath.Join(dir, "n"), machine.DownloadOptions{MaxBytes: 10}); !errors.As(err, &pe) || !pe.NotFound {
