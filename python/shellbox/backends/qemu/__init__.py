@@ -1,0 +1,1 @@
+"""The QEMU backend: one microVM per machine, booted directly into the shellbox guest agent."""

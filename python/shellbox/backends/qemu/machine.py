@@ -1,0 +1,68 @@
+"""QEMU machines: one microVM each, started and driven by Go."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+from shellbox._go import GoMachine, GoMachineFactory
+from shellbox.backends.qemu.image import QemuAssets
+from shellbox.machine import Backend
+
+__all__ = ["Acceleration", "QemuAssets", "QemuMachine", "QemuMachineFactory"]
+
+
+class Acceleration(StrEnum):
+    AUTO = "auto"
+    KVM = "kvm"
+    TCG = "tcg"
+
+
+class QemuMachine(GoMachine):
+    """A microVM whose /init is the shellbox guest agent; timeouts keep the machine."""
+
+
+def _path(p: Path | None) -> str | None:
+    return str(Path(p).absolute()) if p is not None else None
+
+
+class QemuMachineFactory(GoMachineFactory):
+    """Creates QEMU microVMs from PreparedImage or QemuBundle sources.
+
+    ``acceleration`` AUTO uses KVM only after a bounded probe boot proves it
+    works on this host (the verdict is cached per kernel and host boot) and
+    TCG otherwise; a forced KVM that does not work raises MachineStartupError.
+    ``bundle_cache`` holds staged disks and boot assets (default
+    ~/.cache/shellbox/qemu). ``image_cache``, ``authfile`` and ``policy`` are
+    marin-shellbox's registry options, kept for registry sources."""
+
+    backend = Backend.QEMU
+    machine_class = QemuMachine
+
+    def __init__(
+        self,
+        acceleration: Acceleration = Acceleration.AUTO,
+        *,
+        assets: QemuAssets | None = None,
+        bundle_cache: Path | None = None,
+        image_cache: Path | None = None,
+        authfile: Path | None = None,
+        policy: Path | None = None,
+    ):
+        self.acceleration = Acceleration(acceleration)
+        self.assets = assets or QemuAssets()
+        self.bundle_cache = bundle_cache
+        self.image_cache = image_cache
+        self.authfile = authfile
+        self.policy = policy
+        super().__init__(
+            {
+                "acceleration": self.acceleration.value,
+                "qemu": _path(self.assets.qemu),
+                "kernel": _path(self.assets.kernel),
+                "modules": _path(self.assets.modules),
+                "guest": _path(self.assets.guest),
+                "cache_dir": _path(bundle_cache),
+                "disk_size_mb": self.assets.disk_size_mb,
+            }
+        )
