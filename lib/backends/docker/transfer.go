@@ -265,9 +265,10 @@ func (m *Machine) statGuest(ctx context.Context, p string) (guestKind, error) {
 }
 
 // Download copies a file or directory from the container to target on the
-// host (a directory's contents land in target). With opts.MaxBytes > 0
-// only a regular file is accepted and a larger one gives
-// *machine.DownloadLimitExceeded with target untouched.
+// host (a directory's contents land in target) through transfer.Extract:
+// opts bound the total bytes of the files (see transfer.Bound), the host
+// keeps its disk reserve, setuid bits are stripped and target is left
+// untouched on failure.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	if err := m.check(); err != nil {
 		return err
@@ -282,18 +283,9 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 		return &machine.PathError{Op: "download", Path: source, Reason: "no such file or directory", NotFound: true}
 	case kindFile, kindDir:
 	case kindLink:
-		if opts.MaxBytes > 0 {
-			return m.f.unsupported("max_bytes", "a download byte limit requires a regular file, and "+source+" is a symbolic link")
-		}
 		return &machine.PathError{Op: "download", Path: source, Reason: "refusing to transfer a symbolic link"}
 	default:
-		if opts.MaxBytes > 0 {
-			return m.f.unsupported("max_bytes", "a download byte limit requires a regular file")
-		}
 		return &machine.PathError{Op: "download", Path: source, Reason: "not a regular file or directory"}
-	}
-	if opts.MaxBytes > 0 && kind != kindFile {
-		return m.f.unsupported("max_bytes", "a download byte limit requires a regular file, and "+source+" is a directory")
 	}
 	var rc io.ReadCloser
 	if m.f.execTransfers {
@@ -317,7 +309,7 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 		pw.CloseWithError(err)
 		rewriteDone <- err
 	}()
-	err = transfer.Extract(ctx, pr, target, transfer.ExtractOptions{MaxBytes: opts.MaxBytes})
+	err = transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
 	pr.CloseWithError(errors.New("transfer abandoned"))
 	rc.Close()
 	rerr := <-rewriteDone
@@ -394,7 +386,10 @@ func rewriteDownload(r io.Reader, w io.Writer, base string) error {
 }
 
 // tarFromExec streams tar -c of p from inside the container, as root.
+// Closing the reader ends the exec at once (a refused 20 GB file is not
+// read to its end).
 func (m *Machine) tarFromExec(ctx context.Context, p string) io.ReadCloser {
+	ctx, cancel := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
 	done := make(chan struct{})
 	go func() {
@@ -405,16 +400,18 @@ func (m *Machine) tarFromExec(ctx context.Context, p string) io.ReadCloser {
 		}
 		pw.CloseWithError(err)
 	}()
-	return &execReader{PipeReader: pr, done: done}
+	return &execReader{PipeReader: pr, done: done, cancel: cancel}
 }
 
 type execReader struct {
 	*io.PipeReader
-	done chan struct{}
+	done   chan struct{}
+	cancel context.CancelFunc
 }
 
 func (r *execReader) Close() error {
 	r.PipeReader.CloseWithError(errors.New("transfer abandoned"))
+	r.cancel()
 	<-r.done
 	return nil
 }

@@ -156,7 +156,7 @@ func BoundedDownloads(t *testing.T, f *docker.Factory) {
 	ctx := context.Background()
 	m := NewMachine(t, f, nil)
 	host := t.TempDir()
-	Sh(t, m, "head -c 1000 /dev/zero | tr '\\0' a > /workspace/k; mkdir -p /workspace/d")
+	Sh(t, m, "head -c 1000 /dev/zero | tr '\\0' a > /workspace/k; mkdir -p /workspace/d/e; head -c 6 /dev/zero > /workspace/d/a; head -c 5 /dev/zero > /workspace/d/e/b")
 	target := filepath.Join(host, "k")
 	writeFile(t, target, "previous", 0o644)
 	var le *machine.DownloadLimitExceeded
@@ -172,9 +172,19 @@ func BoundedDownloads(t *testing.T, f *docker.Factory) {
 	if data, _ := os.ReadFile(target); len(data) != 1000 {
 		t.Fatalf("got %d bytes", len(data))
 	}
-	var us *machine.UnsupportedSpec
-	if err := m.Download(ctx, "/workspace/d", filepath.Join(host, "d"), machine.DownloadOptions{MaxBytes: 10}); !errors.As(err, &us) || !strings.Contains(us.Reason, "regular file") {
-		t.Fatalf("directory with a limit: %v", err)
+	// A directory's bound is the total of its files; a negative MaxBytes
+	// (Python's max_bytes=0) allows none.
+	if err := m.Download(ctx, "/workspace/d", filepath.Join(host, "d"), machine.DownloadOptions{MaxBytes: 10}); !errors.As(err, &le) {
+		t.Fatalf("directory over its limit: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(host, "d")); err == nil {
+		t.Fatal("a refused directory download left files")
+	}
+	if err := m.Download(ctx, "/workspace/d", filepath.Join(host, "d"), machine.DownloadOptions{MaxBytes: 11}); err != nil {
+		t.Fatalf("directory within its limit: %v", err)
+	}
+	if err := m.Download(ctx, "/workspace/k", filepath.Join(host, "zero"), machine.DownloadOptions{MaxBytes: -1}); !errors.As(err, &le) {
+		t.Fatalf("a zero limit: %v", err)
 	}
 	entries, _ := os.ReadDir(host)
 	for _, e := range entries {
