@@ -199,17 +199,20 @@ func TestUploadDownload(t *testing.T) {
 	if fi, _ := os.Stat(filepath.Join(out, "a.sh")); fi.Mode().Perm() != 0o755 {
 		t.Fatal(fi.Mode())
 	}
-	// A planted host symlink is not followed.
+	// A planted host symlink is replaced, never followed.
 	outside := filepath.Join(host, "outside")
 	os.Mkdir(outside, 0o755)
 	out2 := filepath.Join(host, "out2")
 	os.Mkdir(out2, 0o755)
 	os.Symlink(outside, filepath.Join(out2, "sub"))
-	if err := m.Download(ctx, "/workspace/proj", out2, machine.DownloadOptions{}); err == nil {
-		t.Fatal("followed a planted symlink")
+	if err := m.Download(ctx, "/workspace/proj", out2, machine.DownloadOptions{}); err != nil {
+		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Fatalf("wrote outside: %v", ents)
+	}
+	if st, err := os.Lstat(filepath.Join(out2, "sub")); err != nil || !st.IsDir() {
+		t.Fatalf("the planted link is still there: %v %v", st, err)
 	}
 	// Guest symlinks out of the tree are refused.
 	run(t, m, machine.Command{Argv: []string{"sh", "-c", "mkdir t && ln -s /etc t/l"}})
@@ -224,8 +227,11 @@ func TestUploadDownload(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) != "old" {
 		t.Fatal("target touched")
 	}
-	if err := m.Download(ctx, "/workspace/proj", file, machine.DownloadOptions{MaxBytes: 2}); err == nil || !strings.Contains(err.Error(), "regular file") {
+	if err := m.Download(ctx, "/workspace/proj", filepath.Join(host, "bounded"), machine.DownloadOptions{MaxBytes: 2}); !errors.As(err, new(*machine.DownloadLimitExceeded)) {
 		t.Fatalf("dir bounded: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(host, "bounded")); err == nil {
+		t.Fatal("a refused directory download left files")
 	}
 	if err := m.Download(ctx, "/workspace/proj/sub/b", file, machine.DownloadOptions{MaxBytes: 3}); err != nil {
 		t.Fatal(err)

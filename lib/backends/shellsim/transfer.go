@@ -1,30 +1,33 @@
 package shellsimbackend
 
 import (
+	"archive/tar"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
+	"github.com/shellbox/shellbox/lib/transfer"
 )
 
-const modeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
-
-// insideTree reports whether a symlink at rel (slash path relative to a
-// tree's root) with the given target stays inside that tree.
-func insideTree(rel, target string) bool {
-	if target == "" || path.IsAbs(target) {
-		return false
+// guestPath refuses a guest path that is relative or holds "..", as every
+// backend does.
+func guestPath(field, p string) error {
+	if !path.IsAbs(p) {
+		return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must be an absolute path, got %q", p)}
 	}
-	joined := path.Join(path.Dir(rel), target)
-	return joined != ".." && !strings.HasPrefix(joined, "../")
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must not contain \"..\" components, got %q", p)}
+		}
+	}
+	return nil
 }
 
 // Upload copies a host file or tree into the machine (modes kept; symlinks
@@ -32,6 +35,9 @@ func insideTree(rel, target string) bool {
 // It is all-or-nothing: on failure (e.g. the disk limit) nothing new stays.
 func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err := m.check(); err != nil {
+		return err
+	}
+	if err := guestPath("target", target); err != nil {
 		return err
 	}
 	entries, err := shellsim.ReadHostTree(source, m.env.Limits().Disk)
@@ -57,14 +63,21 @@ type fsEntry struct {
 	target string
 }
 
-// Download copies a guest file or tree to the host.
+// Download copies a guest file or tree to the host through
+// transfer.Extract, like every backend: opts bound the total bytes of the
+// files (see transfer.Bound), the host keeps its disk reserve, setuid bits
+// are stripped, links must stay inside the tree and target is left
+// untouched on failure. Special files inside a tree are skipped.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	if err := m.check(); err != nil {
 		return err
 	}
+	if err := guestPath("source", source); err != nil {
+		return err
+	}
 	src := m.resolve(source)
+	limit, bounded := transfer.Bound(opts)
 	var entries []fsEntry
-	var rootInfo fs.FileMode
 	err := m.env.WithFS(func(fsys *vfs.FS) error {
 		fi, err := fsys.Lstat(src)
 		if err != nil {
@@ -73,14 +86,14 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 			}
 			return &machine.PathError{Op: "download", Path: source, Reason: err.Error()}
 		}
-		rootInfo = fi.Mode
-		if opts.MaxBytes > 0 {
-			if !fi.Mode.IsRegular() {
-				return &machine.UnsupportedSpec{Backend: Backend, Field: "max_bytes", Reason: "a bounded download must be a regular file"}
-			}
-			if fi.Size > opts.MaxBytes {
-				return &machine.DownloadLimitExceeded{Path: source, Limit: opts.MaxBytes}
-			}
+		switch {
+		case fi.Mode&fs.ModeSymlink != 0:
+			return &machine.PathError{Op: "download", Path: source, Reason: "is a symbolic link"}
+		case !fi.Mode.IsDir() && !fi.Mode.IsRegular():
+			return &machine.PathError{Op: "download", Path: source, Reason: "is a special file"}
+		case bounded && fi.Mode.IsRegular() && fi.Size > limit:
+			// Refused before the file is copied out of the simulation.
+			return &machine.DownloadLimitExceeded{Path: target, Limit: limit}
 		}
 		return collect(fsys, src, ".", fi.Mode, fi.Target, &entries)
 	})
@@ -90,61 +103,38 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if !rootInfo.IsDir() {
-		e := entries[0]
-		if e.mode&fs.ModeSymlink != 0 {
-			return &machine.PathError{Op: "download", Path: source, Reason: "is a symbolic link"}
-		}
-		return writeAtomic(target, e.data, e.mode&modeBits)
-	}
-	if err := os.MkdirAll(target, 0o755); err != nil {
-		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
-	}
-	root, err := os.OpenRoot(target)
-	if err != nil {
-		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
-	}
-	defer root.Close()
-	for _, e := range entries {
-		if e.rel == "." {
-			continue
-		}
-		var err error
-		switch {
-		case e.mode.IsDir():
-			err = root.Mkdir(e.rel, 0o700)
-			if errors.Is(err, fs.ErrExist) {
-				var fi fs.FileInfo
-				if fi, err = root.Lstat(e.rel); err == nil && !fi.IsDir() {
-					err = fmt.Errorf("exists and is not a directory")
-				}
-			}
-		case e.mode&fs.ModeSymlink != 0:
-			if !insideTree(e.rel, e.target) {
-				err = fmt.Errorf("symbolic link to %q points outside the tree", e.target)
-				break
-			}
-			_ = root.Remove(e.rel)
-			err = root.Symlink(e.target, e.rel)
-		default:
-			if fi, lerr := root.Lstat(e.rel); lerr == nil && !fi.Mode().IsRegular() {
-				if rerr := root.Remove(e.rel); rerr != nil {
-					err = rerr
-					break
-				}
-			}
-			err = root.WriteFile(e.rel, e.data, 0o600)
-		}
-		if err == nil && e.mode&fs.ModeSymlink == 0 {
-			err = root.Chmod(e.rel, e.mode&modeBits)
-		}
-		if err != nil {
-			return &machine.PathError{Op: "download", Path: filepath.Join(target, e.rel), Reason: err.Error()}
-		}
-	}
-	return root.Chmod(".", rootInfo&modeBits)
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(writeEntries(pw, entries)) }()
+	err = transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
+	pr.CloseWithError(errors.New("download abandoned"))
+	return err
 }
 
+// writeEntries writes a collected tree as the tar stream Extract reads.
+func writeEntries(w io.Writer, entries []fsEntry) error {
+	tw := tar.NewWriter(w)
+	for _, e := range entries {
+		h := &tar.Header{Name: e.rel, Mode: transfer.TarMode(e.mode)}
+		switch {
+		case e.mode.IsDir():
+			h.Typeflag = tar.TypeDir
+			h.Name += "/"
+		case e.mode&fs.ModeSymlink != 0:
+			h.Typeflag, h.Linkname, h.Mode = tar.TypeSymlink, e.target, 0o777
+		default:
+			h.Typeflag, h.Size = tar.TypeReg, int64(len(e.data))
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if _, err := tw.Write(e.data); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// collect appends the node at p and, for a directory, everything below it.
 func collect(fsys *vfs.FS, p, rel string, mode fs.FileMode, link string, out *[]fsEntry) error {
 	e := fsEntry{rel: rel, mode: mode, target: link}
 	switch {
@@ -175,42 +165,8 @@ func collect(fsys *vfs.FS, p, rel string, mode fs.FileMode, link string, out *[]
 		}
 		e.data = data
 	default:
-		return &machine.PathError{Op: "download", Path: p, Reason: "is a special file"}
+		return nil // fifos and devices are not transferred
 	}
 	*out = append(*out, e)
-	return nil
-}
-
-// writeAtomic writes data to target through a temporary file in its
-// directory and a rename, so target is either untouched or complete.
-func writeAtomic(target string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(target)
-	// Like a tree download, a file download creates the target's parents.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
-	}
-	tmp, err := os.CreateTemp(dir, ".shellsim-download-*")
-	if err != nil {
-		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		if fi, serr := os.Lstat(target); serr == nil && fi.IsDir() {
-			err = fmt.Errorf("is a directory")
-		} else {
-			err = os.Rename(name, target)
-		}
-	}
-	if err != nil {
-		os.Remove(name)
-		return &machine.PathError{Op: "download", Path: target, Reason: err.Error()}
-	}
 	return nil
 }
