@@ -87,7 +87,7 @@ func writeTar(ctx context.Context, w io.Writer, p string, dry bool) error {
 			if dry {
 				return nil
 			}
-			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: tarMode(mode), ModTime: info.ModTime()})
+			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name + "/", Mode: TarMode(mode), ModTime: info.ModTime()})
 		case mode.IsRegular():
 			if dry {
 				return nil
@@ -133,7 +133,7 @@ func writeFile(tw *tar.Writer, root *os.Root, rel, name, full string, buf []byte
 	if !info.Mode().IsRegular() {
 		return &machine.PathError{Op: "read", Path: full, Reason: "is no longer a regular file"}
 	}
-	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: info.Size(), Mode: tarMode(info.Mode()), ModTime: info.ModTime()}
+	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: info.Size(), Mode: TarMode(info.Mode()), ModTime: info.ModTime()}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err
 	}
@@ -625,9 +625,9 @@ func modeBits(m fs.FileMode, keepSpecial bool) fs.FileMode {
 	return bits
 }
 
-// tarMode is m's permission, setuid, setgid and sticky bits as a tar
+// TarMode is m's permission, setuid, setgid and sticky bits as a tar
 // header holds them (Unix bits, not Go's fs.FileMode bits).
-func tarMode(m fs.FileMode) int64 {
+func TarMode(m fs.FileMode) int64 {
 	bits := int64(m.Perm())
 	if m&fs.ModeSetuid != 0 {
 		bits |= 0o4000
