@@ -73,6 +73,10 @@ func Open(layout, manifestDigest string) (*Image, error) {
 	if img.Config.OS != "linux" || img.Config.Architecture != "amd64" {
 		return nil, ErrPlatform
 	}
+	// umoci indexes one by the other without checking.
+	if len(img.Config.RootFS.DiffIDs) != len(img.Manifest.Layers) {
+		return nil, fmt.Errorf("image config lists %d layer diff IDs for %d layers", len(img.Config.RootFS.DiffIDs), len(img.Manifest.Layers))
+	}
 	return img, nil
 }
 

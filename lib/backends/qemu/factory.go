@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docker/docker/client"
+
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -60,6 +62,9 @@ type Options struct {
 	CacheDir string `json:"cache_dir"`
 	// DiskSizeMB is a staged disk's size when a spec has no storage_mb.
 	DiskSizeMB int `json:"disk_size_mb"`
+	// DockerHost is the Docker daemon that DockerImage sources come from;
+	// "" means $DOCKER_HOST or the local socket.
+	DockerHost string `json:"docker_host"`
 }
 
 // Defaults of a machine's resources.
@@ -88,6 +93,10 @@ type Factory struct {
 	accelOnce sync.Once
 	kvmOK     bool
 	kvmReason string
+
+	dockerOnce sync.Once
+	docker     *client.Client
+	dockerErr  error
 }
 
 type kernelSource struct {
@@ -203,13 +212,13 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "guest networking is not provided yet; QEMU machines have no network card"}
 	}
 	switch src := spec.Source.(type) {
-	case machine.PreparedImage:
+	case machine.PreparedImage, machine.DockerImage:
 	case machine.QemuBundle:
 		if spec.StorageMB != nil {
 			return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "a QemuBundle's disk has the size it was staged with"}
 		}
 	default:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a PreparedImage or a QemuBundle)", src.Kind())}
+		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a PreparedImage, a DockerImage or a QemuBundle)", src.Kind())}
 	}
 	return nil
 }

@@ -73,6 +73,13 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	var disk *stagedDisk
+	if d, ok := spec.Source.(machine.DockerImage); ok {
+		img, err := f.dockerImage(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		spec.Source = img
+	}
 	switch src := spec.Source.(type) {
 	case machine.PreparedImage:
 		size := f.opts.DiskSizeMB
