@@ -149,7 +149,7 @@ func (m *Machine) checkGuest(field, p string, write bool) error {
 	}
 	for _, part := range splitPath(p) {
 		if part == ".." {
-			return &machine.PathError{Op: field, Path: p, Reason: "path escapes with .."}
+			return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must not contain \"..\" components, got %q", p)}
 		}
 	}
 	if write && underAny(path.Clean(p), m.plan.readOnly) {
