@@ -53,10 +53,6 @@ type Capabilities struct {
 	// suite then asserts they survive. Otherwise they die with the command.
 	JobGroups bool
 
-	// AbsolutePaths declares that transfers refuse a relative guest path
-	// (InvalidSpec); otherwise it is taken from the workdir.
-	AbsolutePaths bool
-
 	// SymlinksRefused declares that uploads refuse every symbolic link
 	// (with a PathError), not only the ones that leave the tree.
 	SymlinksRefused bool
