@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -68,6 +69,7 @@ type Environment struct {
 	rt       *shell.Runtime
 	sh       *shell.Shell
 	terminal bool
+	closed   bool
 	last     Outcome
 
 	active *Running                // the stepped action, if any
@@ -152,7 +154,22 @@ func (e *Environment) Close() {
 	e.j = nil
 	e.rt.Sched.KillAll(9)
 	e.rt.Sched.Drain()
+	// The host memory of a large simulation goes back to the OS now rather
+	// than whenever the caller drops the environment and the runtime
+	// scavenges: its files and shell state are dropped here.
+	_, _, diskPeak := e.rt.FS.Usage()
+	if e.rt.Meter.MemPeak+diskPeak >= returnMemoryFrom && !e.closed {
+		e.rt.FS.Clear()
+		e.sh.Drop()
+		e.terminal = true
+		debug.FreeOSMemory()
+	}
+	e.closed = true
 }
+
+// returnMemoryFrom is the modeled memory and disk peak from which Close
+// returns host memory to the OS (a forced GC costs milliseconds).
+const returnMemoryFrom = 64 << 20
 
 // Dir is the shell's working directory.
 func (e *Environment) Dir() string { return e.sh.Dir() }

@@ -34,6 +34,9 @@ func TestResourceStops(t *testing.T) {
 	def := shellsim.DefaultLimits()
 	big := def
 	big.CPU = 1 << 40
+	// Under the function nesting limit, each level's memory runs out first.
+	small := def
+	small.Memory = 16 << 20
 	tests := []struct {
 		name, src string
 		limits    shellsim.Limits
@@ -42,7 +45,9 @@ func TestResourceStops(t *testing.T) {
 		{"fork-bomb", `:(){ :|:& };:`, def, "memory_exhausted"},
 		{"yes", `yes`, def, "output_limit_exceeded"},
 		{"busy-loop", `while :; do :; done`, def, "cpu_exhausted"},
-		{"recursion", `f(){ f; }; f`, def, "memory_exhausted"},
+		{"recursion", `f(){ f; }; f`, small, "memory_exhausted"},
+		{"subshell-recursion", `f(){ ( f ); }; f`, big, "memory_exhausted"},
+		{"substitution-recursion", `f(){ echo $(f); }; f`, big, "memory_exhausted"},
 		{"brace", `echo {1..10000000}`, def, "memory_exhausted"},
 		{"subst-yes", `x=$(yes); echo ${#x}`, def, "cpu_exhausted"},
 		{"doubling", `s=x; while :; do s="$s$s"; done`, big, "memory_exhausted"},
@@ -178,6 +183,30 @@ func TestLateCancellationDoesNotLeakIntoTheNextAction(t *testing.T) {
 		}
 		if r := e.Run(context.Background(), "echo ok", nil); string(r.Stdout) != "ok\n" || r.Outcome.ExitStatus != 0 {
 			t.Fatalf("round %d: next action got %q status %d", i, r.Stdout, r.Outcome.ExitStatus)
+		}
+	}
+}
+
+// A runaway recursion ends with bash's FUNCNEST error (a status, not a host
+// crash); FUNCNEST lowers the limit; other nesting (eval, source, child
+// shells) is bounded too.
+func TestNestingLimits(t *testing.T) {
+	l := shellsim.DefaultLimits()
+	l.CPU, l.Memory = 1<<40, 1<<30
+	for _, tc := range []struct{ src, stdout, stderr string }{
+		{`f(){ f; }; f; echo not reached`, "", "environment: line 1: f: maximum function nesting level exceeded (5000)\n"},
+		{`FUNCNEST=3; f(){ echo $FUNCNAME; f; }; f`, "f\nf\nf\n", "environment: line 1: f: maximum function nesting level exceeded (3)\n"},
+		{`f(){ if (( $1 < 4000 )); then f $(( $1 + 1 )); else echo deep; fi; }; f 0`, "deep\n", ""},
+		{`FUNCNEST=abc; f(){ (( $1 < 100 )) && f $(( $1 + 1 )); }; f 0; echo ok`, "ok\n", ""},
+		{`x='eval "$x"'; eval "$x"`, "", "bash: line 1: maximum nesting level exceeded (10000)\n"},
+		{`echo '. /work/s' > /work/s; . /work/s`, "", "bash: line 1: maximum nesting level exceeded (10000)\n"},
+		{`echo 'sh /work/s' > /work/s; sh /work/s; echo status $?`, "status 1\n", "/work/s: line 1: maximum nesting level exceeded (10000)\n"},
+	} {
+		env := shellsim.NewEnvironment(l)
+		r := env.Run(context.Background(), tc.src, nil)
+		env.Close()
+		if r.Outcome.StopReason != nil || string(r.Stdout) != tc.stdout || string(r.Stderr) != tc.stderr {
+			t.Errorf("%s: status %d stop %v stdout %q stderr %q", tc.src, r.Outcome.ExitStatus, r.Outcome.StopReason, r.Stdout, r.Stderr)
 		}
 	}
 }

@@ -687,8 +687,12 @@ func biEval(sh *Shell, args []string) int {
 		}
 		return 2
 	}
+	if !sh.enter() {
+		return 1
+	}
 	sh.status = 0
 	sh.stmts(f.Stmts)
+	sh.leave()
 	return sh.status
 }
 
@@ -729,10 +733,15 @@ func biSource(sh *Shell, args []string) int {
 	if len(args) > 2 {
 		sh.params = args[2:]
 	}
+	if !sh.enter() {
+		sh.params = oldParams
+		return 1
+	}
 	sh.sourceDepth++
 	sh.status = 0
 	sh.stmts(f.Stmts)
 	sh.sourceDepth--
+	sh.leave()
 	if sh.returning && sh.sourceDepth >= 0 && len(sh.funcNames) == 0 {
 		sh.returning = false
 	} else if sh.returning {

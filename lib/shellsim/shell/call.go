@@ -350,17 +350,20 @@ func (sh *Shell) tempEnv(env []string) func() {
 	}
 }
 
-const frameMem = 4 << 10
-
 func (sh *Shell) callFunc(name string, body *syntax.Stmt, args []string) {
 	if sh.charge(resources.CostBuiltin) != nil {
 		return
 	}
-	if err := sh.rt.Meter.Reserve(frameMem); err != nil {
-		sh.fatal(err)
+	if limit := sh.funcNest(); len(sh.funcNames) >= limit {
+		// bash's wording; like bash -c, the shell gives up with status 1.
+		sh.errf("%s: maximum function nesting level exceeded (%d)", name, limit)
+		sh.exit(1)
 		return
 	}
-	defer sh.rt.Meter.Release(frameMem)
+	if !sh.enter() {
+		return
+	}
+	defer sh.leave()
 	oldParams := sh.params
 	sh.params = args
 	sh.scopes = append(sh.scopes, map[string]*Var{})
@@ -643,15 +646,21 @@ func safeRun(e command.Entry, inv *command.Invocation) (st int) {
 // newProcessShell makes a fresh shell process (for scripts and sh -c): only
 // exported variables survive, functions do not.
 func (sh *Shell) newProcessShell(env []string, fds [10]*fdesc) *Shell {
+	if sh.nest >= MaxNest {
+		sh.nestError()
+		return nil
+	}
 	if sh.charge(resources.CostFork) != nil {
 		return nil
 	}
-	if err := sh.rt.Meter.Reserve(resources.MemProcess); err != nil {
+	if err := sh.rt.Meter.Reserve(resources.MemProcess + frameMem); err != nil {
 		sh.fatal(err)
 		return nil
 	}
+	// procMem (the frame) is released by finish, MemProcess by endProcessShell.
 	c := &Shell{rt: sh.rt, scopes: []map[string]*Var{{}}, funcs: map[string]*syntax.Stmt{},
-		dir: sh.dir, arg0: "bash", name: "bash", umask: sh.umask, task: sh.task, fds: fds}
+		dir: sh.dir, arg0: "bash", name: "bash", umask: sh.umask, task: sh.task, fds: fds,
+		nest: sh.nest + 1, procMem: frameMem}
 	for _, kv := range sh.processEnv(env) {
 		k, v, _ := strings.Cut(kv, "=")
 		c.scopes[0][k] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: v, Exported: true}}

@@ -21,7 +21,8 @@ func (sh *Shell) Fresh(dir string, env map[string]string) (*Shell, error) {
 		return nil, err
 	}
 	c := &Shell{rt: rt, scopes: []map[string]*Var{maps.Clone(initialVars(rt.Hostname))},
-		funcs: map[string]*syntax.Stmt{}, dir: dir, arg0: "bash", name: "bash", umask: 0o022}
+		funcs: map[string]*syntax.Stmt{}, dir: dir, arg0: "bash", name: "bash", umask: 0o022,
+		procMem: resources.MemProcess}
 	exported := func(k, v string) {
 		c.scopes[0][k] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: v, Exported: true}}
 	}
@@ -143,3 +144,12 @@ func (sh *Shell) SetDir(dir string) {
 
 // PID is the shell's process id.
 func (sh *Shell) PID() int { return sh.pid }
+
+// Drop forgets the shell's variables, functions and cached state, for a
+// closed environment: the process table may still reference the shell.
+func (sh *Shell) Drop() {
+	sh.scopes = []map[string]*Var{{}}
+	sh.funcs = map[string]*syntax.Stmt{}
+	sh.aliases, sh.traps, sh.jobs, sh.params, sh.dirs = nil, nil, nil, nil, nil
+	sh.cfg, sh.readDirFn, sh.psubs = nil, nil, nil
+}

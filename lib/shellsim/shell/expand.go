@@ -26,7 +26,7 @@ func (sh *Shell) ecfg() *expand.Config {
 	if sh.cfgDepth == 0 && sh.cfg != nil {
 		cfg = sh.cfg
 	} else {
-		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize}
+		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits}
 		if sh.cfgDepth == 0 {
 			sh.cfg = cfg
 		}
@@ -277,58 +277,86 @@ func (f fileInfo) IsDir() bool        { return f.fi.IsDir() }
 func (f fileInfo) Sys() any           { return nil }
 
 // memWriter collects command-substitution output, reserving modeled memory
-// as it grows.
+// for its buffer before the buffer grows (the old and the new one both live
+// while the contents are copied).
 type memWriter struct {
 	sh       *Shell
-	w        io.Writer
+	buf      []byte
 	reserved int64
-	n        int64
 }
 
 func (m *memWriter) Write(p []byte) (int, error) {
-	m.n += int64(len(p))
-	for m.n > m.reserved {
-		if err := m.sh.rt.Meter.Reserve(4096); err != nil {
+	if need := len(m.buf) + len(p); need > cap(m.buf) {
+		newCap := max(need+need/4, 4096)
+		if err := m.sh.rt.Meter.Reserve(int64(newCap)); err != nil {
 			return 0, err
 		}
-		m.reserved += 4096
+		nb := make([]byte, len(m.buf), newCap)
+		copy(nb, m.buf)
+		m.sh.rt.Meter.Release(int64(cap(m.buf)))
+		m.reserved += int64(newCap - cap(m.buf))
+		m.buf = nb
 	}
-	return m.w.Write(p)
+	m.buf = append(m.buf, p...)
+	return len(p), nil
 }
 
-func (sh *Shell) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
+// text returns the output as a string: the copy is reserved before it is
+// made, and the buffer is then dropped and released.
+func (m *memWriter) text() (string, error) {
+	if err := m.sh.rt.Meter.Reserve(int64(len(m.buf))); err != nil {
+		m.release()
+		return "", err
+	}
+	s := string(m.buf)
+	m.sh.rt.Meter.Release(int64(len(m.buf)))
+	m.release()
+	return s, nil
+}
+
+func (m *memWriter) release() {
+	m.sh.rt.Meter.Release(m.reserved)
+	m.reserved, m.buf = 0, nil
+}
+
+func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	// $(< file) reads the file directly.
 	if len(cs.Stmts) == 1 && cs.Stmts[0].Cmd == nil && len(cs.Stmts[0].Redirs) == 1 &&
 		cs.Stmts[0].Redirs[0].Op == syntax.RdrIn {
 		name, err := sh.literal(cs.Stmts[0].Redirs[0].Word)
 		if err != nil {
-			return err
+			return "", err
 		}
 		b, err := sh.readFile(name)
 		if err != nil {
 			sh.errf("%s: %s", name, command.Message(err))
 			sh.substSt, sh.substRan = 1, true
-			return nil
+			return "", nil
 		}
 		sh.substSt, sh.substRan = 0, true
-		_, err = w.Write(b)
-		return err
+		if err := sh.checkSize(2 * int64(len(b))); err != nil {
+			return "", err
+		}
+		return string(b), nil
 	}
 	child := sh.fork()
 	if child == nil {
-		return sh.rt.Meter.Err()
+		return "", sh.rt.Meter.Err()
 	}
-	mw := &memWriter{sh: sh, w: w}
+	mw := &memWriter{sh: sh}
 	child.fds[1] = &fdesc{w: mw}
 	child.stmts(cs.Stmts)
 	st := sh.join(child)
-	sh.rt.Meter.Release(mw.reserved)
+	out, err := mw.text()
+	if err != nil {
+		sh.fatal(err)
+	}
 	sh.substSt, sh.substRan = st, true
 	sh.status = st
 	if sh.exiting {
-		return sh.rt.Meter.Err()
+		return "", sh.rt.Meter.Err()
 	}
-	return nil
+	return out, nil
 }
 
 // procSub is a live process substitution: a child process connected to the
@@ -433,6 +461,17 @@ func (sh *Shell) readFile(name string) ([]byte, error) {
 		err = sh.charge(int64(len(b)))
 	}
 	return b, err
+}
+
+// fits fails (stopping the shell) when n more bytes would not fit the
+// memory limit.
+func (sh *Shell) fits(n int64) error {
+	if err := sh.rt.Meter.Reserve(n); err != nil {
+		sh.fatal(err)
+		return err
+	}
+	sh.rt.Meter.Release(n)
+	return nil
 }
 
 // checkSize fails when n more bytes would not fit the memory limit.

@@ -150,7 +150,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 				if hasPrec {
 					spec += "." + prec
 				}
-				b.WriteString(fmt.Sprintf(spec+"s", strftime(tf, t)))
+				writeWide(&b, flags, width, prec, hasPrec, 's', strftime(tf, t))
 				i = j + end + 1
 				continue
 			}
@@ -160,20 +160,18 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 			}
 			verb := format[j]
 			// Huge widths would be built on the host before any charge:
-			// reserve them first so they die of the memory limit.
-			if w, _ := strconv.Atoi(width); w > 1<<16 {
-				if err := sh.rt.Meter.Reserve(int64(w)); err != nil {
-					sh.fatal(err)
-					return b.String(), 1, err
+			// they must fit the memory limit twice (the result and the copy
+			// its reader makes) or die of it.
+			for _, n := range []string{width, prec} {
+				v, err := strconv.ParseInt(n, 10, 64)
+				if err != nil && n != "" {
+					v = math.MaxInt64 / 4 // out of range: more than any limit
 				}
-				sh.rt.Meter.Release(int64(w))
-			}
-			if p, _ := strconv.Atoi(prec); p > 1<<16 {
-				if err := sh.rt.Meter.Reserve(int64(p)); err != nil {
-					sh.fatal(err)
-					return b.String(), 1, err
+				if v > 1<<16 {
+					if err := sh.checkSize(2 * v); err != nil {
+						return b.String(), 1, err
+					}
 				}
-				sh.rt.Meter.Release(int64(p))
 			}
 			if b.Len() > 1<<16 {
 				if err := sh.charge(int64(b.Len()) / 64); err != nil {
@@ -187,10 +185,10 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 			arg, have := next()
 			switch verb {
 			case 's':
-				b.WriteString(fmt.Sprintf(spec+"s", arg))
+				writeWide(&b, flags, width, prec, hasPrec, 's', arg)
 			case 'b':
 				s, st := expandEscapes(arg, false)
-				b.WriteString(fmt.Sprintf(spec+"s", s))
+				writeWide(&b, flags, width, prec, hasPrec, 's', s)
 				if st {
 					return b.String(), status, nil
 				}
@@ -199,21 +197,21 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 				if !have {
 					s = "''"
 				}
-				b.WriteString(fmt.Sprintf(spec+"s", s))
+				writeWide(&b, flags, width, prec, hasPrec, 's', s)
 			case 'c':
 				s := ""
 				if arg != "" {
 					_, n := utf8.DecodeRuneInString(arg)
 					s = arg[:n]
 				}
-				b.WriteString(fmt.Sprintf("%"+flags+width+"s", s))
+				writeWide(&b, flags, width, "", false, 's', s)
 			case 'd', 'i':
 				n, err := parseInt(arg)
 				if err != nil {
 					sh.bierr("printf", "%s: %v", arg, err)
 					status = 1
 				}
-				b.WriteString(fmt.Sprintf(spec+"d", n))
+				writeWide(&b, flags, width, prec, hasPrec, 'd', n)
 			case 'u', 'o', 'x', 'X':
 				n, err := parseInt(arg)
 				if err != nil {
@@ -224,7 +222,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 				if v == 'u' {
 					v = 'd'
 				}
-				b.WriteString(fmt.Sprintf(spec+string(v), uint64(n)))
+				writeWide(&b, flags, width, prec, hasPrec, v, uint64(n))
 			case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 				f, err := parseFloat(arg)
 				if err != nil {
@@ -236,12 +234,12 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 					v = 'f'
 				}
 				if (v == 'g' || v == 'G') && !hasPrec {
-					spec += ".6"
+					prec, hasPrec = "6", true
 				}
 				if v == 'a' || v == 'A' {
 					v = v - 'a' + 'x'
 				}
-				s := fmt.Sprintf(spec+string(v), f)
+				s := sprintfWide(flags, width, prec, hasPrec, v, f)
 				if math.IsInf(f, 0) || math.IsNaN(f) {
 					s = strings.ToLower(strings.TrimPrefix(s, "+"))
 					if verb >= 'A' && verb <= 'Z' {
@@ -514,4 +512,84 @@ func strftime(f string, t time.Time) string {
 		}
 	}
 	return b.String()
+}
+
+// fmtMax is the largest width or precision Go's fmt accepts (beyond it,
+// fmt prints "%!(NOVERB)").
+const fmtMax = 1_000_000
+
+// sprintfWide formats arg like fmt.Sprintf("%"+flags+width+"."+prec+verb)
+// with bash's results for widths and precisions fmt refuses: the value is
+// formatted without them and padded here (the caller has reserved the
+// memory).
+func sprintfWide(flags, width, prec string, hasPrec bool, verb byte, arg any) string {
+	var b strings.Builder
+	writeWide(&b, flags, width, prec, hasPrec, verb, arg)
+	return b.String()
+}
+
+// writeWide is sprintfWide writing into b, with one allocation for a huge
+// padding.
+func writeWide(b *strings.Builder, flags, width, prec string, hasPrec bool, verb byte, arg any) {
+	w, _ := strconv.Atoi(width)
+	p, _ := strconv.Atoi(prec)
+	if w <= fmtMax && p <= fmtMax {
+		spec := "%" + flags + width
+		if hasPrec {
+			spec += "." + prec
+		}
+		fmt.Fprintf(b, spec+string(verb), arg)
+		return
+	}
+	numeric := verb != 's'
+	spec := "%" + strings.NewReplacer("-", "", "0", "").Replace(flags)
+	zeros := 0
+	switch {
+	case !hasPrec:
+	case p <= fmtMax:
+		spec += "." + prec
+	case numeric && strings.IndexByte("duoxX", verb) >= 0:
+		zeros = p // integer digits padded to the precision below
+	case numeric:
+		spec += "." + strconv.Itoa(fmtMax) // floats: bash's extra digits are zeros too
+		zeros = -(p - fmtMax)
+	}
+	s := fmt.Sprintf(spec+string(verb), arg)
+	sign := ""
+	if numeric && s != "" && strings.IndexByte("+- ", s[0]) >= 0 {
+		sign, s = s[:1], s[1:]
+	}
+	lead, trail := 0, 0 // zeros before and after the digits
+	if zeros > len(s) {
+		lead = zeros - len(s)
+	} else if zeros < 0 {
+		trail = -zeros
+	}
+	n := len(sign) + lead + len(s) + trail
+	pad := max(w-n, 0)
+	b.Grow(n + pad)
+	left := strings.Contains(flags, "-")
+	zeroPad := numeric && strings.Contains(flags, "0") && !hasPrec && !left
+	if !left && !zeroPad {
+		repeatByte(b, ' ', pad)
+	}
+	b.WriteString(sign)
+	if zeroPad {
+		repeatByte(b, '0', pad)
+	}
+	repeatByte(b, '0', lead)
+	b.WriteString(s)
+	repeatByte(b, '0', trail)
+	if left {
+		repeatByte(b, ' ', pad)
+	}
+}
+
+func repeatByte(b *strings.Builder, c byte, n int) {
+	chunk := strings.Repeat(string(c), min(n, 4096))
+	for n > 0 {
+		k := min(n, len(chunk))
+		b.WriteString(chunk[:k])
+		n -= k
+	}
 }

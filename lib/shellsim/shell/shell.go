@@ -71,6 +71,8 @@ type Shell struct {
 	inTrap      bool
 	aliasDepth  int
 	sourceDepth int
+	nest        int   // nested execution levels (see nest.go), inherited by subshells and child shells
+	procMem     int64 // memory reserved by fork for this subshell besides varMem
 	getoptsLast int
 	curBuiltin  string
 	cfg         *expand.Config
@@ -730,6 +732,10 @@ func flattenPipe(c *syntax.BinaryCmd, stages *[]*syntax.Stmt, all *[]bool) {
 
 // fork makes a subshell: a deep copy of the shell state with a new PID.
 func (sh *Shell) fork() *Shell {
+	if sh.nest >= MaxNest {
+		sh.nestError()
+		return nil
+	}
 	nvars := 0
 	for _, s := range sh.scopes {
 		nvars += len(s)
@@ -737,7 +743,8 @@ func (sh *Shell) fork() *Shell {
 	if sh.charge(resources.CostFork+int64(nvars)*2) != nil {
 		return nil
 	}
-	if err := sh.rt.Meter.Reserve(sh.varMem + resources.MemProcess); err != nil {
+	mem := sh.forkMem()
+	if err := sh.rt.Meter.Reserve(mem); err != nil {
 		sh.fatal(err)
 		return nil
 	}
@@ -774,7 +781,17 @@ func (sh *Shell) fork() *Shell {
 	c.exiting, c.returning, c.brk, c.cont = false, false, 0, 0
 	c.loopDepth = 0
 	c.subshell = true
+	c.nest = sh.nest + 1
+	c.procMem = mem - sh.varMem
 	return &c
+}
+
+// forkMem is the modeled memory of a copy of this shell: its variables,
+// one process, and the bookkeeping copied per scope, function frame and
+// positional parameter (a subshell of a deep recursion copies all of them).
+func (sh *Shell) forkMem() int64 {
+	return sh.varMem + resources.MemProcess + frameMem +
+		int64(len(sh.scopes))*scopeMem + int64(len(sh.funcNames)+len(sh.params)+len(sh.dirs))*16
 }
 
 // join finishes a synchronous subshell and returns its status.
@@ -797,7 +814,7 @@ func (sh *Shell) finish() {
 		sh.rt.Sched.Reap(p)
 	}
 	if !sh.top {
-		sh.rt.Meter.Release(sh.varMem + resources.MemProcess)
+		sh.rt.Meter.Release(sh.varMem + sh.procMem)
 		sh.varMem = 0
 	}
 }
@@ -984,7 +1001,7 @@ func (sh *Shell) background(st *syntax.Stmt) {
 		if p, ok := sh.rt.Sched.Proc(child.pid); ok {
 			sh.rt.Sched.Exit(p, s)
 		}
-		sh.rt.Meter.Release(child.varMem + resources.MemProcess)
+		sh.rt.Meter.Release(child.varMem + child.procMem)
 	})
 	if p, ok := sh.rt.Sched.Proc(child.pid); ok {
 		p.Task = j.task

@@ -18,13 +18,16 @@ type Var struct {
 	Integer, Lower, Upper bool
 }
 
+// varSize is the modeled memory of a variable: its bytes plus what the host
+// takes per element (a string header and the slack of a growing slice, or a
+// map entry).
 func varSize(v *Var) int64 {
-	n := int64(len(v.Str)) + 32
+	n := int64(len(v.Str)) + 32 + int64(len(v.Indexes))*8
 	for _, s := range v.List {
-		n += int64(len(s)) + 16
+		n += int64(len(s)) + 24
 	}
 	for k, s := range v.Map {
-		n += int64(len(k)+len(s)) + 32
+		n += int64(len(k)+len(s)) + 64
 	}
 	return n
 }

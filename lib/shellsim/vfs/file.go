@@ -115,7 +115,7 @@ func (f *file) Write(b []byte) (int, error) {
 			return 0, perr("write", f.path, err)
 		}
 		if end > int64(cap(f.n.data)) {
-			nd := make([]byte, end, max(end, 2*int64(cap(f.n.data))))
+			nd := make([]byte, end, f.v.growCap(int64(cap(f.n.data)), end))
 			copy(nd, f.n.data)
 			f.n.data = nd
 		} else {
@@ -170,3 +170,14 @@ func (f *file) Truncate(size int64) error {
 }
 
 func (f *file) Stat() (command.FileInfo, error) { return f.v.info(f.name, f.n), nil }
+
+// growCap is the capacity for file data growing from old to at least end
+// bytes: doubling (fewer copies, so less garbage, than slower growth), but
+// never more than the quota leaves room for: file data is host memory.
+func (v *FS) growCap(old, end int64) int64 {
+	c := max(2*old, end)
+	if v.quota > 0 {
+		c = min(c, max(end, end+v.quota-v.used))
+	}
+	return c
+}

@@ -711,3 +711,12 @@ func setChild(dir *node, name string, n *node) {
 	}
 	dir.children[name] = n
 }
+
+// Clear drops every file (for a closed environment, so that its data can be
+// garbage-collected while the FS value is still referenced).
+func (v *FS) Clear() {
+	v.root = v.newNode(fs.ModeDir | 0o755)
+	v.root.children = map[string]*node{}
+	v.root.nlink = 2
+	v.used = 0
+}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -218,12 +219,28 @@ func (p *proc) readAll(name string) ([]byte, error) {
 
 func (p *proc) slurp(r io.Reader) ([]byte, error) {
 	var buf []byte
+	release := func() {}
+	defer func() { p.rels = append(p.rels, release) }()
 	chunk := make([]byte, 32*1024)
 	for {
 		n, err := r.Read(chunk)
 		if n > 0 {
-			if !p.reserve(int64(n)) {
-				return nil, errStop
+			if need := len(buf) + n; need > cap(buf) {
+				// Reserved before it is allocated; the old buffer stays
+				// reserved until its contents are copied.
+				newCap := max(need+need/4, 64<<10)
+				if p.stop {
+					return nil, errStop
+				}
+				rel, rerr := p.Sys.Reserve(int64(newCap))
+				if rerr != nil {
+					p.stop = true
+					return nil, errStop
+				}
+				nb := make([]byte, len(buf), newCap)
+				copy(nb, buf)
+				release()
+				buf, release = nb, rel
 			}
 			buf = append(buf, chunk[:n]...)
 		}
@@ -234,6 +251,26 @@ func (p *proc) slurp(r io.Reader) ([]byte, error) {
 			return buf, err
 		}
 	}
+}
+
+// lines splits data into records after reserving their headers (a slice
+// header each, as GNU sort reserves line headers); false when memory is out.
+func (p *proc) lines(data []byte, delim byte) ([][]byte, bool) {
+	n := bytes.Count(data, []byte{delim}) + 1
+	if !p.reserve(24 * int64(n)) {
+		return nil, false
+	}
+	lines := make([][]byte, 0, n)
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, delim)
+		if i < 0 {
+			lines = append(lines, data)
+			break
+		}
+		lines = append(lines, data[:i])
+		data = data[i+1:]
+	}
+	return lines, true
 }
 
 // lineReader yields delimiter-terminated records, the last one possibly

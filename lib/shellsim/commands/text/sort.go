@@ -781,26 +781,37 @@ func Sort(inv *command.Invocation) int {
 			}
 			return p.exit(2)
 		}
-		lines := splitLines(data, delim)
-		// Line headers, as GNU sort reserves them.
-		if !p.reserve(int64(len(data)) + 24*int64(len(lines))) {
+		lines, ok := p.lines(data, delim)
+		if !ok {
 			return p.exit(2)
 		}
 		inputs = append(inputs, lines)
 	}
 	var lines [][]byte
+	n := 0
+	for _, in := range inputs {
+		n += len(in)
+	}
+	if len(inputs) > 1 && !p.reserve(24*int64(n)) {
+		return p.exit(2)
+	}
 	if merge {
-		lines = s.merge(inputs)
+		lines = s.merge(inputs, n)
 	} else {
-		for _, in := range inputs {
-			lines = append(lines, in...)
+		if len(inputs) == 1 {
+			lines = inputs[0]
+		} else {
+			lines = make([][]byte, 0, n)
+			for _, in := range inputs {
+				lines = append(lines, in...)
+			}
 		}
 		sort.SliceStable(lines, func(i, j int) bool { return s.compare(lines[i], lines[j]) < 0 })
 	}
 	// The modeled cost is n·log2(n) comparisons (plus the bytes already
 	// charged on reading), independent of the sort algorithm's details.
-	n := int64(len(lines))
-	if !p.charge(n * int64(bits.Len64(uint64(n)))) {
+	nl := int64(len(lines))
+	if !p.charge(nl * int64(bits.Len64(uint64(nl)))) {
 		return p.exit(2)
 	}
 
@@ -851,8 +862,8 @@ func Sort(inv *command.Invocation) int {
 	return p.exit(0)
 }
 
-func (s *sorter) merge(inputs [][][]byte) [][]byte {
-	var out [][]byte
+func (s *sorter) merge(inputs [][][]byte, n int) [][]byte {
+	out := make([][]byte, 0, n)
 	idx := make([]int, len(inputs))
 	for {
 		best := -1
@@ -881,8 +892,8 @@ func (p *proc) sortCheck(s *sorter, f string, delim byte, quiet bool) int {
 		p.warn("cannot read: %s: %s", f, command.Message(err))
 		return p.exit(2)
 	}
-	lines := splitLines(data, delim)
-	if !p.charge(int64(len(lines))) {
+	lines, ok := p.lines(data, delim)
+	if !ok || !p.charge(int64(len(lines))) {
 		return p.exit(2)
 	}
 	for i := 1; i < len(lines); i++ {

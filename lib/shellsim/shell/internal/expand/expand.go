@@ -7,7 +7,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -41,12 +40,12 @@ type Config struct {
 	// variables.
 	Env Environ
 
-	// CmdSubst expands a command substitution node, writing its standard
-	// output to the provided [io.Writer].
+	// CmdSubst expands a command substitution node and returns its standard
+	// output (ShellSim: as a string, so that the caller meters its memory).
 	//
 	// If nil, encountering a command substitution will result in an
 	// UnexpectedCommandError.
-	CmdSubst func(io.Writer, *syntax.CmdSubst) error
+	CmdSubst func(*syntax.CmdSubst) (string, error)
 
 	// ProcSubst expands a process substitution node.
 	ProcSubst func(*syntax.ProcSubst) (string, error)
@@ -91,6 +90,11 @@ type Config struct {
 	// Check (ShellSim) is asked before building a result of n bytes that
 	// may be large; a non-nil error aborts the expansion.
 	Check func(n int64) error
+	// Fits (ShellSim) is asked before any result of n bytes (n >= 64 KiB)
+	// is allocated, and fails when the memory limit has no room for it.
+	Fits func(n int64) error
+	// checkErr is a refusal of Fits, returned by the top-level call.
+	checkErr error
 
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
@@ -121,6 +125,7 @@ func prepareConfig(cfg *Config) *Config {
 	cfg = cmp.Or(cfg, zeroConfig)
 	cfg.Env = cmp.Or(cfg.Env, FuncEnviron(func(string) string { return "" }))
 
+	cfg.checkErr = nil
 	cfg.ifs = " \t\n"
 	if vr := cfg.Env.Get("IFS"); vr.IsSet() {
 		cfg.ifs = vr.String()
@@ -158,7 +163,46 @@ func (cfg *Config) ifsJoin(strs []string) string {
 		_, size := utf8.DecodeRuneInString(cfg.ifs)
 		sep = cfg.ifs[:size]
 	}
+	return cfg.join(strs, sep)
+}
+
+// checkMin is the size from which results are checked before being built.
+const checkMin = 64 << 10
+
+// fits asks Fits whether n bytes may be built; a refusal is kept for the
+// top-level call to return, and the caller then builds nothing.
+func (cfg *Config) fits(n int) bool {
+	if cfg.checkErr != nil {
+		return false
+	}
+	if n < checkMin || cfg.Fits == nil {
+		return true
+	}
+	if err := cfg.Fits(int64(n)); err != nil {
+		cfg.checkErr = err
+		return false
+	}
+	return true
+}
+
+// join is strings.Join, checked before the result is allocated.
+func (cfg *Config) join(strs []string, sep string) string {
+	n := len(sep) * max(len(strs)-1, 0)
+	for _, s := range strs {
+		n += len(s)
+	}
+	if !cfg.fits(n) {
+		return ""
+	}
 	return strings.Join(strs, sep)
+}
+
+// built returns what sb holds and detaches it, so that the reusable
+// builder does not keep a large result alive after its owner drops it.
+func (cfg *Config) built(sb *strings.Builder) string {
+	s := sb.String()
+	sb.Reset()
+	return s
 }
 
 func (cfg *Config) strBuilder() *strings.Builder {
@@ -194,7 +238,8 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return cfg.fieldJoin(field), nil
+	s := cfg.fieldJoin(field)
+	return s, cfg.checkErr
 }
 
 // Document expands a single shell word as if it were a here-document body.
@@ -212,7 +257,8 @@ func Document(cfg *Config, word *syntax.Word) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return cfg.fieldJoin(field), nil
+	s := cfg.fieldJoin(field)
+	return s, cfg.checkErr
 }
 
 // Pattern expands a single shell word as a pattern, using [pattern.QuoteMeta]
@@ -230,6 +276,13 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	n := 0
+	for _, part := range field {
+		n += len(part.val)
+	}
+	if !cfg.fits(n) {
+		return "", cfg.checkErr
+	}
 	sb := cfg.strBuilder()
 	for _, part := range field {
 		if part.quote > quoteNone {
@@ -238,7 +291,7 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 			sb.WriteString(part.val)
 		}
 	}
-	return sb.String(), nil
+	return cfg.built(sb), cfg.checkErr
 }
 
 // Format expands a format string with a number of arguments, following the
@@ -260,7 +313,7 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 		return "", 0, err
 	}
 
-	return sb.String(), consumed, err
+	return cfg.built(sb), consumed, err
 }
 
 func formatInto(sb *strings.Builder, format string, args []string) (int, error) {
@@ -423,11 +476,19 @@ func (cfg *Config) fieldJoin(parts []fieldPart) string {
 	case 1: // short-cut without a string copy
 		return parts[0].val
 	}
+	n := 0
+	for _, part := range parts {
+		n += len(part.val)
+	}
+	if !cfg.fits(n) {
+		return ""
+	}
 	sb := cfg.strBuilder()
+	sb.Grow(n)
 	for _, part := range parts {
 		sb.WriteString(part.val)
 	}
-	return sb.String()
+	return cfg.built(sb)
 }
 
 func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob bool) {
@@ -451,7 +512,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	}
 	// Check the entire escaped word, as a bracket expression could span
 	// multiple unquoted parts, such as `[a$x` where x holds "]".
-	escaped = sb.String()
+	escaped = cfg.built(sb)
 	if pattern.HasMeta(escaped, 0) {
 		return escaped, true
 	}
@@ -464,6 +525,11 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 	for s, err := range FieldsSeq(cfg, words...) {
 		if err != nil {
 			return nil, err
+		}
+		// ShellSim: the headers of many fields add up ("${a[@]}" of a
+		// large array); what the slice may grow to is checked as it grows.
+		if len(fields) == cap(fields) && len(fields) >= 4096 && !cfg.fits(32*len(fields)) {
+			return nil, cfg.checkErr
 		}
 		fields = append(fields, s)
 	}
@@ -505,7 +571,12 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 						continue
 					}
 				}
-				if !yield(cfg.fieldJoin(field), nil) {
+				s := cfg.fieldJoin(field)
+				if cfg.checkErr != nil {
+					yield("", cfg.checkErr)
+					return true
+				}
+				if !yield(s, nil) {
 					return true
 				}
 			}
@@ -577,7 +648,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 					}
 					sb.WriteByte(b)
 				}
-				s = sb.String()
+				s = cfg.built(sb)
 			}
 			s, _, _ = strings.Cut(s, "\x00") // TODO: why is this needed?
 			field = append(field, fieldPart{val: s})
@@ -637,12 +708,16 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	if cfg.CmdSubst == nil {
 		return "", UnexpectedCommandError{Node: cs}
 	}
-	sb := cfg.strBuilder()
-	if err := cfg.CmdSubst(sb, cs); err != nil {
+	out, err := cfg.CmdSubst(cs)
+	if err != nil {
 		return "", err
 	}
-	out := sb.String()
-	out = strings.ReplaceAll(out, "\x00", "")
+	if strings.IndexByte(out, 0) >= 0 {
+		if !cfg.fits(len(out)) {
+			return "", cfg.checkErr
+		}
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
 	return strings.TrimRight(out, "\n"), nil
 }
 
@@ -652,6 +727,12 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	allowEmpty := false
 	flush := func() {
 		if len(curField) == 0 {
+			return
+		}
+		// ShellSim: each field costs its parts and headers here and in the
+		// caller; what the list may grow to is checked as it grows.
+		if len(fields) == cap(fields) && len(fields) >= 4096 && !cfg.fits(80*len(fields)) {
+			curField = nil
 			return
 		}
 		fields = append(fields, curField)
@@ -793,6 +874,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		}
 	}
 	flush()
+	if cfg.checkErr != nil {
+		return nil, cfg.checkErr
+	}
 	if allowEmpty && len(fields) == 0 {
 		fields = append(fields, curField)
 	}

@@ -71,7 +71,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if nodeLit(index) == "*" || pe.Names == syntax.NamesPrefix {
 			return cfg.ifsJoin(elems)
 		}
-		return strings.Join(elems, " ")
+		return cfg.join(elems, " ")
 	}
 	var vr Variable
 	// ShellSim: LINENO comes from the environment too, which knows the
@@ -297,6 +297,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			case "P":
 				// TODO: implement prompt expansion (\u, \h, \w, etc.).
 			case "U":
+				if !cfg.fits(len(str)) {
+					return "", cfg.checkErr
+				}
 				str = strings.ToUpper(str)
 			case "u":
 				rs := []rune(str)
@@ -305,6 +308,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					str = string(rs)
 				}
 			case "L":
+				if !cfg.fits(len(str)) {
+					return "", cfg.checkErr
+				}
 				str = strings.ToLower(str)
 			case "K", "k":
 				// TODO: implement, like @A but listing keys for assoc arrays.
@@ -410,7 +416,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			last = loc[1]
 		}
 		sb.WriteString(elem[last:])
-		out[i] = sb.String()
+		out[i] = cfg.built(sb)
 	}
 	return out, nil
 }
@@ -443,6 +449,9 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 
 	out := make([]string, len(elems))
 	for i, elem := range elems {
+		if !cfg.fits(5 * len(elem)) { // the runes and the result
+			return elems
+		}
 		rs := []rune(elem)
 		for ri, r := range rs {
 			if rx.MatchString(string(r)) {
@@ -485,7 +494,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	case Indexed:
 		switch nodeLit(idx) {
 		case "*", "@":
-			return strings.Join(vr.List, " "), vr.IsSet(), nil
+			return cfg.join(vr.List, " "), vr.IsSet(), nil
 		}
 		i, err := Arithm(cfg, idx)
 		if err != nil {
@@ -507,7 +516,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 			if lit == "*" {
 				return cfg.ifsJoin(strs), vr.IsSet(), nil
 			}
-			return strings.Join(strs, " "), vr.IsSet(), nil
+			return cfg.join(strs, " "), vr.IsSet(), nil
 		}
 		val, err := AssocIndex(cfg, idx)
 		if err != nil {
