@@ -33,7 +33,7 @@ func serveAgent(name string) error {
 	if err != nil {
 		return err
 	}
-	err = execd.ServeConns(session, execd.ServeOptions{KeepCapabilities: true})
+	err = execd.ServeConns(newStreamRouter(session), execd.ServeOptions{KeepCapabilities: true})
 	if session.IsClosed() {
 		return nil // the host closed the channel
 	}

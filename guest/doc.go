@@ -15,5 +15,7 @@
 //
 //	shellbox.root=/dev/vda   the image's ext4 root (absent: stay in the initramfs)
 //	shellbox.time=<ms>       the host's wall clock, Unix milliseconds, at launch
+//	                         (exact time, entropy and the working directory
+//	                         come with the host's first request, channel.OpSync)
 //	shellbox.port=<name>     the virtio-serial port's name (default "shellbox")
 package guest

@@ -2,7 +2,6 @@ package guest
 
 import (
 	"bufio"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -125,10 +124,6 @@ func initMachine() error {
 	}
 	if err := finishMounts(); err != nil {
 		return err
-	}
-	if w, err := hex.DecodeString(params["workdir"]); err == nil && len(w) > 0 && w[0] == '/' {
-		// The image need not have mkdir: the working directory is made here.
-		os.MkdirAll(string(w), 0o755)
 	}
 	if ms, err := strconv.ParseInt(params["time"], 10, 64); err == nil {
 		setClock(ms)

@@ -2,7 +2,8 @@ package qemu
 
 import (
 	"context"
-	"encoding/hex"
+	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -158,7 +159,37 @@ func (f *Factory) boot(ctx context.Context, spec machine.Spec, assets *bootAsset
 		return fail(err)
 	}
 	m.client = execd.NewDialerClient(m.session.Open)
+	if err := m.sync(deadline); err != nil {
+		return fail(err)
+	}
 	return m, nil
+}
+
+// sync gives the guest this machine's clock, fresh randomness and its
+// working directory (see channel.OpSync).
+func (m *Machine) sync(deadline time.Time) error {
+	req := channel.SyncRequest{Op: channel.OpSync, UnixNano: time.Now().UnixNano(), Entropy: make([]byte, 64), Workdir: m.workdir}
+	if _, err := rand.Read(req.Entropy); err != nil {
+		return err
+	}
+	c, err := m.session.Open()
+	if err != nil {
+		return fmt.Errorf("opening the sync stream: %w", err)
+	}
+	defer c.Close()
+	c.SetDeadline(deadline)
+	payload, _ := json.Marshal(req)
+	if err := channel.WriteFrame(c, channel.FrameRequest, payload); err != nil {
+		return fmt.Errorf("syncing the guest: %w", err)
+	}
+	typ, reply, err := channel.ReadFrame(c)
+	if err != nil {
+		return fmt.Errorf("syncing the guest: %w", err)
+	}
+	if typ != channel.FrameOK {
+		return fmt.Errorf("syncing the guest: %s", reply)
+	}
+	return nil
 }
 
 // awaitAgent connects to the agent's channel and reads up to its readiness
@@ -233,8 +264,7 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		cpus = *spec.CPUs
 	}
 	cmdline := []string{"console=ttyS0", "quiet", "panic=-1", "rdinit=/init",
-		"shellbox.time=" + strconv.FormatInt(time.Now().UnixMilli(), 10),
-		"shellbox.workdir=" + hex.EncodeToString([]byte(m.workdir))}
+		"shellbox.time=" + strconv.FormatInt(time.Now().UnixMilli(), 10)}
 	if khz := tscKHz(); khz > 0 {
 		// Without it about one boot in ten hangs calibrating the TSC.
 		cmdline = append(cmdline, "tsc_early_khz="+strconv.Itoa(khz))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,14 @@ func TestMachine(t *testing.T) {
 		r = run(t, m, machine.Command{Argv: []string{"pwd"}, Cwd: "/nonexistent"})
 		if code(r) == 0 {
 			t.Fatalf("a missing cwd must fail: %q", r.Stdout)
+		}
+	})
+
+	t.Run("clock follows the host", func(t *testing.T) {
+		r := run(t, m, machine.Command{Argv: []string{"date", "+%s"}})
+		guest, err := strconv.ParseInt(strings.TrimSpace(string(r.Stdout)), 10, 64)
+		if d := guest - time.Now().Unix(); err != nil || d < -5 || d > 5 {
+			t.Fatalf("guest clock %q is %d s off", r.Stdout, d)
 		}
 	})
 
