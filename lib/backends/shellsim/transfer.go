@@ -12,6 +12,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 	"github.com/shellbox/shellbox/lib/transfer"
 )
@@ -57,9 +58,10 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 
 // fsEntry is one node of a guest tree being downloaded.
 type fsEntry struct {
+	path   string // in the guest
 	rel    string
 	mode   fs.FileMode
-	data   []byte
+	size   int64
 	target string
 }
 
@@ -67,7 +69,9 @@ type fsEntry struct {
 // transfer.Extract, like every backend: opts bound the total bytes of the
 // files (see transfer.Bound), the host keeps its disk reserve, setuid bits
 // are stripped, links must stay inside the tree and target is left
-// untouched on failure. Special files inside a tree are skipped.
+// untouched on failure. Special files inside a tree are skipped. A file's
+// data is copied out of the simulation only once Extract has accepted its
+// header, so a refused 200 MB file costs no host memory.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	if err := m.check(); err != nil {
 		return err
@@ -76,7 +80,6 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 		return err
 	}
 	src := m.resolve(source)
-	limit, bounded := transfer.Bound(opts)
 	var entries []fsEntry
 	err := m.env.WithFS(func(fsys *vfs.FS) error {
 		fi, err := fsys.Lstat(src)
@@ -91,11 +94,8 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 			return &machine.PathError{Op: "download", Path: source, Reason: "is a symbolic link"}
 		case !fi.Mode.IsDir() && !fi.Mode.IsRegular():
 			return &machine.PathError{Op: "download", Path: source, Reason: "is a special file"}
-		case bounded && fi.Mode.IsRegular() && fi.Size > limit:
-			// Refused before the file is copied out of the simulation.
-			return &machine.DownloadLimitExceeded{Path: target, Limit: limit}
 		}
-		return collect(fsys, src, ".", fi.Mode, fi.Target, &entries)
+		return collect(fsys, src, ".", fi, &entries)
 	})
 	if err != nil {
 		return err
@@ -104,14 +104,14 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 		return err
 	}
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(writeEntries(pw, entries)) }()
+	go func() { pw.CloseWithError(m.writeEntries(pw, entries)) }()
 	err = transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
 	pr.CloseWithError(errors.New("download abandoned"))
 	return err
 }
 
 // writeEntries writes a collected tree as the tar stream Extract reads.
-func writeEntries(w io.Writer, entries []fsEntry) error {
+func (m *Machine) writeEntries(w io.Writer, entries []fsEntry) error {
 	tw := tar.NewWriter(w)
 	for _, e := range entries {
 		h := &tar.Header{Name: e.rel, Mode: transfer.TarMode(e.mode)}
@@ -122,12 +122,27 @@ func writeEntries(w io.Writer, entries []fsEntry) error {
 		case e.mode&fs.ModeSymlink != 0:
 			h.Typeflag, h.Linkname, h.Mode = tar.TypeSymlink, e.target, 0o777
 		default:
-			h.Typeflag, h.Size = tar.TypeReg, int64(len(e.data))
+			h.Typeflag, h.Size = tar.TypeReg, e.size
 		}
 		if err := tw.WriteHeader(h); err != nil {
 			return err
 		}
-		if _, err := tw.Write(e.data); err != nil {
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		var data []byte
+		err := m.env.WithFS(func(fsys *vfs.FS) error {
+			var err error
+			data, err = fsys.ReadFile(e.path)
+			return err
+		})
+		if err != nil {
+			return &machine.PathError{Op: "download", Path: e.path, Reason: err.Error()}
+		}
+		if int64(len(data)) != e.size {
+			return fmt.Errorf("shellsim: %s changed while it was downloaded", e.path)
+		}
+		if _, err := tw.Write(data); err != nil {
 			return err
 		}
 	}
@@ -135,22 +150,22 @@ func writeEntries(w io.Writer, entries []fsEntry) error {
 }
 
 // collect appends the node at p and, for a directory, everything below it.
-func collect(fsys *vfs.FS, p, rel string, mode fs.FileMode, link string, out *[]fsEntry) error {
-	e := fsEntry{rel: rel, mode: mode, target: link}
+func collect(fsys *vfs.FS, p, rel string, fi command.FileInfo, out *[]fsEntry) error {
+	e := fsEntry{path: p, rel: rel, mode: fi.Mode, size: fi.Size, target: fi.Target}
 	switch {
-	case mode.IsDir():
+	case fi.Mode.IsDir():
 		*out = append(*out, e)
 		kids, err := fsys.ReadDir(p)
 		if err != nil {
 			return &machine.PathError{Op: "download", Path: p, Reason: err.Error()}
 		}
 		for _, k := range kids {
-			if err := collect(fsys, path.Join(p, k.Name), path.Join(rel, k.Name), k.Mode, k.Target, out); err != nil {
+			if err := collect(fsys, path.Join(p, k.Name), path.Join(rel, k.Name), k, out); err != nil {
 				return err
 			}
 		}
 		return nil
-	case mode&fs.ModeSymlink != 0:
+	case fi.Mode&fs.ModeSymlink != 0:
 		if e.target == "" {
 			t, err := fsys.Readlink(p)
 			if err != nil {
@@ -158,13 +173,7 @@ func collect(fsys *vfs.FS, p, rel string, mode fs.FileMode, link string, out *[]
 			}
 			e.target = t
 		}
-	case mode.IsRegular():
-		data, err := fsys.ReadFile(p)
-		if err != nil {
-			return &machine.PathError{Op: "download", Path: p, Reason: err.Error()}
-		}
-		e.data = data
-	default:
+	case !fi.Mode.IsRegular():
 		return nil // fifos and devices are not transferred
 	}
 	*out = append(*out, e)
