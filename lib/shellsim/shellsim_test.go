@@ -210,3 +210,54 @@ func TestNestingLimits(t *testing.T) {
 		}
 	}
 }
+
+// Widths and precisions beyond what Go's fmt formats give bash's output
+// (not "%!(NOVERB)"), and a huge one is stopped by the limits before it is
+// built.
+func TestPrintfHugeWidths(t *testing.T) {
+	l := shellsim.DefaultLimits()
+	l.CPU = 1 << 40
+	src := `printf '%01500000d' -5 | head -c 3; echo
+printf '%.1500000d' 5 | wc -c
+printf '%-1500000s|' a | tail -c 3; echo
+printf '%1500000d' 7 | wc -c
+printf '%+1500000.3f' 2.5 | tail -c 7; echo
+printf '%1500000s' | wc -c`
+	want := "-00\n1500000\n  |\n1500000\n +2.500\n1500000\n"
+	if r := run(t, l, src); string(r.Stdout) != want || len(r.Stderr) != 0 {
+		t.Fatalf("stdout %q stderr %q, want %q", r.Stdout, r.Stderr, want)
+	}
+	for _, src := range []string{`printf '%2000000000d' 1 | wc -c`, `printf '%.2000000000d' 1`, `printf '%99999999999999999999d' 1`} {
+		r := run(t, shellsim.DefaultLimits(), src)
+		if reason(r) == "" || bytes.Contains(r.Stdout, []byte("%!")) || r.Outcome.Usage.MemoryPeak > l.Memory {
+			t.Errorf("%s: reason %q stdout %q", src, reason(r), r.Stdout[:min(len(r.Stdout), 100)])
+		}
+	}
+}
+
+// A full disk gives bash's and GNU's "No space left on device" messages.
+func TestDiskFullMessages(t *testing.T) {
+	l := shellsim.DefaultLimits()
+	l.Disk = 1 << 20
+	src := `echo source > /work/src; touch /work/f /work/p /work/c /work/pw
+head -c 2000000 /dev/zero > /work/big; echo $?
+for i in $(seq 40); do head -c 1000 /dev/zero >> /work/big 2>/dev/null; done
+for i in $(seq 1000); do printf x >> /work/big 2>/dev/null || break; done
+echo x > /work/f; echo $?
+printf '%s\n' abc > /work/p; echo $?
+seq 3 | cat > /work/c; echo $?
+cp /work/src /work/pw; echo $?
+echo x > /work/new; echo $?
+rm /work/big; echo x > /work/f; echo $?`
+	want := "1\n1\n1\n1\n1\n1\n0\n"
+	wantErr := `head: write error: No space left on device
+bash: line 5: echo: write error: No space left on device
+bash: line 6: printf: write error: No space left on device
+cat: write error: No space left on device
+cp: cannot create regular file '/work/pw': No space left on device
+bash: line 9: /work/new: No space left on device
+`
+	if r := run(t, l, src); string(r.Stdout) != want || string(r.Stderr) != wantErr {
+		t.Fatalf("stdout %q stderr:\n%s", r.Stdout, r.Stderr)
+	}
+}

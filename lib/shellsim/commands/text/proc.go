@@ -49,6 +49,10 @@ func (p *proc) exit(status int) int {
 			p.stop = true
 		}
 	}
+	// A full disk is reported as GNU tools do; a closed pipe is not.
+	if _, err := p.out.Write(nil); errors.Is(err, command.ErrNoSpace) {
+		fmt.Fprintf(p.Stderr, "%s: write error: %s\n", p.name, command.Message(err))
+	}
 	for _, r := range p.rels {
 		r()
 	}
