@@ -65,7 +65,13 @@ type Options struct {
 	// DockerHost is the Docker daemon that DockerImage sources come from;
 	// "" means $DOCKER_HOST or the local socket.
 	DockerHost string `json:"docker_host"`
+	// Restore, unless false, starts machines by restoring a saved state
+	// of a booted template (made on the first create of a configuration)
+	// instead of booting the kernel.
+	Restore *bool `json:"restore"`
 }
+
+func (o Options) restoreEnabled() bool { return o.Restore == nil || *o.Restore }
 
 // Defaults of a machine's resources.
 const (

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/digitalocean/go-qemu/qmp"
 	"github.com/hashicorp/yamux"
 
 	"github.com/shellbox/shellbox/guest/channel"
@@ -45,6 +46,10 @@ type Machine struct {
 	meta    imageMeta
 	workdir string
 	accel   Acceleration
+	// deadline bounds the start; cmdline is the kernel command line.
+	deadline time.Time
+	cmdline  string
+	restored bool
 
 	mu        sync.Mutex
 	procs     map[*process]struct{}
@@ -99,11 +104,74 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	if err != nil {
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
+	if !f.opts.restoreEnabled() {
+		return f.boot(ctx, spec, assets, disk, accel)
+	}
+	st, err := f.savedStateFor(ctx, spec, assets, disk, accel)
+	if err != nil {
+		// Saving is a boot: its failure is this machine's.
+		var se *machine.StartupError
+		if errors.As(err, &se) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	m, err := f.startSynced(ctx, spec, assets, disk, accel, launch{restore: st})
+	if err == nil {
+		m.restored = true
+		return m, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	// A state that does not restore is dropped (the next create saves a
+	// new one); this machine boots cold.
+	f.dropState(st)
 	return f.boot(ctx, spec, assets, disk, accel)
 }
 
-// boot starts QEMU and waits for the guest agent's readiness.
+// Restored says whether the machine was restored from a saved state.
+func (m *Machine) Restored() bool { return m.restored }
+
+// launch says how a machine starts: a cold boot (the zero value), a
+// template that writes to a qcow2 overlay, or a restore of a saved state.
+type launch struct {
+	overlay string      // a template's writable qcow2 overlay
+	restore *savedState // restore this state instead of booting
+}
+
+// boot starts a machine by booting the kernel, and syncs its guest.
 func (f *Factory) boot(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*Machine, error) {
+	return f.startSynced(ctx, spec, assets, disk, accel, launch{})
+}
+
+// startSynced starts a machine and sends it the sync request.
+func (f *Factory) startSynced(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, how launch) (*Machine, error) {
+	m, err := f.start(ctx, spec, assets, disk, accel, how)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.sync(m.deadline); err != nil {
+		return m.failStart(err)
+	}
+	return m, nil
+}
+
+// failStart stops a machine that did not start and reports why, with the
+// console's tail.
+func (m *Machine) failStart(err error) (*Machine, error) {
+	m.kill()
+	tail := strings.TrimSpace(m.console.String())
+	if tail != "" {
+		err = fmt.Errorf("%w\nconsole (last %d bytes):\n%s", err, consoleTail, tail)
+	}
+	return nil, &machine.StartupError{Backend: Name, Err: err}
+}
+
+// start launches QEMU and connects to the guest agent: after a boot, once
+// it announced readiness; after a restore, once the state is loaded and
+// the machine continued.
+func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, how launch) (*Machine, error) {
 	m := &Machine{f: f, spec: spec, exited: make(chan struct{}), console: newTailBuffer(consoleTail), accel: accel}
 	if disk != nil {
 		m.meta = disk.meta
@@ -116,19 +184,19 @@ func (f *Factory) boot(ctx context.Context, spec machine.Spec, assets *bootAsset
 		m.workdir = "/"
 	}
 	m.workdir = path.Clean(m.workdir)
+	timeout := spec.StartupTimeout
+	if timeout <= 0 {
+		timeout = defaultStartupTimeout
+	}
+	m.deadline = time.Now().Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(m.deadline) {
+		m.deadline = d
+	}
 	var err error
 	if m.dir, err = os.MkdirTemp("", "shellbox-qemu-"); err != nil {
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
-	fail := func(err error) (*Machine, error) {
-		m.kill()
-		tail := strings.TrimSpace(m.console.String())
-		if tail != "" {
-			err = fmt.Errorf("%w\nconsole (last %d bytes):\n%s", err, consoleTail, tail)
-		}
-		return nil, &machine.StartupError{Backend: Name, Err: err}
-	}
-	m.cmd = exec.Command(f.qemu, f.qemuArgs(m, spec, assets, disk, accel)...)
+	m.cmd = exec.Command(f.qemu, f.qemuArgs(m, spec, assets, disk, accel, how)...)
 	m.cmd.Stdout, m.cmd.Stderr = m.console, m.console
 	// QEMU writes snapshot=on's overlay to TMPDIR: keep it in the runtime
 	// directory, removed at Close.
@@ -142,27 +210,75 @@ func (f *Factory) boot(ctx context.Context, spec machine.Spec, assets *bootAsset
 		m.cmd.Wait()
 		close(m.exited)
 	}()
-	timeout := spec.StartupTimeout
-	if timeout <= 0 {
-		timeout = defaultStartupTimeout
+	var conn net.Conn
+	if how.restore != nil {
+		conn, err = m.resume(ctx)
+	} else {
+		conn, err = m.awaitAgent(ctx, m.deadline)
 	}
-	deadline := time.Now().Add(timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	conn, err := m.awaitAgent(ctx, deadline)
 	if err != nil {
-		return fail(err)
+		return m.failStart(err)
 	}
 	m.conn = conn
 	if m.session, err = yamux.Client(conn, channel.Config()); err != nil {
-		return fail(err)
+		return m.failStart(err)
 	}
 	m.client = execd.NewDialerClient(m.session.Open)
-	if err := m.sync(deadline); err != nil {
-		return fail(err)
-	}
 	return m, nil
+}
+
+// resume connects to a restoring QEMU's guest channel, waits for the
+// incoming state to be loaded and continues the machine. The channel is
+// connected before the guest runs, so the agent never sees the host gone.
+func (m *Machine) resume(ctx context.Context) (net.Conn, error) {
+	sock := filepath.Join(m.dir, "agent.sock")
+	var conn net.Conn
+	for {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			conn = c
+			break
+		}
+		select {
+		case <-m.exited:
+			return nil, fmt.Errorf("QEMU exited while restoring (%s)", m.cmd.ProcessState)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+		if time.Now().After(m.deadline) {
+			return nil, errors.New("QEMU did not open the guest channel before the startup timeout")
+		}
+	}
+	err := m.qmp(ctx, time.Until(m.deadline), func(mon *qmp.SocketMonitor) error {
+		for {
+			raw, err := mon.Run([]byte(`{"execute":"query-status"}`))
+			if err != nil {
+				return err
+			}
+			var r struct {
+				Return struct {
+					Status string `json:"status"`
+				} `json:"return"`
+			}
+			json.Unmarshal(raw, &r)
+			switch r.Return.Status {
+			case "inmigrate":
+				time.Sleep(time.Millisecond)
+				continue
+			case "paused", "prelaunch":
+				_, err := mon.Run([]byte(`{"execute":"cont"}`))
+				return err
+			default:
+				return fmt.Errorf("restoring the saved state left QEMU %q", r.Return.Status)
+			}
+		}
+	})
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("restoring the saved state: %w", err)
+	}
+	return conn, nil
 }
 
 // sync gives the guest this machine's clock, fresh randomness and its
@@ -255,14 +371,8 @@ func (m *Machine) awaitAgent(ctx context.Context, deadline time.Time) (net.Conn,
 }
 
 // qemuArgs is QEMU's command line for a machine.
-func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) []string {
-	mem, cpus := defaultMemoryMB, defaultCPUs
-	if spec.MemoryMB != nil {
-		mem = *spec.MemoryMB
-	}
-	if spec.CPUs != nil {
-		cpus = *spec.CPUs
-	}
+func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, how launch) []string {
+	mem, cpus := resources(spec)
 	cmdline := []string{"console=ttyS0", "quiet", "panic=-1", "rdinit=/init",
 		"shellbox.time=" + strconv.FormatInt(time.Now().UnixMilli(), 10)}
 	if khz := tscKHz(); khz > 0 {
@@ -272,12 +382,17 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
 	}
+	m.cmdline = strings.Join(cmdline, " ")
+	if how.restore != nil {
+		// The same machine as the template's, down to the command line.
+		m.cmdline = how.restore.cmdline
+	}
 	args := []string{
 		"-machine", "microvm", "-accel", string(accel),
 		"-m", strconv.Itoa(mem) + "M", "-smp", strconv.Itoa(cpus),
 		"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
 		"-serial", "stdio",
-		"-kernel", assets.vmlinux, "-initrd", assets.initramfs, "-append", strings.Join(cmdline, " "),
+		"-kernel", assets.vmlinux, "-initrd", assets.initramfs, "-append", m.cmdline,
 		"-qmp", "unix:" + filepath.Join(m.dir, "qmp.sock") + ",server=on,wait=off",
 		"-device", "virtio-serial-device",
 		"-chardev", "socket,id=agent,path=" + qemuEscape(filepath.Join(m.dir, "agent.sock")) + ",server=on,wait=off",
@@ -287,10 +402,21 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	if accel == AccelKVM {
 		args = append(args, "-cpu", "host")
 	}
+	switch {
+	case disk == nil:
+	case how.overlay != "":
+		args = append(args, "-drive", "file="+qemuEscape(how.overlay)+",if=none,format=qcow2,id=root")
+	case how.restore != nil:
+		args = append(args, "-drive", "file="+qemuEscape(how.restore.disk)+",if=none,format=qcow2,id=root,snapshot=on")
+	default:
+		args = append(args, "-drive", "file="+qemuEscape(disk.path)+",if=none,format=raw,id=root,snapshot=on")
+	}
 	if disk != nil {
-		args = append(args,
-			"-drive", "file="+qemuEscape(disk.path)+",if=none,format=raw,id=root,snapshot=on",
-			"-device", "virtio-blk-device,drive=root")
+		args = append(args, "-device", "virtio-blk-device,drive=root")
+	}
+	if how.restore != nil {
+		// Paused after loading, so the host connects before the guest runs.
+		args = append(args, "-S", "-incoming", "exec:cat '"+how.restore.state+"'")
 	}
 	args = append(args, "-nic", "none")
 	return args

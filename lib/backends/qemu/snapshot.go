@@ -1,0 +1,254 @@
+package qemu
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/digitalocean/go-qemu/qmp"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// Fast starts: a staged image is booted once as a template, its state is
+// saved by migrating it to a file, and every machine after that starts by
+// restoring the state (-incoming, then cont) on a fresh copy-on-write
+// overlay of the template's disk. The template's disk writes (the mount)
+// live in the saved qcow2 overlay, so the restored guest's page cache and
+// its disk agree. Guest clock, randomness and working directory are fixed
+// by the sync request every new channel starts with.
+
+// stateFormat versions the saved state layout (a change invalidates keys).
+const stateFormat = "state-v1"
+
+// savedState is a booted template saved to disk.
+type savedState struct {
+	dir     string
+	state   string // the migration stream
+	disk    string // the template's qcow2 overlay ("" without an image disk)
+	cmdline string // the template's kernel command line, reused on restore
+}
+
+func (s *savedState) valid() bool {
+	for _, p := range []string{s.state, filepath.Join(s.dir, "meta.json")} {
+		if _, err := os.Stat(p); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// stateKey names the saved state of one machine configuration: whatever
+// the restored QEMU must match (devices, memory, CPUs, accelerator) and
+// whatever the guest's memory holds (kernel, guest program, disk).
+func stateKey(assets *bootAssets, disk *stagedDisk, spec machine.Spec, accel Acceleration) string {
+	mem, cpus := resources(spec)
+	diskID := ""
+	if disk != nil {
+		diskID = disk.path
+	}
+	sum := sha256.Sum256([]byte(strings.Join([]string{stateFormat, assets.kernelID, assets.guestID, diskID,
+		strconv.Itoa(mem), strconv.Itoa(cpus), string(accel), string(spec.Network)}, "\x00")))
+	return hex.EncodeToString(sum[:])
+}
+
+func resources(spec machine.Spec) (mem, cpus int) {
+	mem, cpus = defaultMemoryMB, defaultCPUs
+	if spec.MemoryMB != nil {
+		mem = *spec.MemoryMB
+	}
+	if spec.CPUs != nil {
+		cpus = *spec.CPUs
+	}
+	return mem, cpus
+}
+
+// savedStateFor returns the saved state for the configuration, making it
+// first when there is none (one flock per key: concurrent creates save
+// once).
+func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*savedState, error) {
+	key := stateKey(assets, disk, spec, accel)
+	states := filepath.Join(f.cacheDir, "states")
+	final := filepath.Join(states, key)
+	load := func(dir string) *savedState {
+		s := &savedState{dir: dir, state: filepath.Join(dir, "state")}
+		b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+		if err != nil {
+			return nil
+		}
+		var meta struct {
+			Cmdline string `json:"cmdline"`
+			Disk    bool   `json:"disk"`
+		}
+		if json.Unmarshal(b, &meta) != nil {
+			return nil
+		}
+		s.cmdline = meta.Cmdline
+		if meta.Disk {
+			s.disk = filepath.Join(dir, "disk.qcow2")
+		}
+		if !s.valid() {
+			return nil
+		}
+		return s
+	}
+	if s := load(final); s != nil {
+		return s, nil
+	}
+	err := withLock(filepath.Join(states, "."+key+".lock"), func() error {
+		if load(final) != nil {
+			return nil
+		}
+		tmp, err := os.MkdirTemp(states, ".save-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		if err := f.saveTemplate(ctx, spec, assets, disk, accel, tmp); err != nil {
+			return err
+		}
+		return os.Rename(tmp, final)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s := load(final); s != nil {
+		return s, nil
+	}
+	return nil, errors.New("the saved state is incomplete")
+}
+
+// saveTemplate boots a template machine writing to a qcow2 overlay in dir,
+// waits for its agent, and migrates it into dir/state.
+func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, dir string) error {
+	var overlay string
+	if disk != nil {
+		overlay = filepath.Join(dir, "disk.qcow2")
+		img, err := qemuImg(f.qemu)
+		if err != nil {
+			return err
+		}
+		out, err := exec.CommandContext(ctx, img, "create", "-q", "-f", "qcow2", "-F", "raw", "-b", disk.path, overlay).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("qemu-img create: %v: %s", err, strings.TrimSpace(string(out)))
+		}
+	}
+	m, err := f.start(ctx, spec, assets, disk, accel, launch{overlay: overlay})
+	if err != nil {
+		return err
+	}
+	defer m.kill()
+	statePath := filepath.Join(dir, "state")
+	if strings.ContainsAny(statePath, "'\\") {
+		return fmt.Errorf("the cache path %s cannot be quoted for QEMU's exec migration", statePath)
+	}
+	err = m.qmp(ctx, 2*time.Minute, func(mon *qmp.SocketMonitor) error {
+		if _, err := mon.Run([]byte(`{"execute":"stop"}`)); err != nil {
+			return err
+		}
+		cmd, _ := json.Marshal(map[string]any{"execute": "migrate", "arguments": map[string]string{"uri": "exec:cat > '" + statePath + "'"}})
+		if _, err := mon.Run(cmd); err != nil {
+			return err
+		}
+		for {
+			raw, err := mon.Run([]byte(`{"execute":"query-migrate"}`))
+			if err != nil {
+				return err
+			}
+			var r struct {
+				Return struct {
+					Status    string `json:"status"`
+					ErrorDesc string `json:"error-desc"`
+				} `json:"return"`
+			}
+			json.Unmarshal(raw, &r)
+			switch r.Return.Status {
+			case "completed":
+				return nil
+			case "failed", "cancelled":
+				return fmt.Errorf("saving the machine state: migration %s: %s", r.Return.Status, r.Return.ErrorDesc)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	meta, _ := json.Marshal(map[string]any{"cmdline": m.cmdline, "disk": overlay != ""})
+	return os.WriteFile(filepath.Join(dir, "meta.json"), meta, 0o644)
+}
+
+// qemuImg finds qemu-img beside QEMU or on PATH.
+func qemuImg(qemu string) (string, error) {
+	if p := filepath.Join(filepath.Dir(qemu), "qemu-img"); qemu != "" {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("qemu-img")
+	if err != nil {
+		return "", fmt.Errorf("saved states need qemu-img (Debian package qemu-utils): %w", err)
+	}
+	return p, nil
+}
+
+// qmp runs fn on a QMP connection to the machine's QEMU, bounded by
+// timeout: when it passes, or QEMU exits, the connection is cut.
+func (m *Machine) qmp(ctx context.Context, timeout time.Duration, fn func(*qmp.SocketMonitor) error) error {
+	deadline := time.Now().Add(timeout)
+	sock := filepath.Join(m.dir, "qmp.sock")
+	var mon *qmp.SocketMonitor
+	for {
+		var err error
+		if mon, err = qmp.NewSocketMonitor("unix", sock, time.Second); err == nil {
+			break
+		}
+		select {
+		case <-m.exited:
+			return fmt.Errorf("QEMU exited (%s)", m.cmd.ProcessState)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("QMP socket: %w", err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := mon.Connect()
+		if err == nil {
+			err = fn(mon)
+		}
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-m.exited:
+		err = fmt.Errorf("QEMU exited (%s)", m.cmd.ProcessState)
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-time.After(time.Until(deadline)):
+		err = errors.New("QMP did not answer in time")
+	}
+	mon.Disconnect()
+	return err
+}
+
+// dropState removes a saved state that failed to restore.
+func (f *Factory) dropState(s *savedState) {
+	trash := s.dir + ".drop-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if os.Rename(s.dir, trash) == nil {
+		os.RemoveAll(trash)
+	}
+}
