@@ -202,7 +202,7 @@ func (p *stdoutParser) scan(b []byte) error {
 		data = p.scratch
 	}
 	if i := bytes.Index(data, p.nonce); i >= 0 {
-		if _, err := p.out.Write(data[:i]); err != nil {
+		if err := p.emit(data[:i]); err != nil {
 			return err
 		}
 		p.marked = true
@@ -218,11 +218,22 @@ func (p *stdoutParser) scan(b []byte) error {
 			break
 		}
 	}
-	if _, err := p.out.Write(data[:len(data)-keep]); err != nil {
+	if err := p.emit(data[:len(data)-keep]); err != nil {
 		return err
 	}
 	p.pending = append(p.pending[:0], data[len(data)-keep:]...)
 	return nil
+}
+
+// emit passes output on, never as an empty write: through a pipe, an empty
+// write reaches the reader as a read of nothing, which callers across the
+// C ABI take for the end of the stream.
+func (p *stdoutParser) emit(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	_, err := p.out.Write(b)
+	return err
 }
 
 // addStatus collects the ":<status>\n" after the marker; the stream is
