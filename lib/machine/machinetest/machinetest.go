@@ -260,12 +260,24 @@ func assertUnsupported(t testing.TB, err error, field, what string) {
 	}
 }
 
+// readAll reads r to its end, refusing an empty read without an error
+// (see readFull).
 func readAll(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(r)
-	if errors.Is(err, io.EOF) {
-		err = nil
+	var out []byte
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		if n == 0 {
+			return out, errors.New("Stdout().Read returned 0 bytes and no error before the end of the stream")
+		}
 	}
-	return b, err
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

@@ -3,6 +3,7 @@ package machinetest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func (s *suite) openProcess(t *testing.T) {
 	if !s.caps.BatchProcesses {
 		// The echo arrives while stdin is still open.
 		got = make([]byte, len(payload))
-		if _, err := io.ReadFull(p.Stdout(), got); err != nil || !bytes.Equal(got, payload) {
+		if err := readFull(p.Stdout(), got); err != nil || !bytes.Equal(got, payload) {
 			t.Fatalf("streamed echo: %q %v", got, err)
 		}
 		got = nil
@@ -89,7 +90,7 @@ func (s *suite) openProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	ready := make([]byte, len("ready\n"))
-	if _, err := io.ReadFull(p.Stdout(), ready); err != nil {
+	if err := readFull(p.Stdout(), ready); err != nil {
 		t.Fatal(err)
 	}
 	if !alive(t, m, "proc.pid") {
@@ -123,4 +124,21 @@ func (s *suite) openProcess(t *testing.T) {
 		t.Fatal("Wait on a process of a closed machine succeeded")
 	}
 	p.Close(ctx)
+}
+
+// readFull is io.ReadFull that also refuses a read of nothing without an
+// error: callers across the C ABI take an empty read for the end of the
+// stream.
+func readFull(r io.Reader, b []byte) error {
+	for n := 0; n < len(b); {
+		m, err := r.Read(b[n:])
+		if m == 0 && err == nil {
+			return errors.New("Stdout().Read returned 0 bytes and no error before the end of the stream")
+		}
+		n += m
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
