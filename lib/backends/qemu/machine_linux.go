@@ -619,14 +619,15 @@ func (m *Machine) opError(ctx context.Context, err error) error {
 	return err
 }
 
-// checkGuest refuses a guest path that is not absolute or that climbs.
+// checkGuest refuses, before any I/O, a guest path that is not absolute
+// or that has ".." components (a guest path names one place).
 func checkGuest(field, p string) error {
 	if !path.IsAbs(p) {
 		return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must be an absolute path, got %q", p)}
 	}
 	for _, part := range strings.Split(p, "/") {
 		if part == ".." {
-			return &machine.PathError{Op: field, Path: p, Reason: "path escapes with .."}
+			return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must not contain \"..\" components, got %q", p)}
 		}
 	}
 	return nil

@@ -181,7 +181,8 @@ func TestMachine(t *testing.T) {
 		if err := m.Download(ctx, "/workspace/missing", file+"3", machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound {
 			t.Fatalf("missing source: %v", err)
 		}
-		if err := m.Upload(ctx, src, "/workspace/../etc"); !errors.As(err, &pe) {
+		var invalid *machine.InvalidSpec
+		if err := m.Upload(ctx, src, "/workspace/../etc"); !errors.As(err, &invalid) {
 			t.Fatalf("an escaping target must be refused: %v", err)
 		}
 	})

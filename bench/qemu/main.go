@@ -1,0 +1,290 @@
+// Command qemu benchmarks the QEMU microVM backend on this host: cold
+// create (kernel boot) and restored create (saved state) each to a first
+// command result, Run(["true"]) on a live machine, a 10 MiB upload and
+// download, and the host RSS of an idle machine; with two baselines
+// measured in the same run: the bare QEMU boot of the same kernel to an
+// /init that powers off at once (no agent), and the Docker backend's
+// create + first command.
+//
+//	go run ./bench/qemu [-n 5] [-runs 100] [-accel tcg]
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cavaliergopher/cpio"
+
+	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/lib/backends/qemu"
+	"github.com/shellbox/shellbox/lib/backends/qemu/boot"
+	"github.com/shellbox/shellbox/lib/backends/qemu/qemutest"
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/tests/docker/dockertest"
+)
+
+func main() {
+	n := flag.Int("n", 5, "create samples of each kind")
+	runs := flag.Int("runs", 100, "Run([true]) samples")
+	accel := flag.String("accel", "tcg", "acceleration: auto, kvm or tcg")
+	flag.Parse()
+	if err := bench(*n, *runs, qemu.Acceleration(*accel)); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)/2]
+}
+
+func bench(n, runs int, accel qemu.Acceleration) error {
+	ctx := context.Background()
+	work, err := os.MkdirTemp("", "shellbox-bench-qemu-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	guest, err := qemutest.BuildGuest(work)
+	if err != nil {
+		return err
+	}
+	img, err := qemutest.BusyboxLayout(filepath.Join(work, "oci"))
+	if err != nil {
+		return err
+	}
+	spec := machine.Spec{Source: img, Workdir: "/workspace", Network: machine.NetworkDeny}
+	off, on := false, true
+	cold, err := qemu.New(qemu.Options{Acceleration: accel, Guest: guest, CacheDir: filepath.Join(work, "cache"), DiskSizeMB: 256, Restore: &off})
+	if err != nil {
+		return err
+	}
+	warm, err := qemu.New(qemu.Options{Acceleration: accel, Guest: guest, CacheDir: filepath.Join(work, "cache"), DiskSizeMB: 256, Restore: &on})
+	if err != nil {
+		return err
+	}
+	createRun := func(f *qemu.Factory) (time.Duration, machine.Machine, error) {
+		start := time.Now()
+		m, err := f.Create(ctx, spec)
+		if err != nil {
+			return 0, nil, err
+		}
+		if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}}); err != nil {
+			m.Close(ctx)
+			return 0, nil, err
+		}
+		return time.Since(start), m, nil
+	}
+	// Warm-up: stages the disk and the boot assets, saves the state.
+	for _, f := range []*qemu.Factory{cold, warm} {
+		_, m, err := createRun(f)
+		if err != nil {
+			return err
+		}
+		m.Close(ctx)
+	}
+
+	bare, err := bareBoot(work, n)
+	if err != nil {
+		return err
+	}
+	var colds, warms []time.Duration
+	for i := 0; i < n; i++ {
+		d, m, err := createRun(cold)
+		if err != nil {
+			return err
+		}
+		colds = append(colds, d)
+		m.Close(ctx)
+		d, m, err = createRun(warm)
+		if err != nil {
+			return err
+		}
+		if !m.(*qemu.Machine).Restored() {
+			return fmt.Errorf("a restore fell back to a cold boot")
+		}
+		warms = append(warms, d)
+		m.Close(ctx)
+	}
+
+	_, m, err := createRun(warm)
+	if err != nil {
+		return err
+	}
+	defer m.Close(ctx)
+	var trues []time.Duration
+	for i := 0; i < runs; i++ {
+		start := time.Now()
+		if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}}); err != nil {
+			return err
+		}
+		trues = append(trues, time.Since(start))
+	}
+	payload := filepath.Join(work, "payload")
+	if err := os.WriteFile(payload, bytes.Repeat([]byte("shellbox"), 10<<20/8), 0o644); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := m.Upload(ctx, payload, "/workspace/payload"); err != nil {
+		return err
+	}
+	up := time.Since(start)
+	start = time.Now()
+	if err := m.Download(ctx, "/workspace/payload", filepath.Join(work, "back"), machine.DownloadOptions{}); err != nil {
+		return err
+	}
+	down := time.Since(start)
+	time.Sleep(time.Second)
+	rss := idleRSS()
+
+	dockerCreate, dockerErr := dockerBaseline(ctx, n)
+
+	fmt.Printf("QEMU microVM backend (%s, %d create samples, %d runs; medians)\n", accel, n, runs)
+	fmt.Printf("  bare QEMU boot to /init (no agent)    %8.1f ms   baseline\n", ms(bare))
+	fmt.Printf("  cold create + run(true)               %8.1f ms   %.2fx bare   target <= 1500 ms\n", ms(median(colds)), ratio(median(colds), bare))
+	fmt.Printf("  restored create + run(true)           %8.1f ms   %.2fx bare   target <= 250 ms\n", ms(median(warms)), ratio(median(warms), bare))
+	fmt.Printf("  run([\"true\"]) on a live machine       %8.2f ms   target <= 5 ms\n", ms(median(trues)))
+	fmt.Printf("  upload 10 MiB / download 10 MiB       %8.1f / %.1f ms\n", ms(up), ms(down))
+	fmt.Printf("  host RSS of an idle machine (QEMU)    %8.1f MiB\n", float64(rss)/1024)
+	if dockerErr != nil {
+		fmt.Printf("  docker create + run(true)             unavailable: %v\n", dockerErr)
+	} else {
+		fmt.Printf("  docker create + run(true)             %8.1f ms   restored QEMU is %.2fx docker\n", ms(dockerCreate), ratio(median(warms), dockerCreate))
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
+
+// bareBoot boots the same kernel with an initramfs whose /init is busybox
+// powering off at once, and times QEMU from start to exit.
+func bareBoot(work string, n int) (time.Duration, error) {
+	k, err := boot.FindKernel()
+	if err != nil {
+		return 0, err
+	}
+	vmlinux, err := boot.Vmlinux(k.Image)
+	if err != nil {
+		return 0, err
+	}
+	vm := filepath.Join(work, "bare-vmlinux")
+	if err := os.WriteFile(vm, vmlinux, 0o644); err != nil {
+		return 0, err
+	}
+	bb, err := exec.LookPath("busybox")
+	if err != nil {
+		return 0, err
+	}
+	bin, err := os.ReadFile(bb)
+	if err != nil {
+		return 0, err
+	}
+	var buf bytes.Buffer
+	w := cpio.NewWriter(&buf)
+	script := []byte("#!/bin/busybox sh\n/bin/busybox poweroff -f\n")
+	for _, e := range []struct {
+		name string
+		mode cpio.FileMode
+		data []byte
+	}{{"bin", cpio.TypeDir | 0o755, nil}, {"bin/busybox", 0o755, bin}, {"init", 0o755, script}} {
+		w.WriteHeader(&cpio.Header{Name: e.name, Mode: e.mode, Size: int64(len(e.data))})
+		w.Write(e.data)
+	}
+	w.Close()
+	initrd := filepath.Join(work, "bare-initramfs")
+	if err := os.WriteFile(initrd, buf.Bytes(), 0o644); err != nil {
+		return 0, err
+	}
+	khz := 0
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "cpu MHz" {
+				f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				khz = int(f * 1000)
+				break
+			}
+		}
+	}
+	var times []time.Duration
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		cmd := exec.Command("qemu-system-x86_64", "-machine", "microvm", "-accel", "tcg", "-m", "512M",
+			"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none", "-serial", "stdio",
+			"-kernel", vm, "-initrd", initrd,
+			"-append", fmt.Sprintf("console=ttyS0 quiet panic=-1 rdinit=/init tsc_early_khz=%d", khz))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("bare boot: %v: %s", err, out)
+		}
+		times = append(times, time.Since(start))
+	}
+	return median(times), nil
+}
+
+// idleRSS is the resident memory (KiB) of the newest QEMU process of ours.
+func idleRSS() int {
+	entries, _ := os.ReadDir("/proc")
+	best, rss := 0, 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil || !strings.Contains(string(b), "Name:\tqemu-system-x86") {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if !strings.Contains(string(stat), " "+strconv.Itoa(os.Getpid())+" ") || pid < best {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+				best = pid
+				rss, _ = strconv.Atoi(strings.Fields(v)[0])
+			}
+		}
+	}
+	return rss
+}
+
+// dockerBaseline is the Docker backend's create + first command.
+func dockerBaseline(ctx context.Context, n int) (time.Duration, error) {
+	f, err := docker.New(ctx, docker.Config{})
+	if err != nil {
+		return 0, err
+	}
+	if err := dockertest.EnsureBusybox(ctx, f.Client()); err != nil {
+		return 0, err
+	}
+	spec := machine.Spec{Source: dockertest.Busybox, Network: machine.NetworkDeny}
+	var times []time.Duration
+	for i := 0; i <= n; i++ {
+		start := time.Now()
+		m, err := f.Create(ctx, spec)
+		if err != nil {
+			return 0, err
+		}
+		_, err = m.Run(ctx, machine.Command{Argv: []string{"true"}})
+		d := time.Since(start)
+		m.Close(ctx)
+		if err != nil {
+			return 0, err
+		}
+		if i > 0 { // the first one warms the daemon up
+			times = append(times, d)
+		}
+	}
+	return median(times), nil
+}
