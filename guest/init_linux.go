@@ -129,7 +129,7 @@ func initMachine() error {
 		setClock(ms)
 	}
 	unix.Sethostname([]byte("shellbox"))
-	return nil
+	return linkUp("lo")
 }
 
 // loadModules loads the listed modules in order with finit_module.

@@ -80,6 +80,13 @@ func TestMachine(t *testing.T) {
 		}
 	})
 
+	t.Run("loopback works without a network card", func(t *testing.T) {
+		r := run(t, m, sh("nc -l -p 7777 > /tmp/got & sleep 0.3; echo over-lo | nc -w 2 127.0.0.1 7777; sleep 0.3; cat /tmp/got; ls /sys/class/net"))
+		if string(r.Stdout) != "over-lo\nlo\n" {
+			t.Fatalf("got %q %q", r.Stdout, r.Stderr)
+		}
+	})
+
 	t.Run("stdin", func(t *testing.T) {
 		in := bytes.Repeat([]byte{0, 1, 2, 255, '\n'}, 40000) // 200 KB, more than one window
 		r := run(t, m, machine.Command{Argv: []string{"cat"}, Stdin: in})
