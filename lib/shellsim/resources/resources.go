@@ -5,6 +5,7 @@ package resources
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
@@ -24,6 +25,10 @@ const (
 	MemProcess    = 4 << 10
 	MemPipe       = 64 << 10 // pipe buffer capacity (also its reservation)
 )
+
+// collectFrom is the reservation size from which Reserve, past half the
+// memory limit, runs the garbage collector first.
+const collectFrom = 8 << 20
 
 // Limits are the four budgets of an environment.
 type Limits struct {
@@ -122,6 +127,12 @@ func (m *Meter) Reserve(n int64) error {
 	}
 	if m.Mem+n > m.Limits.Memory {
 		return m.stop(MemoryExhausted)
+	}
+	if n >= collectFrom && m.Mem+n > m.Limits.Memory/2 {
+		// The host heap may hold as much garbage as live data before Go
+		// collects it; near the limit a large allocation first collects,
+		// so that the host stays within twice the modeled limit.
+		runtime.GC()
 	}
 	m.Mem += n
 	if m.Mem > m.MemPeak {
