@@ -1,11 +1,19 @@
 // Command shellbox-sandboxd runs inside a local (bubblewrap) sandbox and
-// executes the host's commands there; see package execd.
+// executes the host's commands there; see package execd. Its first
+// argument "launch" selects, instead, the host process that starts the
+// sandbox; see package launcher.
 package main
 
 import (
 	"os"
 
+	"github.com/shellbox/shellbox/lib/backends/local/launcher"
 	"github.com/shellbox/shellbox/lib/execd"
 )
 
-func main() { os.Exit(execd.Main(os.Args[1:])) }
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == launcher.Command {
+		os.Exit(launcher.Main(os.Args[2:]))
+	}
+	os.Exit(execd.Main(os.Args[1:]))
+}

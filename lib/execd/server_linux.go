@@ -40,9 +40,18 @@ func Main(args []string) int {
 	listenFD := fl.Int("listen-fd", 3, "inherited listening unix socket")
 	readyFD := fl.Int("ready-fd", 4, "inherited descriptor to write one byte to when ready (-1: none)")
 	lifelineFD := fl.Int("lifeline-fd", -1, "inherited pipe whose end of file means the host is gone (-1: none)")
+	fileSize := fl.Int64("file-size-limit", -1, "RLIMIT_FSIZE of the helper and every command (-1: unchanged)")
+	core := fl.Int64("core-limit", -1, "RLIMIT_CORE of the helper and every command (-1: unchanged)")
+	processes := fl.Int64("process-limit", -1, "RLIMIT_NPROC of the helper and every command (-1: unchanged)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
+	closeInherited(*listenFD, *readyFD, *lifelineFD)
+	if err := setLimits(*fileSize, *core, *processes); err != nil {
+		fmt.Fprintln(os.Stderr, "shellbox-sandboxd: limits:", err)
+		return 1
+	}
+	go warmThreads(32)
 	if *lifelineFD >= 0 {
 		watchLifeline(*lifelineFD)
 	}
@@ -92,6 +101,9 @@ func Serve(listenFD, readyFD int) error {
 		return err
 	}
 	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
+	if os.Getpid() == 1 {
+		s.reap = newReaper()
+	}
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -181,6 +193,7 @@ func blockingPipe() (r, w *os.File, err error) {
 
 type server struct {
 	devNull *os.File
+	reap    *reaper // set when the helper is PID 1 and must reap orphans
 	mu      sync.Mutex
 	execs   map[uint64]*execState
 	killed  map[uint64]struct{}
@@ -516,8 +529,10 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	if req.SwitchUser {
 		sys.Credential = &syscall.Credential{Uid: req.UID, Gid: req.GID, Groups: []uint32{}}
 	}
-	pid, startErr := s.forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
-		Files: []uintptr{files.in.Fd(), files.out.Fd(), files.err.Fd()}, Sys: sys})
+	pid, waitDone, startErr := s.reap.start(func() (int, error) {
+		return s.forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
+			Files: []uintptr{files.in.Fd(), files.out.Fd(), files.err.Fd()}, Sys: sys})
+	})
 	files.closeChildEnds(s.devNull)
 	if startErr != nil {
 		outR.Close()
@@ -593,16 +608,6 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		}
 	}()
 
-	waitDone := make(chan syscall.WaitStatus, 1)
-	go func() {
-		var ws syscall.WaitStatus
-		for {
-			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
-				break
-			}
-		}
-		waitDone <- ws
-	}()
 	var timeout <-chan time.Time
 	if req.TimeoutMS > 0 {
 		t := time.NewTimer(time.Duration(req.TimeoutMS) * time.Millisecond)

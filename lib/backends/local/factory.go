@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -46,6 +47,9 @@ type Options struct {
 	CacheDir string `json:"cache_dir"`
 	// HashSeed, when set, becomes PYTHONHASHSEED in every machine.
 	HashSeed *string `json:"hash_seed"`
+	// PidsLimit bounds each machine's tasks (threads included) through a
+	// cgroup's pids.max when the host has one; 0 means 1024.
+	PidsLimit int `json:"pids_limit"`
 }
 
 // Factory creates local machines.
@@ -55,6 +59,8 @@ type Factory struct {
 	root     bool // the host process is root: no user namespace needed
 	uid, gid int
 	cacheDir string
+	cgroups  *cgroup.Support
+	etc      etcTemplate // a HostImage machine's /etc
 
 	unpackMu sync.Mutex
 	unpacks  map[string]*sync.Mutex
@@ -70,6 +76,12 @@ const probeTimeout = 30 * time.Second
 func New(o Options) (*Factory, error) {
 	f := &Factory{opts: o, uid: os.Geteuid(), gid: os.Getegid(), unpacks: map[string]*sync.Mutex{}}
 	f.root = f.uid == 0
+	if o.PidsLimit < 0 {
+		return nil, &machine.InvalidSpec{Field: "pids_limit", Reason: "must not be negative"}
+	}
+	if o.PidsLimit == 0 {
+		f.opts.PidsLimit = pidsLimit
+	}
 	var err error
 	if f.opts.ReadOnly, err = absDirs("read_only", o.ReadOnly); err != nil {
 		return nil, err
@@ -106,6 +118,9 @@ func New(o Options) (*Factory, error) {
 			continue
 		}
 		f.bwrap = c
+		f.cgroups = cgroup.Detect()
+		f.sweepMachineDirs()
+		f.etc = readEtc("/etc")
 		return f, nil
 	}
 	return nil, f.unavailable(failures)
@@ -146,7 +161,9 @@ func (f *Factory) probe(bwrap string) error {
 	args := f.namespaceArgs(machine.NetworkDeny, false)
 	args = append(args, "--bind", dir, "/")
 	args = append(args, hostSystemArgs()...)
-	args = append(args, "--dev", "/dev", "--proc", "/proc", "--", "/bin/sh", "-c", "exit 0")
+	args = append(args, "--dev", "/dev")
+	args = append(args, procAndSys()...)
+	args = append(args, "--", "/bin/sh", "-c", "exit 0")
 	cmd := exec.CommandContext(ctx, bwrap, args...)
 	cmd.Env = []string{"PATH=" + defaultPath}
 	out, err := cmd.CombinedOutput()
@@ -175,6 +192,12 @@ func (f *Factory) CheckEnvironment(req machine.Requirements, spec machine.Spec) 
 	case "", "linux_process":
 	default:
 		return &machine.UnsupportedSpec{Backend: Name, Field: "command_semantics", Reason: fmt.Sprintf("%q is not provided; local machines run Linux processes", req.CommandSemantics)}
+	}
+	for _, c := range req.Capabilities {
+		if c == "process_limit" && !f.cgroups.Available() {
+			return &machine.UnsupportedSpec{Backend: Name, Field: "capabilities", Reason: "no pids cgroup can be created on this host (" +
+				f.cgroups.Reason + "); a machine's processes are bounded only by RLIMIT_NPROC, and not at all for root"}
+		}
 	}
 	if req.DockerImage != "" {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "docker_image", Reason: "local machines do not run Docker images; use a PreparedImage"}

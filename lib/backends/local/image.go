@@ -172,12 +172,13 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 	if workdir != "/" && underAny(workdir, readOnly) && !underAny(workdir, writable) {
 		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "workdir", Reason: fmt.Sprintf("%s is inside a read-only image directory", workdir)}
 	}
-	mdir, root, err := newMachineDir()
+	mdir, root, lock, err := newMachineDir()
 	if err != nil {
 		return nil, err
 	}
 	fail := func(err error) (*layoutPlan, error) {
 		removeTree(mdir)
+		lock.Close()
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	var mounts []string
@@ -231,7 +232,9 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 			return fail(err)
 		}
 	}
-	mounts = append(mounts, "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/dev/shm")
+	mounts = append(mounts, "--dev", "/dev")
+	mounts = append(mounts, procAndSys()...)
+	mounts = append(mounts, "--perms", "1777", "--tmpfs", "/dev/shm")
 	home := "/root"
 	if defUser != nil && defUser.home != "" {
 		home = defUser.home
@@ -245,7 +248,7 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 	if f.opts.HashSeed != nil {
 		env["PYTHONHASHSEED"] = *f.opts.HashSeed
 	}
-	plan := &layoutPlan{dir: mdir, mounts: mounts, readOnly: readOnly, links: links, workdir: workdir,
+	plan := &layoutPlan{dir: mdir, lock: lock, mounts: mounts, readOnly: readOnly, links: links, workdir: workdir,
 		baseEnv: env, users: users, defUser: defUser, userns: !f.root}
 	if !f.root && defUser != nil {
 		// Without root the sandbox has one uid, mapped to the caller: make

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -22,6 +23,8 @@ import (
 type Machine struct {
 	f      *Factory
 	dir    string
+	lock   *os.File      // dir's lock (see newMachineDir)
+	group  *cgroup.Group // nil without cgroups
 	cmd    *exec.Cmd
 	exited chan struct{}
 	stderr *boundedBuffer
@@ -320,7 +323,15 @@ func (m *Machine) stop() error {
 			return &machine.InfrastructureError{Op: "stopping the sandbox", Err: errors.New("bubblewrap did not exit after SIGKILL")}
 		}
 	}
-	if err := removeTree(m.dir); err != nil {
+	// The launcher removes the cgroup once it is empty; this covers a
+	// launcher that was killed.
+	if m.group != nil {
+		m.group.Kill()
+		m.group.Remove()
+	}
+	err := removeTree(m.dir)
+	m.lock.Close()
+	if err != nil {
 		return &machine.InfrastructureError{Op: "removing the machine directory", Err: err}
 	}
 	return nil

@@ -248,7 +248,8 @@ func TestNetwork(t *testing.T) {
 func TestReadOnlySystemAndIsolation(t *testing.T) {
 	f := newFactory(t, Options{})
 	m := newMachine(t, f, hostSpec())
-	for _, p := range []string{"/usr/shellbox-x", "/etc/shellbox-x", "/usr/local/shellbox-x"} {
+	// /etc is the machine's own copy (TestPrivateEtc).
+	for _, p := range []string{"/usr/shellbox-x", "/bin/shellbox-x", "/usr/local/shellbox-x"} {
 		if r := run(t, m, sh("touch "+p)); code(r) == 0 {
 			t.Errorf("%s writable", p)
 		}
@@ -385,7 +386,7 @@ func TestRejectedSpecs(t *testing.T) {
 		{"memory_mb", func(s *machine.Spec) { s.MemoryMB = &one }},
 		{"storage_mb", func(s *machine.Spec) { s.StorageMB = &one }},
 		{"workdir", func(s *machine.Spec) { s.Workdir = "/usr/lib/x" }},
-		{"workdir", func(s *machine.Spec) { s.Workdir = "/etc" }},
+		{"workdir", func(s *machine.Spec) { s.Workdir = "/sbin" }},
 	} {
 		_, err := f.Create(context.Background(), hostSpec(tc.mut))
 		var us *machine.UnsupportedSpec

@@ -13,10 +13,13 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
+	"github.com/shellbox/shellbox/lib/backends/local/launcher"
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
@@ -25,8 +28,46 @@ import (
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 // hostSystemDirs are the host directories a HostImage machine sees
-// read-only at their own paths.
-var hostSystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/run/systemd/resolve"}
+// read-only at their own paths. /etc is the machine's own copy of the
+// runtime configuration (see etc.go); /opt and the rest of the root belong
+// to the machine.
+var hostSystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+// procAndSys mounts the sandbox's /proc with every host-global knob
+// read-only or hidden (as Docker does: a root guest must not write
+// core_pattern, modprobe, binfmt_misc or sysrq-trigger, which act on the
+// host), and /sys as an empty read-only tmpfs. bubblewrap itself covers
+// /proc/irq and /proc/bus only. The /proc/sys bound here is the host's,
+// which shows the same values: its namespaced parts (net, hostname) follow
+// the reader's namespaces.
+func procAndSys() []string {
+	args := []string{"--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys",
+		"--tmpfs", "/proc/sys/fs/binfmt_misc", "--remount-ro", "/proc/sys/fs/binfmt_misc"}
+	// bubblewrap cannot create a mount point in /proc: cover only what
+	// this kernel has.
+	for _, p := range []string{"/proc/sysrq-trigger", "/proc/fs"} {
+		if _, err := os.Lstat(p); err == nil {
+			args = append(args, "--ro-bind", p, p)
+		}
+	}
+	for _, p := range []string{"/proc/kcore", "/proc/keys", "/proc/timer_list", "/proc/sched_debug", "/proc/latency_stats"} {
+		if _, err := os.Lstat(p); err == nil {
+			args = append(args, "--ro-bind", "/dev/null", p)
+		}
+	}
+	return append(args, "--perms", "0555", "--tmpfs", "/sys", "--remount-ro", "/sys")
+}
+
+// Limits of every command (and of the helper, which passes them on).
+const (
+	fileSizeLimit = 1 << 30
+	// processHeadroom is what a non-root machine may add to its user's
+	// host task count (RLIMIT_NPROC).
+	processHeadroom = 256
+	// pidsLimit is a machine's default cgroup pids.max: its tasks, threads
+	// included, however many users run them.
+	pidsLimit = 1024
+)
 
 // helperPath is where the helper binary appears inside the sandbox.
 const helperPath = "/.shellbox/shellbox-sandboxd"
@@ -37,6 +78,7 @@ const defaultStartupTimeout = 30 * time.Second
 // layoutPlan is what a machine's sandbox looks like.
 type layoutPlan struct {
 	dir      string   // per-machine host directory (0700)
+	lock     *os.File // dir, locked while the machine may use it
 	mounts   []string // bwrap filesystem arguments
 	readOnly []string // guest path prefixes that are read-only
 	links    []string // guest symbolic links transfers may pass through
@@ -83,8 +125,11 @@ func hostSystemLinks() []string {
 
 // namespaceArgs are the isolation flags common to every sandbox.
 func (f *Factory) namespaceArgs(network machine.NetworkPolicy, userns bool) []string {
+	// The helper is the sandbox's PID 1 (and reaps its orphans), so the
+	// guest's /proc/1/cmdline is the helper's, not bubblewrap's with host
+	// paths.
 	args := []string{"--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
-		"--die-with-parent", "--new-session", "--hostname", "shellbox"}
+		"--die-with-parent", "--new-session", "--hostname", "shellbox", "--as-pid-1"}
 	if network != machine.NetworkAllow {
 		args = append(args, "--unshare-net")
 	}
@@ -110,24 +155,6 @@ func underAny(p string, prefixes []string) bool {
 		}
 	}
 	return false
-}
-
-// newMachineDir makes the per-machine directory and its root.
-func newMachineDir() (dir, root string, err error) {
-	dir, err = os.MkdirTemp("", "shellbox-local-")
-	if err != nil {
-		return "", "", &machine.StartupError{Backend: Name, Err: err}
-	}
-	root = filepath.Join(dir, "root")
-	if err := os.Mkdir(root, 0o755); err != nil {
-		os.RemoveAll(dir)
-		return "", "", &machine.StartupError{Backend: Name, Err: err}
-	}
-	if err := os.Chmod(root, 0o755); err != nil {
-		os.RemoveAll(dir)
-		return "", "", &machine.StartupError{Backend: Name, Err: err}
-	}
-	return dir, root, nil
 }
 
 func mkdirMode(p string, mode fs.FileMode) error {
@@ -157,12 +184,13 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if workdir != "/" && (underAny(workdir, system) || underAny(workdir, []string{"/proc", "/dev", "/.shellbox"})) {
 		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "workdir", Reason: fmt.Sprintf("%s is inside a read-only directory", workdir)}
 	}
-	dir, root, err := newMachineDir()
+	dir, root, lock, err := newMachineDir()
 	if err != nil {
 		return nil, err
 	}
 	fail := func(err error) (*layoutPlan, error) {
-		os.RemoveAll(dir)
+		removeTree(dir)
+		lock.Close()
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	if err := mkdirMode(filepath.Join(root, "tmp"), fs.ModeSticky|0o777); err != nil {
@@ -171,12 +199,21 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if err := mkdirMode(filepath.Join(root, "home", "shellbox"), fs.ModeSticky|0o777); err != nil {
 		return fail(err)
 	}
+	if err := f.etc.write(filepath.Join(root, "etc")); err != nil {
+		return fail(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "opt"), 0o755); err != nil {
+		return fail(err)
+	}
 	if err := os.MkdirAll(filepath.Join(root, workdir), 0o755); err != nil {
 		return fail(err)
 	}
 	mounts := []string{"--bind", root, "/"}
 	mounts = append(mounts, hostSystemArgs()...)
-	mounts = append(mounts, "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/dev/shm")
+	mounts = append(mounts, f.etc.mounts()...)
+	mounts = append(mounts, "--dev", "/dev")
+	mounts = append(mounts, procAndSys()...)
+	mounts = append(mounts, "--perms", "1777", "--tmpfs", "/dev/shm")
 	seen := map[string]bool{}
 	for _, d := range readOnly {
 		if seen[d] || underAny(d, hostSystemDirs) {
@@ -191,16 +228,22 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if f.opts.HashSeed != nil {
 		env["PYTHONHASHSEED"] = *f.opts.HashSeed
 	}
-	return &layoutPlan{dir: dir, mounts: mounts, readOnly: system, links: hostSystemLinks(),
+	return &layoutPlan{dir: dir, lock: lock, mounts: mounts, readOnly: system, links: hostSystemLinks(),
 		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"},
 		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid)}, nil
 }
 
 // start launches bwrap with the helper and waits until it is ready.
 func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan) (m *Machine, err error) {
+	var group *cgroup.Group
 	defer func() {
 		if err != nil {
-			os.RemoveAll(plan.dir)
+			if group != nil {
+				group.Kill()
+				group.Remove()
+			}
+			removeTree(plan.dir)
+			plan.lock.Close()
 		}
 	}()
 	startErr := func(err error) error { return &machine.StartupError{Backend: Name, Err: err} }
@@ -234,18 +277,38 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	}
 	defer lifeR.Close()
 
-	args := f.namespaceArgs(spec.Network, plan.userns)
-	if plan.userns {
-		args = append(args, "--uid", fmt.Sprint(plan.sandboxUID), "--gid", fmt.Sprint(plan.sandboxGID))
+	// The launcher (the helper binary's "launch" mode) runs bubblewrap:
+	// it passes on only descriptors 0-5, puts bubblewrap into the
+	// machine's cgroup, reaps every orphan and holds the directory's lock
+	// until the sandbox is gone.
+	launch := []string{launcher.Command}
+	if f.cgroups.Available() {
+		group, err = f.cgroups.Create(filepath.Base(plan.dir), f.opts.PidsLimit)
+		if err != nil {
+			return nil, startErr(err)
+		}
+		launch = append(launch, "--cgroup", group.Dir())
+		if !group.V2() {
+			launch = append(launch, "--cgroup-home", f.cgroups.Home())
+		}
 	}
-	args = append(args, plan.mounts...)
-	args = append(args, "--ro-bind", helper, helperPath, "--chdir", "/", "--",
-		helperPath, "--listen-fd", "3", "--ready-fd", "4", "--lifeline-fd", "5")
-	cmd := exec.Command(f.bwrap, args...)
+	launch = append(launch, "--", f.bwrap)
+	launch = append(launch, f.namespaceArgs(spec.Network, plan.userns)...)
+	if plan.userns {
+		launch = append(launch, "--uid", fmt.Sprint(plan.sandboxUID), "--gid", fmt.Sprint(plan.sandboxGID))
+	}
+	launch = append(launch, plan.mounts...)
+	launch = append(launch, "--ro-bind", helper, helperPath, "--chdir", "/", "--",
+		helperPath, "--listen-fd", "3", "--ready-fd", "4", "--lifeline-fd", "5",
+		"--file-size-limit", fmt.Sprint(fileSizeLimit), "--core-limit", "0")
+	if f.uid != 0 {
+		launch = append(launch, "--process-limit", fmt.Sprint(userTasks(f.uid)+processHeadroom))
+	}
+	cmd := exec.Command(helper, launch...)
 	cmd.Env = []string{}
 	stderr := &boundedBuffer{limit: 64 << 10}
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR}
+	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, plan.lock}
 	if err := cmd.Start(); err != nil {
 		readyW.Close()
 		lifeW.Close()
@@ -257,7 +320,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		cmd.Wait()
 		close(exited)
 	}()
-	m = &Machine{f: f, dir: plan.dir, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
+	m = &Machine{f: f, dir: plan.dir, lock: plan.lock, group: group, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
 		client: execd.NewClient(sock), plan: plan, spec: spec}
 
 	ready := make(chan error, 1)
@@ -331,3 +394,33 @@ func envList(layers ...map[string]string) []string {
 }
 
 var errNoUser = errors.New("unknown user")
+
+// userTasks counts the host tasks (threads included, as RLIMIT_NPROC
+// does) whose real uid is uid.
+func userTasks(uid int) int {
+	entries, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		var real, threads int = -1, 0
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "Uid:"); ok {
+				if f := strings.Fields(v); len(f) > 0 {
+					real, _ = strconv.Atoi(f[0])
+				}
+			} else if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+				threads, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+		}
+		if real == uid {
+			n += threads
+		}
+	}
+	return n
+}
