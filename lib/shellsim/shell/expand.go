@@ -287,7 +287,7 @@ type memWriter struct {
 
 func (m *memWriter) Write(p []byte) (int, error) {
 	if need := len(m.buf) + len(p); need > cap(m.buf) {
-		newCap := max(need+need/4, 4096)
+		newCap := max(need+need/4, 512)
 		if err := m.sh.rt.Meter.Reserve(int64(newCap)); err != nil {
 			return 0, err
 		}

@@ -232,7 +232,7 @@ func (p *proc) slurp(r io.Reader) ([]byte, error) {
 			if need := len(buf) + n; need > cap(buf) {
 				// Reserved before it is allocated; the old buffer stays
 				// reserved until its contents are copied.
-				newCap := max(need+need/4, 64<<10)
+				newCap := max(need+need/4, 512)
 				if p.stop {
 					return nil, errStop
 				}
