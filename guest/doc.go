@@ -18,4 +18,5 @@
 //	                         (exact time, entropy and the working directory
 //	                         come with the host's first request, channel.OpSync)
 //	shellbox.port=<name>     the virtio-serial port's name (default "shellbox")
+//	shellbox.net=user        configure the network card for QEMU's user-mode networking
 package guest

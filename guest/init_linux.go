@@ -129,7 +129,20 @@ func initMachine() error {
 		setClock(ms)
 	}
 	unix.Sethostname([]byte("shellbox"))
-	return linkUp("lo")
+	if err := linkUp("lo"); err != nil {
+		return err
+	}
+	if params["net"] == "user" {
+		if err := configureUserNet(); err != nil {
+			return fmt.Errorf("network: %w", err)
+		}
+		if params["root"] != "" {
+			if err := writeResolvConf(); err != nil {
+				return fmt.Errorf("network: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // loadModules loads the listed modules in order with finit_module.

@@ -21,9 +21,10 @@ func TestConformance(t *testing.T) {
 	spec := testSpec()
 	spec.MemoryMB = &mem
 	machinetest.Run(t, f, machinetest.Capabilities{
-		Spec: spec,
-		User: "alice",
-		UID:  1000,
+		Spec:         spec,
+		User:         "alice",
+		UID:          1000,
+		NetworkAllow: true,
 		Resources: func(context.Context) (map[string]int, error) {
 			procs := 0
 			entries, _ := os.ReadDir("/proc")

@@ -214,8 +214,8 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 	if spec.GPUs != 0 {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "gpus", Reason: "QEMU machines have no GPUs"}
 	}
-	if spec.Network == machine.NetworkAllow {
-		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "guest networking is not provided yet; QEMU machines have no network card"}
+	if spec.Network == machine.NetworkAllow && !f.userNet {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "this QEMU has no user-mode networking (slirp)"}
 	}
 	switch src := spec.Source.(type) {
 	case machine.PreparedImage, machine.DockerImage:

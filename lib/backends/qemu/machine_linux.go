@@ -382,6 +382,9 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
 	}
+	if spec.Network == machine.NetworkAllow {
+		cmdline = append(cmdline, "shellbox.net=user")
+	}
 	m.cmdline = strings.Join(cmdline, " ")
 	if how.restore != nil {
 		// The same machine as the template's, down to the command line.
@@ -418,7 +421,13 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		// Paused after loading, so the host connects before the guest runs.
 		args = append(args, "-S", "-incoming", "exec:cat '"+how.restore.state+"'")
 	}
-	args = append(args, "-nic", "none")
+	if spec.Network == machine.NetworkAllow {
+		// User-mode networking: outbound connections through QEMU, nothing
+		// listens in the guest for the outside.
+		args = append(args, "-netdev", "user,id=net0", "-device", "virtio-net-device,netdev=net0")
+	} else {
+		args = append(args, "-nic", "none")
+	}
 	return args
 }
 
