@@ -19,8 +19,8 @@ from shellbox.machine import (
     Command,
     ExitReason,
     MachineSpec,
+    HostImage,
     MachineStartupError,
-    NetworkPolicy,
     UnsupportedMachineSpec,
 )
 
@@ -124,8 +124,8 @@ async def test_machine_runs_transfers_and_survives_timeouts(factory, image, tmp_
 async def test_refusals_and_startup_errors(factory, image, tmp_path):
     with pytest.raises(UnsupportedMachineSpec):
         await factory.create(MachineSpec(image, gpus=1))
-    with pytest.raises(UnsupportedMachineSpec):
-        await factory.create(MachineSpec(image, network=NetworkPolicy.ALLOW))
+    with pytest.raises(UnsupportedMachineSpec, match="source"):
+        await factory.create(MachineSpec(HostImage()))
     broken = QemuMachineFactory(
         Acceleration.TCG,
         assets=QemuAssets(kernel=tmp_path / "missing-vmlinuz", disk_size_mb=64),

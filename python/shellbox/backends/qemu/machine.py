@@ -34,7 +34,9 @@ class QemuMachineFactory(GoMachineFactory):
     TCG otherwise; a forced KVM that does not work raises MachineStartupError.
     ``bundle_cache`` holds staged disks and boot assets (default
     ~/.cache/shellbox/qemu). ``image_cache``, ``authfile`` and ``policy`` are
-    marin-shellbox's registry options, kept for registry sources."""
+    marin-shellbox's registry options, kept for registry sources. ``restore``
+    (ours) starts machines by restoring a saved booted state of the same image
+    and configuration, made by the first create, instead of booting."""
 
     backend = Backend.QEMU
     machine_class = QemuMachine
@@ -48,6 +50,7 @@ class QemuMachineFactory(GoMachineFactory):
         image_cache: Path | None = None,
         authfile: Path | None = None,
         policy: Path | None = None,
+        restore: bool = True,
     ):
         self.acceleration = Acceleration(acceleration)
         self.assets = assets or QemuAssets()
@@ -64,5 +67,6 @@ class QemuMachineFactory(GoMachineFactory):
                 "guest": _path(self.assets.guest),
                 "cache_dir": _path(bundle_cache),
                 "disk_size_mb": self.assets.disk_size_mb,
+                "restore": restore,
             }
         )
