@@ -21,8 +21,11 @@ type Machine interface {
 
 // DownloadOptions bound a download.
 type DownloadOptions struct {
-	// MaxBytes, when positive, bounds a regular-file download; a larger file
-	// gives DownloadLimitExceeded and leaves the target untouched.
+	// MaxBytes, when positive, bounds the total bytes of the files a
+	// download writes (a file, or every file of a tree); more gives
+	// DownloadLimitExceeded and leaves the target untouched. A negative
+	// value is a bound of zero bytes (Python's max_bytes=0); zero means no
+	// bound, though the host's disk reserve still applies (lib/transfer).
 	MaxBytes int64
 }
 
