@@ -71,9 +71,13 @@ type SpaceError struct {
 	Free    int64 // bytes free on the filesystem
 	Reserve int64
 	Inodes  bool // it was the free inodes, not bytes
+	Full    bool // the filesystem ran out of space (the reserve was off or raced)
 }
 
 func (e *SpaceError) Error() string {
+	if e.Full {
+		return fmt.Sprintf("download to %s stopped: the host filesystem is full (downloads leave %d bytes free, set by %s)", e.Path, e.Reserve, ReserveEnv)
+	}
 	if e.Inodes {
 		return fmt.Sprintf("download to %s stopped: the host filesystem has %d free inodes and downloads leave %d free (%s)", e.Path, e.Free, e.Reserve, ReserveEnv)
 	}
@@ -144,7 +148,7 @@ func (s *space) claim(need int64, newInode bool) error {
 // fullErr turns a "no space" failure into a *SpaceError.
 func (s *space) fullErr(err error) error {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return &SpaceError{Path: s.target, Reserve: max(s.reserve, 0)}
+		return &SpaceError{Path: s.target, Reserve: max(s.reserve, 0), Full: true}
 	}
 	return err
 }

@@ -274,7 +274,8 @@ func (x *extractor) dir(rootHdr *tar.Header) (err error) {
 		return pathErr("write", x.target, err)
 	}
 	parent := filepath.Dir(x.target)
-	if x.space, err = newSpace(existingDir(parent), x.target, x.opts.Reserve); err != nil {
+	// The target itself when it exists: it may be a mount point.
+	if x.space, err = newSpace(existingDir(x.target), x.target, x.opts.Reserve); err != nil {
 		return err
 	}
 	stageIn := parent
