@@ -12,6 +12,12 @@ typedef void (*sb_callback)(uint64_t call, int32_t status,
 	const uint8_t *seg0, size_t seg0_len,
 	const uint8_t *seg1, size_t seg1_len);
 
+typedef uint8_t *(*sb_alloc)(uint64_t call, size_t len);
+
+static uint8_t *sb_alloc_invoke(sb_alloc alloc, uint64_t call, size_t len) {
+	return alloc(call, len);
+}
+
 static void sb_invoke(sb_callback cb, uint64_t call, int32_t status,
 	const uint8_t *header, size_t header_len,
 	const uint8_t *seg0, size_t seg0_len,
@@ -22,27 +28,40 @@ static void sb_invoke(sb_callback cb, uint64_t call, int32_t status,
 import "C"
 
 import (
+	"fmt"
+	"os"
+	"runtime/debug"
 	"sync/atomic"
 	"unsafe"
 
 	_ "github.com/shellbox/shellbox/lib/backends/all"
 	"github.com/shellbox/shellbox/lib/bridge"
+	"github.com/shellbox/shellbox/lib/machine"
 )
 
 // ABIVersion changes whenever a signature or the reply framing changes.
-const ABIVersion = 1
+const ABIVersion = 2
+
+// hostBuffer is the segment size from which a reply is copied into memory
+// the host allocates (sb_alloc), which the host then keeps without a copy
+// of its own.
+const hostBuffer = 1 << 20
 
 var (
 	theBridge = bridge.New()
 	callback  atomic.Pointer[C.sb_callback]
+	allocator atomic.Pointer[C.sb_alloc]
 )
 
 //export sb_abi_version
 func sb_abi_version() C.int32_t { return ABIVersion }
 
 //export sb_init
-func sb_init(cb C.sb_callback) C.int32_t {
+func sb_init(cb C.sb_callback, alloc C.sb_alloc) C.int32_t {
 	callback.Store(&cb)
+	if alloc != nil {
+		allocator.Store(&alloc)
+	}
 	return ABIVersion
 }
 
@@ -73,17 +92,49 @@ func reply(id uint64) bridge.Done {
 		if cb == nil {
 			return
 		}
+		invoked := false
+		defer func() {
+			// A panic before the callback ran (a fault copying a segment)
+			// still completes the call, as an error.
+			if r := recover(); r != nil && !invoked {
+				fmt.Fprintf(os.Stderr, "shellbox: panic replying to call %d: %v\n%s", id, r, debug.Stack())
+				head := bridge.EncodeError(&machine.InternalError{Op: "reply", Value: r})
+				C.sb_invoke(*cb, C.uint64_t(id), 1, ptr(head), C.size_t(len(head)), nil, 0, nil, 0)
+			}
+		}()
 		status := C.int32_t(0)
 		if err != nil {
 			status, header, body = 1, bridge.EncodeError(err), nil
 		}
 		var segs [2][]byte
 		copy(segs[:], body)
+		var ptrs [2]*C.uint8_t
+		for i, seg := range segs {
+			ptrs[i] = hostCopy(id, seg)
+		}
+		invoked = true
 		C.sb_invoke(*cb, C.uint64_t(id), status,
 			ptr(header), C.size_t(len(header)),
-			ptr(segs[0]), C.size_t(len(segs[0])),
-			ptr(segs[1]), C.size_t(len(segs[1])))
+			ptrs[0], C.size_t(len(segs[0])),
+			ptrs[1], C.size_t(len(segs[1])))
 	}
+}
+
+// hostCopy moves a large segment into a buffer of the host's (so that the
+// host need not copy it again, and off-heap output is released as it is
+// copied); smaller segments, or when the host gives no buffer, are passed
+// in place.
+func hostCopy(id uint64, seg []byte) *C.uint8_t {
+	alloc := allocator.Load()
+	if alloc == nil || len(seg) < hostBuffer {
+		return ptr(seg)
+	}
+	p := C.sb_alloc_invoke(*alloc, C.uint64_t(id), C.size_t(len(seg)))
+	if p == nil {
+		return ptr(seg)
+	}
+	bridge.Move(unsafe.Slice((*byte)(unsafe.Pointer(p)), len(seg)), seg)
+	return p
 }
 
 //export sb_cancel

@@ -1,11 +1,13 @@
 """The Python machine contract: construction-time validation and errors
 crossing the C ABI as their Python classes."""
 
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from shellbox import _go, _native
+from shellbox.backends.shellsim.machine import ShellSimMachineFactory
 from shellbox.image import DockerfileSource, PreparedImage, RegistryImage
 from shellbox.machine import (
     Command,
@@ -15,6 +17,7 @@ from shellbox.machine import (
     MachineSpec,
     NetworkPolicy,
     PackageSpec,
+    Requirements,
     Result,
     ShellSimBuiltins,
     UnsupportedMachineSpec,
@@ -31,34 +34,49 @@ def test_spec_defaults_match_marin_shellbox():
 
 
 @pytest.mark.parametrize(
-    "kwargs, message",
+    "kwargs, field",
+    [({"cpus": 0}, "cpus"), ({"storage_mb": 0}, "storage_mb")],
+)
+def test_spec_checks_marin_shellbox_makes_at_construction(kwargs, field):
+    # The message and field are Go's (lib/machine Spec.Validate).
+    with pytest.raises(ValueError, match=f"invalid {field}: {field} must be positive") as caught:
+        MachineSpec(HostImage(), **kwargs)
+    assert caught.value.field == field
+
+
+@pytest.mark.parametrize(
+    "kwargs, field, message",
     [
-        ({"cpus": 0}, "cpus must be positive"),
-        ({"storage_mb": 0}, "storage_mb must be positive"),
-        ({"gpus": -1}, "gpus must not be negative"),
-        ({"workdir": "relative/dir"}, "absolute"),
-        ({"network": "sometimes"}, "sometimes"),
+        ({"cpus": 0}, "cpus", "cpus must be positive"),
+        ({"gpus": -1}, "gpus", "gpus must not be negative"),
+        ({"memory_mb": 0}, "memory_mb", "memory_mb must be positive"),
+        ({"workdir": "relative/dir"}, "workdir", "absolute"),
+        ({"workdir": "/w/../x"}, "workdir", ".."),
+        ({"network": "sometimes"}, "network", "sometimes"),
+        ({"startup_timeout": 0}, "startup_timeout", "positive"),
+        ({"startup_timeout": float("nan")}, "startup_timeout", "finite"),
+        ({"env": {"A=B": "1"}}, "env", "'='"),
+        ({"env": {"A": "\0"}}, "env", "NUL"),
     ],
 )
-def test_spec_rejects_invalid_values(kwargs, message):
-    with pytest.raises(ValueError, match=message):
-        MachineSpec(HostImage(), **kwargs)
+def test_go_checks_every_spec_field(kwargs, field, message):
+    """Beyond construction, Go checks the spec when a factory sees it (the same for every backend)."""
+    spec = object.__new__(MachineSpec)  # skip construction checks: Go must refuse on its own
+    for f, value in {**{f.name: getattr(MachineSpec(HostImage()), f.name) for f in fields(MachineSpec)}, **kwargs}.items():
+        object.__setattr__(spec, f, value)
+    factory = ShellSimMachineFactory()
+    with pytest.raises(ValueError, match=message) as caught:
+        factory.check_environment(Requirements(), spec)
+    assert type(caught.value) is ValueError and caught.value.field == field
 
 
-def test_command_defaults_and_validation():
+def test_command_is_checked_by_go_not_at_construction():
     command = Command(["echo", "hi"])
     assert command.argv == ("echo", "hi")
     assert (command.cwd, command.env, command.stdin, command.timeout) == (None, {}, b"", None)
     assert command.output_limit_bytes == 1_048_576 and command.user is None
-    for bad in ([], (), "echo hi"):
-        with pytest.raises(ValueError):
-            Command(bad)
-    with pytest.raises(ValueError, match="NUL"):
-        Command(["a\0b"])
-    with pytest.raises(ValueError):
-        Command(["x"], cwd="rel")
-    with pytest.raises(ValueError):
-        Command(["x"], output_limit_bytes=-1)
+    # marin-shellbox's Command checks nothing at construction; Go checks at run (tests/security/test_inputs.py).
+    assert Command(["a\0b"], cwd="rel", timeout=-1).argv == ("a\0b",)
 
 
 def test_result_fields_are_positional():
@@ -74,10 +92,21 @@ def test_sources_serialize_with_their_type():
     assert _go.to_json(PackageSpec(pypi_packages=["six"]))["pypi_packages"] == ["six"]
     assert _go.to_json(DockerfileSource(Path("/c"), Path("/c/Dockerfile")))["dockerfile"] == "/c/Dockerfile"
     assert _go.to_json(DockerImage("x"))["type"] == "DockerImage"
-    with pytest.raises(ValueError):
-        RegistryImage("https://example.com/x")
-    with pytest.raises(ValueError, match="sha256"):
-        PreparedImage(Path("/l"), "md5:1", RegistryImage("x"))
+    assert _go.to_json([float("nan"), float("inf"), -float("inf"), b"\xff"]) == ["NaN", "Infinity", "-Infinity", "\udcff"]
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        (RegistryImage("https://example.com/x"), "without a URL scheme"),
+        (RegistryImage(" "), "without a URL scheme"),
+        (PreparedImage(Path("/l"), "md5:1", RegistryImage("x")), "sha256"),
+    ],
+)
+def test_go_checks_sources(source, message):
+    with pytest.raises(ValueError, match=message) as caught:
+        ShellSimMachineFactory().check_environment(Requirements(), MachineSpec(source))
+    assert caught.value.field == "source"
 
 
 def test_go_errors_arrive_as_python_exceptions():

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -25,6 +27,9 @@ type Object interface {
 type Reply struct {
 	Header any
 	Body   [][]byte
+	// Free, when set, runs once the reply has been delivered: it returns
+	// Body's memory (output kept off the heap, see machine.Output).
+	Free func()
 }
 
 // Root is handle 0: it opens factories and sets process-wide options.
@@ -78,11 +83,19 @@ func (b *Bridge) Start(callID, handle uint64, method string, req, payload []byte
 	b.calls[callID] = cancel
 	b.mu.Unlock()
 	go func() {
-		header, body, err := b.call(ctx, handle, method, req, payload)
+		reported := false
+		defer recoverTo(method, func(err error) {
+			if !reported {
+				done(nil, nil, err)
+			}
+		})
+		header, body, free, err := b.call(ctx, handle, method, req, payload)
+		defer release(body, free)
 		b.mu.Lock()
 		delete(b.calls, callID)
 		b.mu.Unlock()
 		cancel()
+		reported = true
 		done(header, body, err)
 	}()
 }
@@ -92,7 +105,8 @@ func (b *Bridge) Start(callID, handle uint64, method string, req, payload []byte
 // that waits anyway (the Python embedding's synchronous API) save the
 // hand-over to another thread.
 func (b *Bridge) Call(handle uint64, method string, req, payload []byte, done Done) {
-	header, body, err := b.call(context.Background(), handle, method, req, payload)
+	header, body, free, err := b.call(context.Background(), handle, method, req, payload)
+	defer release(body, free)
 	done(header, body, err)
 }
 
@@ -107,12 +121,13 @@ func (b *Bridge) Cancel(callID uint64) {
 	}
 }
 
-func (b *Bridge) call(ctx context.Context, handle uint64, method string, req, payload []byte) (header []byte, body [][]byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in %s: %v", method, r)
+func (b *Bridge) call(ctx context.Context, handle uint64, method string, req, payload []byte) (header []byte, body [][]byte, free func(), err error) {
+	defer recoverTo(method, func(e error) {
+		if free != nil {
+			free()
 		}
-	}()
+		header, body, free, err = nil, nil, nil, e
+	})
 	var reply Reply
 	switch {
 	case handle == Root:
@@ -128,18 +143,19 @@ func (b *Bridge) call(ctx context.Context, handle uint64, method string, req, pa
 	default:
 		o, ok := b.lookup(handle)
 		if !ok {
-			return nil, nil, fmt.Errorf("handle %d: %w", handle, machine.ErrClosed)
+			return nil, nil, nil, fmt.Errorf("handle %d: %w", handle, machine.ErrClosed)
 		}
 		reply, err = o.Call(ctx, method, req, payload)
 	}
+	free = reply.Free
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, free, err
 	}
 	if reply.Header == nil {
 		reply.Header = struct{}{}
 	}
 	header, err = json.Marshal(reply.Header)
-	return header, reply.Body, err
+	return header, reply.Body, free, err
 }
 
 // Shutdown releases every object (closing machines) and refuses new
@@ -156,9 +172,57 @@ func (b *Bridge) Shutdown() {
 	var wg sync.WaitGroup
 	for _, o := range objs {
 		wg.Add(1)
-		go func() { defer wg.Done(); o.Release() }()
+		go func() {
+			defer wg.Done()
+			defer recoverTo("release", func(error) {})
+			o.Release()
+		}()
 	}
 	wg.Wait()
+}
+
+// bigReply is the size of reply segments after which the Go heap is
+// returned to the system at once rather than when the runtime gets to it.
+const bigReply = 64 << 20
+
+// release frees a delivered reply's memory.
+func release(body [][]byte, free func()) {
+	if free != nil {
+		free()
+		return
+	}
+	size := 0
+	for _, b := range body {
+		size += len(b)
+	}
+	if size >= bigReply {
+		debug.FreeOSMemory()
+	}
+}
+
+// Move copies src to dst (len(dst) >= len(src)) a slice at a time,
+// returning each copied slice of off-heap output to the system as it goes,
+// so that a large reply is never resident twice.
+func Move(dst, src []byte) {
+	const step = 16 << 20
+	for off := 0; off < len(src); off += step {
+		end := min(off+step, len(src))
+		copy(dst[off:end], src[off:end])
+		machine.Discard(src[off:end])
+	}
+}
+
+// recoverTo, deferred at the top of every goroutine that does a call's
+// work, turns a panic into a *machine.InternalError handed to report, and
+// logs the stack to stderr: a bug must not take down the host process.
+// (Goroutines that backends start are theirs to guard.)
+func recoverTo(op string, report func(error)) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "shellbox: panic in %s: %v\n%s", op, r, debug.Stack())
+	report(&machine.InternalError{Op: op, Value: r})
 }
 
 // ErrorHeader is the JSON an error crosses the ABI as.

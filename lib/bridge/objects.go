@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -62,18 +63,33 @@ func (m *machineObject) Release() {
 }
 
 // commandRequest is Command as Python sends it; stdin is the payload.
+// Absent fields take the contract's defaults (no timeout, 1 MiB of output).
 type commandRequest struct {
 	machine.Command
-	Timeout *float64 `json:"timeout"`
+	Timeout     *machine.Seconds `json:"timeout"`
+	OutputLimit *int             `json:"output_limit_bytes"`
 }
 
-func (r commandRequest) command(stdin []byte) machine.Command {
+// command converts and validates the request: this is the one check every
+// backend's commands go through, before the backend sees them.
+func (r commandRequest) command(stdin []byte) (machine.Command, error) {
 	c := r.Command
 	if r.Timeout != nil {
-		c.Timeout = time.Duration(*r.Timeout * float64(time.Second))
+		d, err := machine.DurationFromSeconds("timeout", float64(*r.Timeout))
+		if err != nil {
+			return c, err
+		}
+		if d <= 0 {
+			return c, &machine.InvalidSpec{Field: "timeout", Reason: fmt.Sprintf("must be positive, got %g (give no timeout for none)", float64(*r.Timeout))}
+		}
+		c.Timeout = d
+	}
+	c.OutputLimit = machine.DefaultOutputLimit
+	if r.OutputLimit != nil {
+		c.OutputLimit = *r.OutputLimit
 	}
 	c.Stdin = stdin
-	return c
+	return c, c.Validate()
 }
 
 type resultHeader struct {
@@ -90,10 +106,11 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		cmd := r.command(payload)
-		if err := cmd.Validate(); err != nil {
+		cmd, err := r.command(payload)
+		if err != nil {
 			return Reply{}, err
 		}
+		cmd.OffHeapOutput = true // the reply frees it (Reply.Free)
 		res, err := m.machine.Run(ctx, cmd)
 		if err != nil {
 			return Reply{}, err
@@ -101,10 +118,17 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 		return Reply{
 			Header: resultHeader{res.ExitCode, res.StdoutTruncated, res.StderrTruncated, res.Reason},
 			Body:   [][]byte{res.Stdout, res.Stderr},
+			Free:   res.Free,
 		}, nil
 	case "upload":
 		var r struct{ Source, Target string }
 		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		if err := machine.ValidateHostPath("source", r.Source); err != nil {
+			return Reply{}, err
+		}
+		if err := machine.ValidateGuestPath("target", r.Target); err != nil {
 			return Reply{}, err
 		}
 		return Reply{}, m.machine.Upload(ctx, r.Source, r.Target)
@@ -114,6 +138,12 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 			MaxBytes       *int64 `json:"max_bytes"`
 		}
 		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		if err := machine.ValidateGuestPath("source", r.Source); err != nil {
+			return Reply{}, err
+		}
+		if err := machine.ValidateHostPath("target", r.Target); err != nil {
 			return Reply{}, err
 		}
 		var opts machine.DownloadOptions
@@ -136,8 +166,8 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		cmd := r.command(nil)
-		if err := cmd.Validate(); err != nil {
+		cmd, err := r.command(nil)
+		if err != nil {
 			return Reply{}, err
 		}
 		p, err := pm.OpenProcess(ctx, cmd)
@@ -177,6 +207,7 @@ func (p *processObject) read(ctx context.Context, max int) ([]byte, error) {
 		ch := make(chan readResult, 1)
 		p.pending = ch
 		go func() {
+			defer recoverTo("process read", func(err error) { ch <- readResult{nil, err} })
 			buf := make([]byte, max)
 			n, err := p.process.Stdout().Read(buf)
 			ch <- readResult{buf[:n], err}
@@ -191,6 +222,12 @@ func (p *processObject) read(ctx context.Context, max int) ([]byte, error) {
 	}
 }
 
+// defaultReadBytes and maxReadBytes bound one process read.
+const (
+	defaultReadBytes = 64 << 10
+	maxReadBytes     = 16 << 20
+)
+
 type eofHeader struct {
 	EOF bool `json:"eof"`
 }
@@ -204,15 +241,20 @@ func (p *processObject) Call(ctx context.Context, method string, req, payload []
 		return Reply{}, p.process.Stdin().Close()
 	case "read":
 		var r struct {
-			MaxBytes int `json:"max_bytes"`
+			MaxBytes *int `json:"max_bytes"`
 		}
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		if r.MaxBytes <= 0 {
-			r.MaxBytes = 64 << 10
+		limit := defaultReadBytes
+		if r.MaxBytes != nil {
+			if limit = *r.MaxBytes; limit <= 0 {
+				return Reply{}, &machine.InvalidSpec{Field: "max_bytes", Reason: "max_bytes must be positive"}
+			}
+			// A read returns what the pipe holds; a larger buffer only costs memory.
+			limit = min(limit, maxReadBytes)
 		}
-		data, err := p.read(ctx, r.MaxBytes)
+		data, err := p.read(ctx, limit)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Reply{}, err
 		}

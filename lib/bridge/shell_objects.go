@@ -138,17 +138,21 @@ func (s *shellObject) Release() {
 }
 
 type shellWait struct {
-	Command     string   `json:"command"`
-	Wait        *float64 `json:"wait"`
-	OutputLimit *int     `json:"output_limit_bytes"`
+	Command     string           `json:"command"`
+	Wait        *machine.Seconds `json:"wait"`
+	OutputLimit *int             `json:"output_limit_bytes"`
 }
 
 func (r shellWait) params(defaultWait float64) (time.Duration, int, error) {
 	wait := defaultWait
 	if r.Wait != nil {
-		wait = *r.Wait
+		wait = float64(*r.Wait)
 	}
-	if wait < 0 {
+	d, err := machine.DurationFromSeconds("wait", wait)
+	if err != nil {
+		return 0, 0, err
+	}
+	if d < 0 {
 		return 0, 0, &machine.InvalidSpec{Field: "wait", Reason: "must not be negative"}
 	}
 	limit := machine.DefaultOutputLimit
@@ -158,7 +162,7 @@ func (r shellWait) params(defaultWait float64) (time.Duration, int, error) {
 	if limit < 0 {
 		return 0, 0, &machine.InvalidSpec{Field: "output_limit_bytes", Reason: "must not be negative"}
 	}
-	return time.Duration(wait * float64(time.Second)), limit, nil
+	return d, limit, nil
 }
 
 type updateHeader struct {

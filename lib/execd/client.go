@@ -100,6 +100,9 @@ func decodeFinal(typ byte, payload []byte) (Ack, error) {
 type ExecResult struct {
 	Exit
 	Stdout, Stderr []byte
+	// Free, when not nil, returns Stdout's and Stderr's off-heap memory
+	// (Request.OffHeapOutput).
+	Free func()
 }
 
 // Exec runs a command and collects at most req.OutputLimit bytes of each
@@ -155,6 +158,19 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 
 	var res ExecResult
 	var buf []byte
+	// Large output the caller takes off the heap is written once, into
+	// memory that can be returned at once (machine.Output).
+	var outs [2]*machine.Output
+	succeeded := false
+	if req.OffHeapOutput && req.OutputLimit >= machine.OffHeapMin {
+		outs = [2]*machine.Output{machine.NewOutput(req.OutputLimit, true), machine.NewOutput(req.OutputLimit, true)}
+		res.Free = func() { outs[0].Free(); outs[1].Free() }
+		defer func() {
+			if !succeeded {
+				res.Free()
+			}
+		}()
+	}
 	for {
 		typ, payload, err := readFrame(cn.br, buf)
 		if err != nil {
@@ -168,6 +184,14 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 		}
 		switch typ {
 		case FrameStdout, FrameStderr:
+			if outs[0] != nil {
+				i := 0
+				if typ == FrameStderr {
+					i = 1
+				}
+				outs[i].Write(payload)
+				break
+			}
 			dst := &res.Stdout
 			if typ == FrameStderr {
 				dst = &res.Stderr
@@ -186,6 +210,9 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 			}
 			if cancelled.Load() || (!stop() && ctx.Err() != nil) {
 				return res, ctx.Err()
+			}
+			if outs[0] != nil {
+				res.Stdout, res.Stderr, succeeded = outs[0].Bytes(), outs[1].Bytes(), true
 			}
 			return res, nil
 		case FrameFailure:

@@ -66,6 +66,10 @@ type Request struct {
 	// transfer path is resolved (the sandbox's merged-/usr links); any other
 	// link on the way is refused.
 	AllowedLinks []string `json:"allowed_links,omitempty"`
+
+	// OffHeapOutput: the client keeps large output off the Go heap
+	// (machine.Command.OffHeapOutput); it is not sent.
+	OffHeapOutput bool `json:"-"`
 }
 
 // Exit is how a command ended.

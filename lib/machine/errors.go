@@ -90,6 +90,16 @@ func (e *InfrastructureError) Error() string {
 }
 func (e *InfrastructureError) Unwrap() error { return e.Err }
 
+// InternalError is a panic the library recovered from: a bug, reported to
+// the caller instead of taking down the host process (Python:
+// MachineInfrastructureError).
+type InternalError struct {
+	Op    string
+	Value any
+}
+
+func (e *InternalError) Error() string { return fmt.Sprintf("internal error in %s: %v", e.Op, e.Value) }
+
 // DownloadLimitExceeded: a bounded download is larger than its bound; the
 // target was left untouched.
 type DownloadLimitExceeded struct {
@@ -120,6 +130,7 @@ func ErrorKind(err error) string {
 		startup     *StartupError
 		sandbox     *SandboxUnavailable
 		infra       *InfrastructureError
+		internal    *InternalError
 		limit       *DownloadLimitExceeded
 		pathErr     *PathError
 	)
@@ -134,7 +145,7 @@ func ErrorKind(err error) string {
 		return "MachineStartupError"
 	case errors.Is(err, ErrTerminated):
 		return "MachineTerminated"
-	case errors.As(err, &infra):
+	case errors.As(err, &infra), errors.As(err, &internal):
 		return "MachineInfrastructureError"
 	case errors.As(err, &limit):
 		return "DownloadLimitExceeded"

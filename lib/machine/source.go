@@ -116,3 +116,40 @@ func DecodeSource(data []byte) (Source, error) {
 	}
 	return src, nil
 }
+
+// validateSource refuses source fields no backend could use: host paths
+// with NUL bytes, references with NUL bytes, malformed digests.
+func validateSource(src Source) error {
+	var texts []string
+	switch v := src.(type) {
+	case HostImage:
+		texts = append(append(texts, v.ReadOnly...), v.BinDirs...)
+	case PreparedImage:
+		algorithm, hex, _ := strings.Cut(v.ManifestDigest, ":")
+		if algorithm != "sha256" || len(hex) != 64 || strings.Trim(hex, "0123456789abcdef") != "" {
+			return &InvalidSpec{Field: "source", Reason: fmt.Sprintf("manifest_digest must be sha256:<64 hex>, got %q", v.ManifestDigest)}
+		}
+		texts = append(texts, v.Layout)
+		if v.Origin != nil {
+			if err := validateSource(v.Origin); err != nil {
+				return err
+			}
+		}
+	case DockerfileSource:
+		texts = append(texts, v.Context, v.Dockerfile)
+	case RegistryImage:
+		texts = append(texts, v.Reference)
+	case DockerImage:
+		texts = append(texts, v.Reference)
+	case QemuBundle:
+		texts = append(texts, v.Path, v.ImageReference)
+	case PackageSpec:
+		texts = append(append(texts, v.PyPIPackages...), v.Tools...)
+	}
+	for _, t := range texts {
+		if err := checkText("source", "a source field", t, MaxArgStrlen); err != nil {
+			return err
+		}
+	}
+	return nil
+}

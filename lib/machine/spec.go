@@ -3,7 +3,6 @@ package machine
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"time"
 )
 
@@ -31,14 +30,28 @@ type Spec struct {
 	StartupTimeout time.Duration // 0: none
 }
 
-// Validate rejects values no backend could honour; the Python MachineSpec
-// runs the same checks at construction.
+// Validate rejects values no backend could honour, the same way for every
+// backend (the bridge calls it before a backend sees the spec). The Python
+// MachineSpec checks cpus and storage_mb at construction too, as
+// marin-shellbox does, with the same messages.
 func (s Spec) Validate() error {
 	if s.Source == nil {
 		return &InvalidSpec{Field: "source", Reason: "a machine needs an image source"}
 	}
-	if s.Workdir != "" && !path.IsAbs(s.Workdir) {
-		return &InvalidSpec{Field: "workdir", Reason: fmt.Sprintf("must be an absolute path, got %q", s.Workdir)}
+	if err := validateSource(s.Source); err != nil {
+		return err
+	}
+	if s.Workdir != "" {
+		if err := ValidateGuestPath("workdir", s.Workdir); err != nil {
+			return err
+		}
+	}
+	size, err := validateEnv("env", s.Env)
+	if err != nil {
+		return err
+	}
+	if size > MaxSpecEnvBytes {
+		return &InvalidSpec{Field: "env", Reason: fmt.Sprintf("the environment takes %d bytes, over the limit of %d (MaxSpecEnvBytes)", size, MaxSpecEnvBytes)}
 	}
 	if s.CPUs != nil && *s.CPUs <= 0 {
 		return &InvalidSpec{Field: "cpus", Reason: "cpus must be positive"}
@@ -51,6 +64,9 @@ func (s Spec) Validate() error {
 	}
 	if s.GPUs < 0 {
 		return &InvalidSpec{Field: "gpus", Reason: "gpus must not be negative"}
+	}
+	if s.StartupTimeout < 0 {
+		return &InvalidSpec{Field: "startup_timeout", Reason: "startup_timeout must be positive"}
 	}
 	switch s.Network {
 	case NetworkDeny, NetworkAllow:
@@ -70,7 +86,7 @@ type specWire struct {
 	CPUs           *int              `json:"cpus"`
 	StorageMB      *int              `json:"storage_mb"`
 	GPUs           int               `json:"gpus"`
-	StartupTimeout *float64          `json:"startup_timeout"`
+	StartupTimeout *Seconds          `json:"startup_timeout"`
 }
 
 // UnmarshalJSON reads a spec with the defaults of the Python MachineSpec
@@ -93,7 +109,14 @@ func (s *Spec) UnmarshalJSON(data []byte) error {
 		s.Network = NetworkDeny
 	}
 	if w.StartupTimeout != nil {
-		s.StartupTimeout = time.Duration(*w.StartupTimeout * float64(time.Second))
+		d, err := DurationFromSeconds("startup_timeout", float64(*w.StartupTimeout))
+		if err != nil {
+			return err
+		}
+		if d <= 0 {
+			return &InvalidSpec{Field: "startup_timeout", Reason: "startup_timeout must be positive"}
+		}
+		s.StartupTimeout = d
 	}
 	return s.Validate()
 }
@@ -107,21 +130,50 @@ type Command struct {
 	Timeout     time.Duration     `json:"-"` // 0: none
 	OutputLimit int               `json:"output_limit_bytes"`
 	User        string            `json:"user,omitempty"` // "": the machine's default user
+	// OffHeapOutput lets Run keep output of a large OutputLimit outside
+	// the Go heap (see Output); the caller must then call Result.Free
+	// once done with Stdout and Stderr. Backends may ignore it.
+	OffHeapOutput bool `json:"-"`
 }
 
-// Validate rejects commands that cannot run anywhere.
+// Validate rejects commands that cannot run anywhere, the same way for
+// every backend: the bridge calls it before a backend sees the command.
 func (c Command) Validate() error {
 	if len(c.Argv) == 0 {
 		return &InvalidSpec{Field: "argv", Reason: "a command needs at least one argument"}
 	}
-	if c.Cwd != "" && !path.IsAbs(c.Cwd) {
-		return &InvalidSpec{Field: "cwd", Reason: fmt.Sprintf("must be an absolute path, got %q", c.Cwd)}
+	size := 0
+	for i, a := range c.Argv {
+		if err := checkText("argv", fmt.Sprintf("argument %d", i), a, MaxArgStrlen); err != nil {
+			return err
+		}
+		size += argCost(a)
+	}
+	if size > MaxArgBytes {
+		return &InvalidSpec{Field: "argv", Reason: fmt.Sprintf("the arguments take %d bytes, over the limit of %d (MaxArgBytes, argv and env together)", size, MaxArgBytes)}
+	}
+	envSize, err := validateEnv("env", c.Env)
+	if err != nil {
+		return err
+	}
+	if size+envSize > MaxArgBytes {
+		return &InvalidSpec{Field: "env", Reason: fmt.Sprintf("the arguments and environment take %d bytes, over the limit of %d (MaxArgBytes, argv and env together)", size+envSize, MaxArgBytes)}
+	}
+	if c.Cwd != "" {
+		if err := ValidateGuestPath("cwd", c.Cwd); err != nil {
+			return err
+		}
+	}
+	if c.User != "" {
+		if err := checkText("user", "the user name", c.User, MaxNameBytes); err != nil {
+			return err
+		}
 	}
 	if c.OutputLimit < 0 {
 		return &InvalidSpec{Field: "output_limit_bytes", Reason: "must not be negative"}
 	}
 	if c.Timeout < 0 {
-		return &InvalidSpec{Field: "timeout", Reason: "must not be negative"}
+		return &InvalidSpec{Field: "timeout", Reason: "must be positive"}
 	}
 	return nil
 }
@@ -143,6 +195,10 @@ type Result struct {
 	StdoutTruncated bool
 	StderrTruncated bool
 	Reason          ExitReason
+	// Free, when not nil, returns the memory of Stdout and Stderr at once
+	// (they were kept off the heap, see Command.OffHeapOutput); neither
+	// may be used afterwards.
+	Free func()
 }
 
 // ExitedWith builds the Result of a command that exited with code.

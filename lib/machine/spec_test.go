@@ -17,7 +17,7 @@ func TestSpecDefaultsAndSources(t *testing.T) {
 	if h, ok := s.Source.(HostImage); !ok || len(h.ReadOnly) != 1 || h.ReadOnly[0] != "/opt" {
 		t.Fatalf("source: %#v", s.Source)
 	}
-	raw := `{"source":{"type":"PreparedImage","layout":"/l","manifest_digest":"sha256:ab","source":{"type":"RegistryImage","reference":"busybox"}},"workdir":"","startup_timeout":1.5}`
+	raw := `{"source":{"type":"PreparedImage","layout":"/l","manifest_digest":"sha256:abababababababababababababababababababababababababababababababab","source":{"type":"RegistryImage","reference":"busybox"}},"workdir":"","startup_timeout":1.5}`
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 import os
 import weakref
 from enum import Enum
@@ -42,11 +43,13 @@ _SIMPLE_ERRORS: dict[str, type[Exception]] = {
     "PermissionError": PermissionError,
     "TimeoutError": TimeoutError,
     "RuntimeError": RuntimeError,
+    "MemoryError": MemoryError,
 }
 
 
 def translate(error: _native.GoError) -> Exception:
-    """The Python exception for a Go error header."""
+    """The Python exception for a Go error header. A ValueError carries the
+    field Go named (``error.field``), as UnsupportedMachineSpec does."""
     head = error.header
     kind, message = head.get("kind", "RuntimeError"), head.get("message", "")
     if kind == "UnsupportedMachineSpec":
@@ -56,7 +59,10 @@ def translate(error: _native.GoError) -> Exception:
         return SandboxUnavailable(message, candidates)
     if kind == "Cancelled":
         return asyncio.CancelledError(message)
-    return _SIMPLE_ERRORS.get(kind, RuntimeError)(message)
+    exception = _SIMPLE_ERRORS.get(kind, RuntimeError)(message)
+    if kind == "ValueError":
+        exception.field = head.get("field")
+    return exception
 
 
 async def call(handle: int, method: str, request: Any = None, payload: bytes = b"") -> _native.Reply:
@@ -74,7 +80,10 @@ def call_sync(handle: int, method: str, request: Any = None) -> _native.Reply:
 
 
 def to_json(value: Any) -> Any:
-    """Dataclasses (with their class name as "type"), enums and paths as JSON values."""
+    """Dataclasses (with their class name as "type"), enums and paths as JSON
+    values. Bytes become strings (undecodable bytes as surrogates, which Go
+    refuses) and non-finite floats the strings "NaN", "Infinity" and
+    "-Infinity", so that Go validates them and names their field."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
         out["type"] = type(value).__name__
@@ -83,8 +92,12 @@ def to_json(value: Any) -> Any:
         return value.value
     if isinstance(value, PurePath):
         return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "surrogateescape")
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, dict):
-        return {str(k): to_json(v) for k, v in value.items()}
+        return {to_json(k) if isinstance(k, (bytes, bytearray)) else str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
     return value
@@ -97,14 +110,17 @@ def spec_json(spec: MachineSpec) -> dict[str, Any]:
 
 
 def command_json(command: Command) -> dict[str, Any]:
-    return {
-        "argv": list(command.argv),
-        "cwd": command.cwd or "",
-        "env": dict(command.env),
-        "timeout": command.timeout,
-        "output_limit_bytes": command.output_limit_bytes,
-        "user": command.user or "",
-    }
+    """A Command as the run request; Go checks every field."""
+    return to_json(
+        {
+            "argv": command.argv,
+            "cwd": command.cwd or "",
+            "env": command.env,
+            "timeout": command.timeout,
+            "output_limit_bytes": command.output_limit_bytes,
+            "user": command.user or "",
+        }
+    )
 
 
 def requirements_json(requirements: ExecutionRequirements) -> dict[str, Any]:
@@ -149,8 +165,6 @@ class GoProcessSession:
         await call(self._check(), "close_stdin")
 
     async def read(self, max_bytes: int = 65536) -> bytes:
-        if max_bytes <= 0:
-            raise ValueError("max_bytes must be positive")
         reply = await call(self._check(), "read", {"max_bytes": max_bytes})
         return reply.segments[0]
 
@@ -220,16 +234,12 @@ class GoMachine:
         )
 
     async def upload(self, source: Path, target: str) -> None:
-        await call(self._check(), "upload", {"source": os.path.abspath(source), "target": str(target)})
+        request = {"source": os.path.abspath(source), "target": target}
+        await call(self._check(), "upload", to_json(request))
 
     async def download(self, source: str, target: Path, *, max_bytes: int | None = None) -> None:
-        if max_bytes is not None and max_bytes < 0:
-            raise ValueError("max_bytes must not be negative")
-        await call(
-            self._check(),
-            "download",
-            {"source": str(source), "target": os.path.abspath(target), "max_bytes": max_bytes},
-        )
+        request = {"source": source, "target": os.path.abspath(target), "max_bytes": max_bytes}
+        await call(self._check(), "download", to_json(request))
 
     async def open_process(self, command: Command) -> GoProcessSession:
         reply = await call(self._check(), "open_process", command_json(command))

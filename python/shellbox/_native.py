@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 _CALLBACK = ctypes.CFUNCTYPE(
     None,
@@ -33,6 +33,17 @@ _CALLBACK = ctypes.CFUNCTYPE(
     ctypes.c_void_p,
     ctypes.c_size_t,
 )
+
+
+# Large reply segments are written by Go straight into a bytes object
+# allocated here (sb_alloc), so a reply is never held twice.
+_ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t)
+_new_bytes = ctypes.pythonapi.PyBytes_FromStringAndSize
+_new_bytes.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t]
+_new_bytes.restype = ctypes.py_object
+_bytes_data = ctypes.pythonapi.PyBytes_AsString
+_bytes_data.argtypes = [ctypes.py_object]
+_bytes_data.restype = ctypes.c_void_p
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,7 @@ class GoError(Exception):
 
 
 class _Pending:
-    __slots__ = ("loop", "future", "event", "outcome", "keepalive")
+    __slots__ = ("loop", "future", "event", "outcome", "keepalive", "buffers")
 
     def __init__(self, loop, future, keepalive, event=None):
         self.loop = loop
@@ -58,6 +69,7 @@ class _Pending:
         self.event = event
         self.outcome: Reply | GoError | None = None
         self.keepalive = keepalive
+        self.buffers: dict[int, bytes] = {}  # address -> a bytes object Go fills (see _alloc)
 
 
 _pending: dict[int, _Pending] = {}
@@ -71,7 +83,35 @@ def _settle(future: asyncio.Future, outcome: Reply | GoError) -> None:
     if isinstance(outcome, GoError):
         future.set_exception(outcome)
     else:
-        future.set_result(outcome)
+        # In a box the caller empties: a finished future lingers (e.g. in the
+        # wake-up of the task that awaited it) and must not keep a large reply.
+        future.set_result([outcome])
+
+
+@_ALLOC
+def _alloc(call, size):
+    """A bytes object of size bytes for Go to fill with a reply segment, or
+    NULL (Go then passes its own memory, which is copied)."""
+    with _lock:
+        pending = _pending.get(call)
+    if pending is None:
+        return None
+    try:
+        buffer = _new_bytes(None, size)
+    except MemoryError:
+        return None
+    address = _bytes_data(buffer)
+    pending.buffers[address] = buffer
+    return address
+
+
+def _segment(pending: _Pending, address: int | None, size: int) -> bytes:
+    if not size:
+        return b""
+    buffer = pending.buffers.pop(address, None)
+    if buffer is not None and len(buffer) == size:
+        return buffer
+    return ctypes.string_at(address, size)
 
 
 @_CALLBACK
@@ -80,17 +120,16 @@ def _on_done(call, status, header, header_len, seg0, seg0_len, seg1, seg1_len):
         pending = _pending.pop(call, None)
     if pending is None:
         return
-    head = json.loads(ctypes.string_at(header, header_len)) if header_len else {}
-    if status:
-        outcome: Reply | GoError = GoError(head)
-    else:
-        outcome = Reply(
-            head,
-            (
-                ctypes.string_at(seg0, seg0_len) if seg0_len else b"",
-                ctypes.string_at(seg1, seg1_len) if seg1_len else b"",
-            ),
-        )
+    try:
+        head = json.loads(ctypes.string_at(header, header_len)) if header_len else {}
+        if status:
+            outcome: Reply | GoError = GoError(head)
+        else:
+            outcome = Reply(head, (_segment(pending, seg0, seg0_len), _segment(pending, seg1, seg1_len)))
+    except BaseException as error:  # noqa: BLE001 - an exception here would leave the caller waiting forever
+        outcome = GoError({"kind": type(error).__name__, "message": f"reading the reply: {error!r}"})
+    finally:
+        pending.buffers.clear()
     if pending.loop is None:
         pending.outcome = outcome
         if pending.event is not None:  # synchronous calls return after this callback
@@ -100,6 +139,18 @@ def _on_done(call, status, header, header_len, seg0, seg0_len, seg1, seg1_len):
             pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
         except RuntimeError:
             pass  # the loop is closed; nobody is waiting any more
+
+
+def encode(request: Any) -> bytes:
+    """A request as JSON bytes. Strings are written as they are: a string
+    holding undecodable bytes (surrogates) reaches Go as bytes that are not
+    UTF-8, and Go refuses it naming its field, rather than a replacement
+    character running in its place. Non-finite floats must already be
+    strings (see _go.to_json)."""
+    if request is None:
+        return b"{}"
+    text = json.dumps(request, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _library_path() -> Path:
@@ -122,7 +173,7 @@ class _Library:
                 "or set SHELLBOX_LIBRARY"
             )
         lib = ctypes.CDLL(str(path))
-        lib.sb_init.argtypes = [_CALLBACK]
+        lib.sb_init.argtypes = [_CALLBACK, _ALLOC]
         lib.sb_init.restype = ctypes.c_int32
         lib.sb_call.argtypes = [
             ctypes.c_uint64,
@@ -140,7 +191,7 @@ class _Library:
         lib.sb_cancel.restype = None
         lib.sb_shutdown.argtypes = []
         lib.sb_shutdown.restype = None
-        version = lib.sb_init(_on_done)
+        version = lib.sb_init(_on_done, _alloc)
         if version != ABI_VERSION:
             raise ImportError(f"{path} speaks ABI {version}, this package needs {ABI_VERSION}")
         self.lib = lib
@@ -150,7 +201,7 @@ class _Library:
         self.lib.sb_shutdown()
 
     def start(self, handle: int, method: str, request: Any, payload: bytes, loop) -> tuple[int, _Pending]:
-        req = json.dumps(request, separators=(",", ":")).encode() if request is not None else b"{}"
+        req = encode(request)
         payload = bytes(payload)
         call = next(_ids)
         future = loop.create_future() if loop is not None else None
@@ -162,7 +213,7 @@ class _Library:
 
     def run(self, handle: int, method: str, request: Any, payload: bytes) -> Reply | GoError:
         """Run a call on this thread (the GIL is released while Go works)."""
-        req = json.dumps(request, separators=(",", ":")).encode() if request is not None else b"{}"
+        req = encode(request)
         call = next(_ids)
         pending = _Pending(None, None, None)
         with _lock:
@@ -205,7 +256,7 @@ async def call(handle: int, method: str, request: Any = None, payload: bytes = b
     loop = asyncio.get_running_loop()
     call_id, pending = lib.start(handle, method, request, payload, loop)
     try:
-        return await asyncio.shield(pending.future)
+        return (await asyncio.shield(pending.future)).pop()
     except asyncio.CancelledError:
         lib.cancel(call_id)
         try:

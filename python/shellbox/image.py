@@ -1,5 +1,7 @@
 """Image sources that resolve to OCI images: registry references,
-Dockerfiles, and OCI layouts prepared from either."""
+Dockerfiles, and OCI layouts prepared from either. Go checks them (a
+reference without a URL scheme, a sha256 manifest digest) when a factory
+sees them."""
 
 from __future__ import annotations
 
@@ -14,10 +16,6 @@ class RegistryImage:
     """An OCI registry reference such as ghcr.io/org/image:tag."""
 
     reference: str
-
-    def __post_init__(self) -> None:
-        if not self.reference.strip() or "://" in self.reference:
-            raise ValueError("RegistryImage requires a container image reference without a URL scheme")
 
 
 @dataclass(frozen=True)
@@ -35,8 +33,3 @@ class PreparedImage:
     layout: Path
     manifest_digest: str
     source: RegistryImage | DockerfileSource
-
-    def __post_init__(self) -> None:
-        algorithm, _, value = self.manifest_digest.partition(":")
-        if algorithm != "sha256" or len(value) != 64:
-            raise ValueError(f"manifest_digest must be sha256:<64 hex>, got {self.manifest_digest!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from shellbox.image import DockerfileSource, PreparedImage, RegistryImage
@@ -132,23 +132,24 @@ class MachineSpec:
     startup_timeout: float | None = None
 
     def __post_init__(self) -> None:
+        # marin-shellbox checks these two at construction; Go checks every
+        # field (with the same messages) when a factory sees the spec.
         if self.cpus is not None and self.cpus <= 0:
-            raise ValueError("cpus must be positive")
+            raise _invalid("cpus", "cpus must be positive")
         if self.storage_mb is not None and self.storage_mb <= 0:
-            raise ValueError("storage_mb must be positive")
-        if self.memory_mb is not None and self.memory_mb <= 0:
-            raise ValueError("memory_mb must be positive")
-        if self.gpus < 0:
-            raise ValueError("gpus must not be negative")
-        if self.workdir and not PurePosixPath(self.workdir).is_absolute():
-            raise ValueError(f"workdir must be an absolute path: {self.workdir!r}")
-        if self.startup_timeout is not None and self.startup_timeout <= 0:
-            raise ValueError("startup_timeout must be positive")
-        object.__setattr__(self, "network", NetworkPolicy(self.network))
+            raise _invalid("storage_mb", "storage_mb must be positive")
 
 
 @dataclass(frozen=True)
 class Command:
+    """One program to run. Go checks every field when the command is run
+    (ValueError naming the field, the same on every backend): argv is not
+    empty and, with env, holds no NUL bytes, only UTF-8 and at most 1 MiB
+    (each string counting its bytes plus 9, as Linux counts them; one string
+    at most 128 KiB); env names hold no '='; cwd is an absolute path without
+    '..'; timeout is a positive finite number of seconds (a tiny one expires
+    at once; None: no timeout); output_limit_bytes is not negative."""
+
     argv: tuple[str, ...]
     cwd: str | None = None
     env: dict[str, str] = field(default_factory=dict)
@@ -158,19 +159,15 @@ class Command:
     user: str | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.argv, (str, bytes)):
-            raise ValueError("argv must be a sequence of arguments, not a string")
-        object.__setattr__(self, "argv", tuple(self.argv))
-        if not self.argv:
-            raise ValueError("Command argv is empty")
-        if any("\0" in a for a in self.argv):
-            raise ValueError("Command arguments cannot contain NUL bytes")
-        if self.cwd is not None and not PurePosixPath(self.cwd).is_absolute():
-            raise ValueError(f"cwd must be an absolute path: {self.cwd!r}")
-        if self.timeout is not None and self.timeout <= 0:
-            raise ValueError("timeout must be positive")
-        if self.output_limit_bytes < 0:
-            raise ValueError("output_limit_bytes must not be negative")
+        if not isinstance(self.argv, (str, bytes)):
+            object.__setattr__(self, "argv", tuple(self.argv))
+
+
+def _invalid(field_name: str, reason: str) -> ValueError:
+    """A ValueError as Go reports it: ``field`` names the offending field."""
+    error = ValueError(f"invalid {field_name}: {reason}")
+    error.field = field_name
+    return error
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
 		return execd.Request{}, err
 	}
 	req := execd.Request{Argv: cmd.Argv, Dir: cmd.Cwd, OutputLimit: cmd.OutputLimit,
-		TimeoutMS: cmd.Timeout.Milliseconds()}
+		TimeoutMS: cmd.Timeout.Milliseconds(), OffHeapOutput: cmd.OffHeapOutput}
 	if cmd.Timeout > 0 && req.TimeoutMS == 0 {
 		req.TimeoutMS = 1
 	}
@@ -109,9 +109,11 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	}
 	if res.TimedOut {
 		return machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
-			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}, nil
+			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut, Free: res.Free}, nil
 	}
-	return machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated), nil
+	out := machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
+	out.Free = res.Free
+	return out, nil
 }
 
 // opError maps a client error onto the machine contract.
