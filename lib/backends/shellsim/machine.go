@@ -326,12 +326,17 @@ func (p *process) Close(ctx context.Context) error {
 	started := p.stdin.closed
 	p.stdin.closed = true
 	p.stdin.mu.Unlock()
-	if started {
-		select {
-		case <-p.done:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if !started {
+		// It will never run: it is done, and closed for whoever waits.
+		p.once.Do(func() {
+			p.err = machine.ErrClosed
+			close(p.done)
+		})
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	return nil
 }
