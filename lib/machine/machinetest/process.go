@@ -71,6 +71,23 @@ func (s *suite) openProcess(t *testing.T) {
 		t.Fatalf("bounded stderr: %+v %v", exit, err)
 	}
 	p.Close(ctx)
+	// A process closed before its input ended is done: closing it again
+	// and waiting for it return at once.
+	p, err = pm.OpenProcess(ctx, machine.Command{Argv: []string{"cat"}, OutputLimit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cctx, ccancel := context.WithTimeout(ctx, 10*time.Second)
+	defer ccancel()
+	if err := p.Close(cctx); err != nil {
+		t.Fatalf("Close again: %v", err)
+	}
+	if _, err := p.Wait(cctx); errors.Is(err, context.DeadlineExceeded) {
+		t.Fatal("Wait on a closed process blocks")
+	}
 
 	if s.caps.BatchProcesses {
 		// A process that never got its input is simply discarded.
