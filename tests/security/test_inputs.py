@@ -156,11 +156,16 @@ async def test_open_process_refuses_hostile_commands(machine, fields, field, mat
 
 
 async def test_largest_allowed_command_runs_everywhere(machine):
-    """The limit is one every backend can honour: just under it, the command runs."""
+    """The limit is one every backend can honour: just under it, the command runs (on a machine of
+    its own, so that a backend that fails here does not take the shared machine with it)."""
     arg = "y" * (128 * 1024 - 1)
     args = [arg] * 7  # 7 x (131071 + 9) bytes, with "sh -c ..." under 1 MiB
     env = {"E": "z" * 50_000}
-    result = await machine.run(Command(("sh", "-c", 'echo "$#" ${#1} ${#E}', "sh", *args), env=env, timeout=60))
+    own = await machine.factory.create(machine.base_spec)
+    try:
+        result = await own.run(Command(("sh", "-c", 'echo "$#" ${#1} ${#E}', "sh", *args), env=env, timeout=60))
+    finally:
+        await own.close()
     assert (result.exit_code, result.stdout) == (0, f"7 {len(arg)} 50000\n".encode())
 
 
@@ -234,6 +239,20 @@ async def test_create_refuses_hostile_specs(machine, fields, field, match):
     with pytest.raises(ValueError, match=match) as caught:
         await machine.factory.create(spec)
     assert type(caught.value) is ValueError and caught.value.field == field
+
+
+async def test_process_read_needs_a_positive_size(machine):
+    session = await machine.open_process(Command(("cat",)))
+    try:
+        for size in (0, -1):
+            with pytest.raises(ValueError) as caught:
+                await session.read(size)
+            assert type(caught.value) is ValueError and caught.value.field == "max_bytes"
+        await session.write(b"still works\n")
+        await session.close_stdin()
+        assert await session.read(100) == b"still works\n"
+    finally:
+        await session.close()
 
 
 async def test_machine_survives_a_burst_of_refusals(machine):
