@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,6 +41,10 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		Bash    string            `json:"bash"`
 	}
 	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	// The session's commands get env and cwd: the same checks as a Command's.
+	if err := (machine.Command{Argv: []string{"sh"}, Env: r.Env, Cwd: r.Cwd}).Validate(); err != nil {
 		return Reply{}, err
 	}
 	o, ok := b.lookup(r.Machine)
@@ -193,6 +198,9 @@ func (s *shellObject) Call(ctx context.Context, method string, req, payload []by
 		var r shellWait
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
+		}
+		if strings.IndexByte(r.Command, 0) >= 0 {
+			return Reply{}, &machine.InvalidSpec{Field: "command", Reason: "the command contains a NUL byte"}
 		}
 		wait, limit, err := r.params(120)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -211,5 +212,35 @@ func TestDoneThatPanicsIsReportedOnce(t *testing.T) {
 	case err := <-calls:
 		t.Fatalf("done ran twice: %v", err)
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+func TestShellInputIsChecked(t *testing.T) {
+	b := New()
+	f := handleOf(t, call(t, b, 1, Root, "open_factory", `{"backend":"bridge-shell-test"}`, nil))
+	m := handleOf(t, call(t, b, 2, f, "create", `{"source":{"type":"HostImage"}}`, nil))
+	defer call(t, b, 99, m, "release", `{}`, nil)
+	for req, field := range map[string]string{
+		`{"machine":%d,"env":{"A":"\u0000"}}`: "env",
+		`{"machine":%d,"env":{"A=B":"1"}}`:    "env",
+		`{"machine":%d,"cwd":"/a/../b"}`:      "cwd",
+	} {
+		h := errorHeader(t, call(t, b, 3, Root, "open_shell", fmt.Sprintf(req, m), nil).err)
+		if h.Kind != "ValueError" || h.Field != field {
+			t.Errorf("open_shell %s: %+v", req, h)
+		}
+	}
+	h, _ := openTestShell(t, b, "auto")
+	for req, field := range map[string]string{
+		`{"command":"echo a\u0000b"}`:                "command",
+		`{"command":"true","wait":"NaN"}`:            "wait",
+		`{"command":"true","wait":-1}`:               "wait",
+		`{"command":"true","wait":1e300}`:            "wait",
+		`{"command":"true","output_limit_bytes":-1}`: "output_limit_bytes",
+	} {
+		e := errorHeader(t, call(t, b, 4, h, "execute", req, nil).err)
+		if e.Kind != "ValueError" || e.Field != field {
+			t.Errorf("execute %s: %+v", req, e)
+		}
 	}
 }
