@@ -27,7 +27,7 @@ func TestConformance(t *testing.T) {
 	}
 	caps := machinetest.Capabilities{
 		Spec:         machine.Spec{Source: machine.HostImage{}},
-		NetworkAllow: true,
+		NetworkAllow: true, Bash: "bash",
 		Resources: func(context.Context) (map[string]int, error) {
 			n, err := machinetest.Descendants()
 			return map[string]int{"descendant processes": n}, err

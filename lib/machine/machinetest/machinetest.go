@@ -32,6 +32,12 @@ type Capabilities struct {
 	User string
 	UID  int
 
+	// Bash is Bash's name or path in the image, for the persistent shell
+	// lib/shell runs over the machine; "" when the image has none: the
+	// suite then checks the one-shot shell (unless the machine has a
+	// persistent shell of its own).
+	Bash string
+
 	// NetworkAllow declares that the backend honours Network "allow";
 	// otherwise the suite asserts that it is refused (UnsupportedSpec on
 	// "network") by CheckEnvironment and Create.
@@ -129,6 +135,7 @@ func Run(t *testing.T, f machine.Factory, caps Capabilities) {
 			{"TransferEscapes", s.transferEscapes},
 			{"DownloadMaxBytes", s.downloadMaxBytes},
 			{"OpenProcess", s.openProcess},
+			{"ShellSession", s.shellSession},
 			{"Network", s.network},
 			{"Close", s.closeCheck},
 		} {
