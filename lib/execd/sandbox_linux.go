@@ -1,51 +1,60 @@
 package execd
 
 import (
+	"errors"
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// closeInherited closes every descriptor above 2 except keep: whatever the
-// embedding process left inheritable must not reach commands, nor stay
-// reachable through /proc/1/fd.
-func closeInherited(keep ...int) {
-	keep = slices.DeleteFunc(slices.Clone(keep), func(fd int) bool { return fd < 3 })
-	slices.Sort(keep)
-	first := 3
-	for _, k := range keep {
-		if k > first {
-			closeRange(first, k-1)
+// CloseInherited closes every descriptor above 2 that came through exec
+// (it is not close-on-exec), except keep: whatever the embedding process
+// left inheritable must not reach commands, nor stay reachable through
+// /proc/1/fd. Descriptors the Go runtime opened before main (it keeps
+// cgroup files open to follow CPU limits) are close-on-exec and stay.
+func CloseInherited(keep ...int) {
+	dir, err := unix.Open("/proc/self/fd", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		// Without /proc, at least keep them from the next program.
+		first := 3
+		for _, k := range slices.Sorted(slices.Values(keep)) {
+			if k >= first {
+				unix.CloseRange(uint(first), uint(k-1), unix.CLOSE_RANGE_CLOEXEC)
+				first = k + 1
+			}
 		}
-		first = max(first, k+1)
-	}
-	closeRange(first, -1)
-}
-
-// closeRange closes [first, last]; last < 0 means every higher descriptor.
-func closeRange(first, last int) {
-	hi := uint(last)
-	if last < 0 {
-		hi = ^uint(0)
-	}
-	if err := unix.CloseRange(uint(first), hi, 0); err == nil {
+		unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
 		return
 	}
-	// Kernels before 5.9: close one by one up to the descriptor limit.
-	var lim unix.Rlimit
-	top := 1 << 16
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur < uint64(top) {
-		top = int(lim.Cur)
+	var fds []int
+	buf := make([]byte, 4096)
+	for {
+		n, err := unix.ReadDirent(dir, buf)
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names := unix.ParseDirent(buf[:n], -1, nil)
+		for _, name := range names {
+			if fd, err := strconv.Atoi(name); err == nil {
+				fds = append(fds, fd)
+			}
+		}
 	}
-	if last >= 0 && last < top {
-		top = last + 1
-	}
-	for fd := first; fd < top; fd++ {
-		unix.Close(fd)
+	unix.Close(dir)
+	for _, fd := range fds {
+		if fd < 3 || fd == dir || slices.Contains(keep, fd) {
+			continue
+		}
+		if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
+			unix.Close(fd)
+		}
 	}
 }
 
@@ -152,4 +161,78 @@ func (r *reaper) start(fork func() (int, error)) (int, <-chan syscall.WaitStatus
 	}
 	r.waiting[pid] = ch
 	return pid, ch, nil
+}
+
+// pidsEvents and pidsCurrent are the sandbox cgroup's pids.events and
+// pids.current, when the host passed them.
+var pidsEvents, pidsCurrent *os.File
+
+// bombGrowth is how many tasks a command's background jobs may have added
+// to the machine by the time the command returns before it counts as a
+// fork bomb (the pids limit may not be reached yet).
+const bombGrowth = 128
+
+// exhausting says whether a command whose main process exited left jobs
+// that run the machine out of processes: its process group lives on and,
+// since the command started, a fork failed at the pids limit or the
+// machine gained more than bombGrowth tasks.
+func exhausting(pgid int, hits, tasks int64) bool {
+	if pidsEvents == nil || errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH) {
+		return false
+	}
+	return pidsLimitHits() > hits || pidsTasks()-tasks > bombGrowth
+}
+
+// pidsTasks is the number of tasks in the sandbox's cgroup (0 when unknown).
+func pidsTasks() int64 {
+	if pidsCurrent == nil {
+		return 0
+	}
+	var buf [32]byte
+	n, _ := pidsCurrent.ReadAt(buf[:], 0)
+	v, _ := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
+	return v
+}
+
+// pidsLimitHits is how often a fork in the sandbox failed at its cgroup's
+// pids limit (0 when unknown).
+func pidsLimitHits() int64 {
+	if pidsEvents == nil {
+		return 0
+	}
+	var buf [128]byte
+	n, _ := pidsEvents.ReadAt(buf[:], 0)
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		if v, ok := strings.CutPrefix(line, "max "); ok {
+			hits, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return hits
+		}
+	}
+	return 0
+}
+
+// holdExhausting handles a command that ran the machine out of processes
+// and whose jobs live on (a fork bomb's first process returns at once):
+// instead of returning while the bomb keeps the machine full, the command
+// counts as running until its process group is gone, its timeout (then it
+// is stopped and timed out) or a kill request. Without a timeout it is
+// stopped at once.
+func holdExhausting(st *execState, timeout <-chan time.Time) (timedOut, killed bool, err error) {
+	if timeout == nil {
+		return false, true, st.kill()
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-timeout:
+			return true, false, st.kill()
+		case <-st.killDone:
+			return false, true, st.killErr
+		case <-tick.C:
+			if errors.Is(syscall.Kill(-st.pgid, 0), syscall.ESRCH) {
+				return false, false, nil
+			}
+		}
+	}
 }

@@ -77,10 +77,7 @@ func (f *Factory) sweepMachineDirs() {
 		}
 		sweepMachineDir(filepath.Join(tmp, e.Name()))
 	}
-	f.cgroups.Sweep(machineDirPrefix, func(name string) bool {
-		_, err := os.Lstat(filepath.Join(tmp, name))
-		return errors.Is(err, os.ErrNotExist)
-	})
+	f.cgroups.Sweep(machineDirPrefix)
 }
 
 func sweepMachineDir(dir string) {

@@ -282,11 +282,20 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	// machine's cgroup, reaps every orphan and holds the directory's lock
 	// until the sandbox is gone.
 	launch := []string{launcher.Command}
+	var pidsEvents, pidsCurrent *os.File // read by the helper: see execd's exhausting
 	if f.cgroups.Available() {
 		group, err = f.cgroups.Create(filepath.Base(plan.dir), f.opts.PidsLimit)
 		if err != nil {
 			return nil, startErr(err)
 		}
+		if pidsEvents, err = os.Open(filepath.Join(group.Dir(), "pids.events")); err != nil {
+			return nil, startErr(err)
+		}
+		defer pidsEvents.Close()
+		if pidsCurrent, err = os.Open(filepath.Join(group.Dir(), "pids.current")); err != nil {
+			return nil, startErr(err)
+		}
+		defer pidsCurrent.Close()
 		launch = append(launch, "--cgroup", group.Dir())
 		if !group.V2() {
 			launch = append(launch, "--cgroup-home", f.cgroups.Home())
@@ -301,6 +310,9 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	launch = append(launch, "--ro-bind", helper, helperPath, "--chdir", "/", "--",
 		helperPath, "--listen-fd", "3", "--ready-fd", "4", "--lifeline-fd", "5",
 		"--file-size-limit", fmt.Sprint(fileSizeLimit), "--core-limit", "0")
+	if pidsEvents != nil {
+		launch = append(launch, "--pids-events-fd", "6", "--pids-current-fd", "7")
+	}
 	if f.uid != 0 {
 		launch = append(launch, "--process-limit", fmt.Sprint(userTasks(f.uid)+processHeadroom))
 	}
@@ -308,7 +320,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	cmd.Env = []string{}
 	stderr := &boundedBuffer{limit: 64 << 10}
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, plan.lock}
+	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, pidsEvents, pidsCurrent, plan.lock}
 	if err := cmd.Start(); err != nil {
 		readyW.Close()
 		lifeW.Close()

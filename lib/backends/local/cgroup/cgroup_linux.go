@@ -123,18 +123,22 @@ func (s *Support) Create(name string, pidsMax int) (*Group, error) {
 	return g, nil
 }
 
-// Sweep kills and removes the machine cgroups named with prefix whose
-// owner is gone (dead says so).
-func (s *Support) Sweep(prefix string, dead func(name string) bool) {
+// Sweep removes the empty machine cgroups named with prefix that are
+// older than a minute (left by a launcher that was killed; a younger one
+// may be a machine that is starting). It never kills: a cgroup with
+// processes belongs to a live machine, perhaps of a process with another
+// temp directory.
+func (s *Support) Sweep(prefix string) {
 	if !s.Available() {
 		return
 	}
 	entries, _ := os.ReadDir(s.parent)
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), prefix) && dead(e.Name()) {
-			g := &Group{dir: filepath.Join(s.parent, e.Name()), v2: s.v2}
-			g.Kill()
-			g.Remove()
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Minute {
+			unix.Rmdir(filepath.Join(s.parent, e.Name())) // EBUSY while in use
 		}
 	}
 }

@@ -18,25 +18,29 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
+	"github.com/shellbox/shellbox/lib/execd"
 )
 
 // Command is the helper's first argument that selects the launcher.
 const Command = "launch"
 
 // Descriptors the host passes: 0-2 and the sandbox's own (listening
-// socket, readiness pipe, lifeline) go to bubblewrap; the machine
-// directory's lock stays here until every process of the sandbox is gone.
+// socket, readiness pipe, lifeline, and the cgroup's pids.events when
+// there is one) go to bubblewrap; the machine directory's lock stays here
+// until every process of the sandbox is gone.
 const (
 	firstSandboxFD = 3
 	lifelineFD     = 5
-	lockFD         = 6
+	pidsEventsFD   = 6
+	pidsCurrentFD  = 7
+	lockFD         = 8
 )
 
 // Main runs the launcher; args follow Command.
 func Main(args []string) int {
 	// bubblewrap's --die-with-parent follows the thread that forked it.
 	runtime.LockOSThread()
-	closeAbove(lockFD)
+	execd.CloseInherited(firstSandboxFD, firstSandboxFD+1, lifelineFD, pidsEventsFD, pidsCurrentFD, lockFD)
 	fl := flag.NewFlagSet("shellbox-sandboxd launch", flag.ContinueOnError)
 	cg := fl.String("cgroup", "", "the machine's cgroup directory (empty: none)")
 	home := fl.String("cgroup-home", "", "cgroup v1: the directory this process returns to after starting bubblewrap")
@@ -56,7 +60,11 @@ func Main(args []string) int {
 		group = cgroup.Open(*cg)
 	}
 	argv := fl.Args()
-	attr := &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2, 3, 4, 5}, Sys: &syscall.SysProcAttr{}}
+	files := []uintptr{0, 1, 2, 3, 4, 5}
+	if _, err := unix.FcntlInt(pidsCurrentFD, unix.F_GETFD, 0); err == nil {
+		files = append(files, pidsEventsFD, pidsCurrentFD)
+	}
+	attr := &syscall.ProcAttr{Env: os.Environ(), Files: files, Sys: &syscall.SysProcAttr{}}
 	pid, err := forkInto(group, *home, argv, attr)
 	if err != nil {
 		if group != nil {
@@ -67,6 +75,8 @@ func Main(args []string) int {
 	// The readiness pipe must reach end of file when bubblewrap fails.
 	unix.Close(firstSandboxFD)
 	unix.Close(firstSandboxFD + 1)
+	unix.Close(pidsEventsFD)
+	unix.Close(pidsCurrentFD)
 	go func() {
 		var b [1]byte
 		for {
@@ -139,19 +149,4 @@ func forkInto(group *cgroup.Group, home string, argv []string, attr *syscall.Pro
 		return 0, fmt.Errorf("leaving the machine's cgroup: %w", herr)
 	}
 	return pid, err
-}
-
-// closeAbove closes every descriptor above fd.
-func closeAbove(fd int) {
-	if err := unix.CloseRange(uint(fd+1), ^uint(0), 0); err == nil {
-		return
-	}
-	var lim unix.Rlimit
-	top := 1 << 16
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Cur < uint64(top) {
-		top = int(lim.Cur)
-	}
-	for i := fd + 1; i < top; i++ {
-		unix.Close(i)
-	}
 }
