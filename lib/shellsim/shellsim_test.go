@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -259,5 +260,35 @@ bash: line 9: /work/new: No space left on device
 `
 	if r := run(t, l, src); string(r.Stdout) != want || string(r.Stderr) != wantErr {
 		t.Fatalf("stdout %q stderr:\n%s", r.Stdout, r.Stderr)
+	}
+}
+
+// Deeply nested source would overflow the host stack of a recursive-descent
+// parser (a fatal error Go cannot recover from, killing the embedding
+// process): the shell, arithmetic on values, eval, sh -c, awk and jq refuse
+// it with an error instead.
+func TestDeepSyntaxIsRefused(t *testing.T) {
+	l := shellsim.DefaultLimits()
+	l.CPU = 1 << 40
+	deep := strings.Repeat("(", 300000)
+	for _, tc := range []struct{ src, stderr string }{
+		{deep + "true" + strings.Repeat(")", 300000), "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{"echo $((" + deep + "1" + strings.Repeat(")", 300000) + "))", "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{`x=$(cat /work/p)1; echo $((x))`, "expression recursion level exceeded"},
+		{`x=$(cat /work/p); eval "$x"`, "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{`sh -c "$(cat /work/p)"`, "sh: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{`awk "BEGIN{print $(cat /work/p)1}"`, "awk: cmd. line:1: fatal: nesting deeper than 2000 levels\n"},
+		{`jq -n "$(cat /work/p)1"`, "jq: error: nesting deeper than 2000 levels"},
+		{`f(){ (( $1 < 50 )) && f $(( $1 + 1 )); }; x=$(printf '(%.0s' {1..1500}); y=$(printf ')%.0s' {1..1500}); echo $(( ${x}1$y ))`, ""},
+	} {
+		env := shellsim.NewEnvironment(l) // an expansion error ends the shell
+		if err := env.WriteFile("/work/p", []byte(deep), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := env.Run(context.Background(), tc.src, nil)
+		env.Close()
+		if !strings.Contains(string(r.Stderr), tc.stderr) || (tc.stderr == "") != (len(r.Stderr) == 0) {
+			t.Errorf("%.60s: status %d stderr %.200q", tc.src, r.Outcome.ExitStatus, r.Stderr)
+		}
 	}
 }

@@ -221,6 +221,9 @@ func (sh *Shell) arithString(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
+	if command.CheckSyntaxNest(s) != nil {
+		return 0, errors.New(s + ": expression recursion level exceeded")
+	}
 	e, err := sh.rt.parser().Arithmetic(strings.NewReader(s))
 	if err != nil {
 		return 0, errors.New(s + ": syntax error in expression")

@@ -222,6 +222,9 @@ func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 	if err := sh.charge(int64(len(src))*resources.CostParseByte + 50); err != nil {
 		return nil, err
 	}
+	if err := command.CheckSyntaxNest(src); err != nil {
+		return nil, syntax.ParseError{Filename: name, Pos: syntax.NewPos(0, 1, 1), Text: err.Error()}
+	}
 	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
 	for tries := 0; err != nil && tries < 8; tries++ {
 		var pe syntax.ParseError
@@ -844,7 +847,11 @@ func (sh *Shell) RunExitTrap() { sh.guard(sh.runExitTrap) }
 func (sh *Shell) runTrap(src string) {
 	st := sh.status
 	sh.inTrap = true
-	f, err := sh.rt.parser().Parse(strings.NewReader(src), "trap")
+	err := command.CheckSyntaxNest(src)
+	var f *syntax.File
+	if err == nil {
+		f, err = sh.rt.parser().Parse(strings.NewReader(src), "trap")
+	}
 	if err == nil {
 		sh.stmts(f.Stmts)
 	}
@@ -1035,6 +1042,9 @@ func (sh *Shell) ClearExit() {
 // Complete reports whether src parses as complete input (no open heredoc,
 // quote or compound command), for line-by-line consoles.
 func Complete(src string) bool {
+	if command.CheckSyntaxNest(src) != nil {
+		return true // the run will report it
+	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	complete := true
 	err := p.Interactive(strings.NewReader(src), func([]*syntax.Stmt) bool {

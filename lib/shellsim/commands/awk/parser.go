@@ -2,6 +2,8 @@ package awk
 
 import (
 	"fmt"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
 type parser struct {
@@ -18,6 +20,9 @@ type parser struct {
 }
 
 func parse(src string) (*program, error) {
+	if err := command.CheckSyntaxNest(src); err != nil {
+		return nil, &syntaxError{pos: -1, msg: err.Error()}
+	}
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err

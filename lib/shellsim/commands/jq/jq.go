@@ -67,6 +67,9 @@ func Jq(inv *command.Invocation) int {
 	if st >= 0 {
 		return st
 	}
+	if err := command.CheckSyntaxNest(o.filter); err != nil {
+		return compileError(inv, o.filter, err)
+	}
 	query, err := gojq.Parse(o.filter)
 	if err != nil {
 		return compileError(inv, o.filter, err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
@@ -38,6 +40,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if t := strings.TrimSpace(str); syntax.ValidName(t) {
 			return 0, nil // unset variable
 		} else if t != "" && !numberLike(t) && cfg.arithDepth < 64 {
+			if command.CheckSyntaxNest(t) != nil {
+				return 0, fmt.Errorf("%s: expression recursion level exceeded", t)
+			}
 			e, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(t))
 			if perr != nil || e == nil {
 				return 0, fmt.Errorf("%s: syntax error in expression", t)
