@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -14,13 +15,14 @@ import (
 )
 
 // HostEntry is one node of a host tree read for import: a directory or a
-// regular file with its mode bits. Rel is slash-separated, "." for the
-// root.
+// regular file with its mode bits, or (with KeepLinks) a symbolic link.
+// Rel is slash-separated, "." for the root.
 type HostEntry struct {
 	Rel  string
 	Dir  bool
 	Mode fs.FileMode
 	Data []byte
+	Link string // a symbolic link's target
 }
 
 const hostModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
@@ -35,6 +37,20 @@ type HostImportOptions struct {
 	// huge host tree is refused before it is read into memory); 0 means no
 	// bound.
 	MaxBytes int64
+	// KeepLinks imports the symbolic links of a tree whose targets stay
+	// inside it (as the other backends' uploads do); links leaving it are
+	// still refused, and their targets are never read.
+	KeepLinks bool
+}
+
+// linkInside reports whether a link at rel (a slash path in the tree)
+// with the given target stays inside the tree.
+func linkInside(rel, target string) bool {
+	if target == "" || path.IsAbs(target) {
+		return false
+	}
+	j := path.Join(path.Dir(rel), target)
+	return j != ".." && !strings.HasPrefix(j, "../")
 }
 
 // MountOptions are the trusted-ingest rules of --root and Mount: at most
@@ -93,7 +109,17 @@ func ReadHostTreeWith(source string, opts HostImportOptions) ([]HostEntry, []str
 			}
 			out = append(out, HostEntry{Rel: rel, Mode: fi.Mode() & hostModeBits, Data: data})
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return &machine.PathError{Op: "import", Path: p, Reason: "symbolic links are not imported"}
+			if !opts.KeepLinks || rel == "." {
+				return &machine.PathError{Op: "import", Path: p, Reason: "symbolic links are not imported"}
+			}
+			target, err := os.Readlink(p)
+			if err != nil {
+				return &machine.PathError{Op: "import", Path: p, Reason: err.Error()}
+			}
+			if !linkInside(rel, target) {
+				return &machine.PathError{Op: "import", Path: p, Reason: fmt.Sprintf("symbolic link to %q points outside the tree", target)}
+			}
+			out = append(out, HostEntry{Rel: rel, Link: target})
 		default:
 			return &machine.PathError{Op: "import", Path: p, Reason: "special files are not imported"}
 		}
@@ -141,6 +167,8 @@ func PlaceTree(fsys *vfs.FS, target string, entries []HostEntry) (err error) {
 		mode fs.FileMode
 	}
 	var replaced []saved
+	type link struct{ p, target string }
+	var relinked []link
 	defer func() {
 		if err == nil {
 			return
@@ -151,6 +179,10 @@ func PlaceTree(fsys *vfs.FS, target string, entries []HostEntry) (err error) {
 		for _, s := range replaced {
 			_ = fsys.WriteFile(s.p, s.data, s.mode)
 			_ = fsys.Chmod(s.p, s.mode)
+		}
+		for _, l := range relinked {
+			_ = fsys.Remove(l.p)
+			_ = fsys.Symlink(l.target, l.p)
 		}
 	}()
 	mkdirs := func(p string) error {
@@ -188,6 +220,25 @@ func PlaceTree(fsys *vfs.FS, target string, entries []HostEntry) (err error) {
 		}
 		if err := mkdirs(path.Dir(p)); err != nil {
 			return fmt.Errorf("import %s: %w", p, err)
+		}
+		if e.Link != "" {
+			// A link replaces a link; anything else is in the way.
+			if fi, lerr := fsys.Lstat(p); lerr == nil {
+				old, rerr := fsys.Readlink(p)
+				if fi.Mode&fs.ModeSymlink == 0 || rerr != nil {
+					return fmt.Errorf("import %s: exists and is not a symbolic link", p)
+				}
+				if err := fsys.Remove(p); err != nil {
+					return fmt.Errorf("import %s: %w", p, err)
+				}
+				relinked = append(relinked, link{p, old})
+			} else {
+				created = append(created, p)
+			}
+			if err := fsys.Symlink(e.Link, p); err != nil {
+				return fmt.Errorf("import %s: %w", p, err)
+			}
+			continue
 		}
 		if fi, lerr := fsys.Lstat(p); lerr == nil {
 			if !fi.Mode.IsRegular() {

@@ -41,7 +41,7 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err := guestPath("target", target); err != nil {
 		return err
 	}
-	entries, err := shellsim.ReadHostTree(source, m.env.Limits().Disk)
+	entries, _, err := shellsim.ReadHostTreeWith(source, shellsim.HostImportOptions{MaxBytes: m.env.Limits().Disk, KeepLinks: true})
 	if err != nil {
 		return err
 	}
