@@ -8,8 +8,9 @@ import (
 	"github.com/shellbox/shellbox/lib/machine/machinetest"
 )
 
-// ShellSim has no users, no network and virtual time; uploads refuse
-// symbolic links and OpenProcess collects its input before running.
+// ShellSim has no users and no network; time is virtual, a background
+// job has a process group of its own, and OpenProcess collects its input
+// before running.
 func TestConformance(t *testing.T) {
 	o, err := shellsimbackend.DecodeOptions(nil)
 	if err != nil {
@@ -17,7 +18,7 @@ func TestConformance(t *testing.T) {
 	}
 	machinetest.Run(t, shellsimbackend.NewFactory(shellsimbackend.NewEngine(o)), machinetest.Capabilities{
 		Spec:      machine.Spec{Source: machine.ShellSimBuiltins{}},
-		Simulated: true, JobGroups: true, BatchProcesses: true, SymlinksRefused: true,
+		Simulated: true, JobGroups: true, BatchProcesses: true,
 		BigOutputMiB: 32,
 	})
 }

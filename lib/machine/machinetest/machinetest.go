@@ -59,10 +59,6 @@ type Capabilities struct {
 	// suite then asserts they survive. Otherwise they die with the command.
 	JobGroups bool
 
-	// SymlinksRefused declares that uploads refuse every symbolic link
-	// (with a PathError), not only the ones that leave the tree.
-	SymlinksRefused bool
-
 	// Resources counts what the backend holds outside this process's
 	// goroutines (child processes, networks, volumes); after the leak
 	// cycles each count must be back where it was. nil: goroutines only.

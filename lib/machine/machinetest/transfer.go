@@ -102,8 +102,8 @@ func (s *suite) transferFiles(t *testing.T) {
 }
 
 // transferTrees: directories both ways: the contents land in the target
-// without an extra level, with modes, nesting and (unless the backend
-// refuses links) symbolic links inside the tree kept as links.
+// without an extra level, with modes, nesting and symbolic links inside
+// the tree kept as links.
 func (s *suite) transferTrees(t *testing.T) {
 	ctx := context.Background()
 	m := s.machine(t, nil)
@@ -118,27 +118,11 @@ func (s *suite) transferTrees(t *testing.T) {
 	if err := os.Symlink("sub/run.sh", filepath.Join(tree, "link")); err != nil {
 		t.Fatal(err)
 	}
-	err := m.Upload(ctx, tree, "/logs/artifacts")
-	if s.caps.SymlinksRefused {
-		var pe *machine.PathError
-		if !errors.As(err, &pe) || pe.NotFound {
-			t.Fatalf("a tree with a symbolic link: %v, want a PathError", err)
-		}
-		want(t, sh(t, m, "test -e /logs/artifacts || echo none"), 0, "none\n", "")
-		if err := os.Remove(filepath.Join(tree, "link")); err != nil {
-			t.Fatal(err)
-		}
-		err = m.Upload(ctx, tree, "/logs/artifacts")
-	}
-	if err != nil {
+	if err := m.Upload(ctx, tree, "/logs/artifacts"); err != nil {
 		t.Fatal(err)
 	}
 	want(t, sh(t, m, "cd /logs/artifacts && cat a.txt && sub/run.sh && stat -c %a sub/run.sh sub/deep/secret && test -d empty && echo empty"), 0, "Aran\n755\n600\nempty\n", "")
-	if !s.caps.SymlinksRefused {
-		want(t, sh(t, m, "cd /logs/artifacts && ./link && readlink link"), 0, "ran\nsub/run.sh\n", "")
-	} else {
-		sh(t, m, "cd /logs/artifacts && ln -s sub/run.sh link")
-	}
+	want(t, sh(t, m, "cd /logs/artifacts && ./link && readlink link"), 0, "ran\nsub/run.sh\n", "")
 	// A tree uploaded onto an existing directory merges with it.
 	sh(t, m, "mkdir -p /merge && echo old > /merge/old")
 	if err := m.Upload(ctx, filepath.Join(tree, "sub"), "/merge"); err != nil {
