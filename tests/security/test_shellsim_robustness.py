@@ -44,7 +44,10 @@ CHILD = textwrap.dedent(
         after = status("VmRSS")
         print(json.dumps({"exit_code": r.exit_code, "reason": str(r.reason), "base": base, "peak": peak,
                           "after": after, "stdout": r.stdout[-300:].decode(errors="replace"),
-                          "stderr": r.stderr[-300:].decode(errors="replace")}))
+                          "stderr": clip(r.stderr)}))
+
+    def clip(b):
+        return (b if len(b) <= 600 else b[:300] + b"..." + b[-300:]).decode(errors="replace")
 
     asyncio.run(main(*json.loads(sys.argv[1])))
     """
@@ -160,3 +163,20 @@ async def test_nul_bytes_in_transfer_paths_are_refused(machine, tmp_path: Path) 
         await machine.download("/tmp/a\0b", tmp_path / "d")
     r = await machine.run(Command(argv=("sh", "-c", "ls -A /tmp")))
     assert r.stdout == b""
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("x=$(head -c 300000 /dev/zero | tr '\\0' '('); eval \"$x\"", "syntax error: nesting deeper than 2000 levels"),
+        ("x=$(head -c 300000 /dev/zero | tr '\\0' '(')1; echo $((x))", "expression recursion level exceeded"),
+        ("x=$(head -c 300000 /dev/zero | tr '\\0' '('); awk \"BEGIN{print ${x}1}\"", "awk: cmd. line:1: fatal: nesting deeper than 2000 levels"),
+        ("x=$(head -c 300000 /dev/zero | tr '\\0' '('); jq -n \"${x}1\"", "jq: error: nesting deeper than 2000 levels"),
+    ],
+)
+def test_deeply_nested_source_is_an_error_not_a_crash(script: str, message: str) -> None:
+    # A recursive-descent parser given 300,000 nested brackets overflowed the Go stack: a fatal error that
+    # took the embedding process down.
+    out = run_child(script, memory_mb=None)
+    assert out["exit_code"] != 0
+    assert message in out["stderr"], out
