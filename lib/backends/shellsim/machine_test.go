@@ -370,3 +370,46 @@ func TestCloseStopsARunningCommand(t *testing.T) {
 		t.Fatalf("run: %v", err)
 	}
 }
+
+// NUL bytes (and the other invalid text) in argv, env, cwd and transfer
+// paths are refused with the typed error every backend gives, before
+// anything runs.
+func TestRefusesNULEverywhere(t *testing.T) {
+	m := newTestMachine(t, `{}`, builtins)
+	ctx := context.Background()
+	isInvalid := func(what string, err error, field string) {
+		t.Helper()
+		var inv *machine.InvalidSpec
+		if !errors.As(err, &inv) || inv.Field != field {
+			t.Errorf("%s: %v, want InvalidSpec on %s", what, err, field)
+		}
+	}
+	for _, c := range []struct {
+		cmd   machine.Command
+		field string
+	}{
+		{machine.Command{Argv: []string{"echo", "a\x00b"}}, "argv"},
+		{machine.Command{Argv: []string{"echo\x00"}}, "argv"},
+		{machine.Command{Argv: []string{"true"}, Env: map[string]string{"A\x00": "x"}}, "env"},
+		{machine.Command{Argv: []string{"true"}, Env: map[string]string{"A": "x\x00y"}}, "env"},
+		{machine.Command{Argv: []string{"true"}, Cwd: "/tmp/a\x00b"}, "cwd"},
+		{machine.Command{Argv: []string{"echo", "\xff"}}, "argv"},
+	} {
+		c.cmd.OutputLimit = 1 << 10
+		_, err := m.Run(ctx, c.cmd)
+		isInvalid("run", err, c.field)
+		_, err = m.OpenProcess(ctx, c.cmd)
+		isInvalid("open process", err, c.field)
+	}
+	host := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(host, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	isInvalid("upload target", m.Upload(ctx, host, "/tmp/a\x00b"), "target")
+	isInvalid("upload source", m.Upload(ctx, host+"\x00", "/tmp/a"), "source")
+	isInvalid("download source", m.Download(ctx, "/tmp/a\x00b", host+".d", machine.DownloadOptions{}), "source")
+	isInvalid("download target", m.Download(ctx, "/etc/passwd", host+"\x00", machine.DownloadOptions{}), "target")
+	if r := run(t, m, machine.Command{Argv: []string{"sh", "-c", "ls /tmp"}}); len(r.Stdout) != 0 {
+		t.Fatalf("something was written: %q", r.Stdout)
+	}
+}

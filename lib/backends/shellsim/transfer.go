@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"strings"
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
@@ -17,20 +16,6 @@ import (
 	"github.com/shellbox/shellbox/lib/transfer"
 )
 
-// guestPath refuses a guest path that is relative or holds "..", as every
-// backend does.
-func guestPath(field, p string) error {
-	if !path.IsAbs(p) {
-		return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must be an absolute path, got %q", p)}
-	}
-	for _, part := range strings.Split(p, "/") {
-		if part == ".." {
-			return &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("must not contain \"..\" components, got %q", p)}
-		}
-	}
-	return nil
-}
-
 // Upload copies a host file or tree into the machine (modes kept; symlinks
 // that stay inside the tree are kept, others and special files refused).
 // It is all-or-nothing: on failure (e.g. the disk limit) nothing new stays.
@@ -38,7 +23,10 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	if err := guestPath("target", target); err != nil {
+	if err := machine.ValidateHostPath("source", source); err != nil {
+		return err
+	}
+	if err := machine.ValidateGuestPath("target", target); err != nil {
 		return err
 	}
 	entries, _, err := shellsim.ReadHostTreeWith(source, shellsim.HostImportOptions{MaxBytes: m.env.Limits().Disk, KeepLinks: true})
@@ -76,7 +64,10 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 	if err := m.check(); err != nil {
 		return err
 	}
-	if err := guestPath("source", source); err != nil {
+	if err := machine.ValidateGuestPath("source", source); err != nil {
+		return err
+	}
+	if err := machine.ValidateHostPath("target", target); err != nil {
 		return err
 	}
 	src := m.resolve(source)
