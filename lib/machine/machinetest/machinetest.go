@@ -8,7 +8,6 @@ package machinetest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -43,9 +42,10 @@ type Capabilities struct {
 	// "network") by CheckEnvironment and Create.
 	NetworkAllow bool
 
-	// Simulated declares that commands are not kernel processes (no /proc,
-	// no network interfaces) and that time is virtual: sleep does not wait
-	// in wall-clock time, so the suite blocks a command with a busy loop.
+	// Simulated declares that commands are not kernel processes (no
+	// network interfaces; HTTP goes to virtual routes) and that time is
+	// virtual: sleep does not wait in wall-clock time, so the suite blocks
+	// a command with a busy loop.
 	Simulated bool
 
 	// BatchProcesses declares that OpenProcess's command sees its whole
@@ -282,5 +282,3 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 	}
 }
-
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
