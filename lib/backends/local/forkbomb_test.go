@@ -20,6 +20,9 @@ func TestForkBombEndsAtTimeout(t *testing.T) {
 	if !f.cgroups.Available() {
 		t.Fatalf("no pids cgroup on this host: %s", f.cgroups.Reason)
 	}
+	if err := f.CheckEnvironment(machine.Requirements{Capabilities: []string{"process_limit"}}, hostSpec()); err != nil {
+		t.Fatalf("CheckEnvironment(process_limit): %v", err)
+	}
 	m := newMachine(t, f, hostSpec())
 	// Other tests on this host start and end processes too: count the
 	// machine's own, which its cgroup holds.
