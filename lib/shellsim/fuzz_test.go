@@ -19,6 +19,9 @@ func FuzzRun(f *testing.F) {
 		"read -n 3 x <<< abcdef; echo $x", "set -euo pipefail; false | true", "case x in (x) echo;; esac",
 		"printf '%*.*d\\n' 5 3 7", "diff <(echo a) <(echo b); cat < <(yes) | head -1", "echo x > >(cat)",
 		"declare -A m; m[$a,$b]=1; (( m[x]++ )); echo ${!m[@]}", "read -ra a <<< ',,a,'", "trap 'echo $LINENO' ERR; false", "[[ a =~ ( ]]", "echo $(( 1 <<  70 ))", "${x", "$(", "mapfile -t a < /proc/self/status",
+		"f(){ ( f ); }; f", "f(){ echo $(f); }; f", "FUNCNEST=2; f(){ f; }; f", "x=a; while :; do x=$x$x; done",
+		"a=(x); while :; do a+=(\"${a[@]}\"); done", "printf '%2000000000d' 1", "printf '%-1000001s|' a",
+		"x=$(printf '(%.0s' {1..3000}); eval \"$x\"", "y=${x^^}; x=aa; while :; do x=$x$x; y=${x^^}; done",
 	} {
 		f.Add(s)
 	}
