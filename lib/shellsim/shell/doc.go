@@ -4,4 +4,15 @@
 // and virtual filesystem, runs builtins, functions and registered commands as
 // logical processes on the cooperative scheduler, and charges every step to
 // the environment's resource meter.
+//
+// Hostile scripts end with an error or a stop reason, never with the host
+// process: function nesting is bounded like bash's FUNCNEST (its value when
+// set, else DefaultFuncNest = 5000 levels; bash itself has no default and
+// crashes), every nested level (function, subshell, command substitution,
+// eval, source, trap, child shell) is bounded by MaxNest and charged to the
+// memory model, source nested deeper than command.MaxSyntaxNest brackets is
+// refused before parsing, and large results are reserved before they are
+// allocated, so the host memory of a simulation stays within twice its
+// memory limit (plus the disk quota, whose files are host memory too) and
+// 64 MiB.
 package shell
