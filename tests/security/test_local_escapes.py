@@ -159,3 +159,16 @@ async def test_no_zombies_after_cycles(factory, host_state):
         host_state.assert_unchanged()
     finally:
         libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+async def test_pids_limit_option(host_state):
+    factory = LocalMachineFactory(pids_limit=64)
+    m = await factory.create(MachineSpec(HostImage()))
+    try:
+        result = await m.run(sh("i=0; while [ $i -lt 100 ]; do sleep 30 & i=$((i+1)); done; echo spawned", timeout=3))
+        assert b"fork" in result.stderr.lower(), result
+        assert result.reason == ExitReason.TIMED_OUT  # its jobs ran the machine out of processes
+        assert (await m.run(Command(["true"]))).exit_code == 0
+    finally:
+        await m.close()
+    host_state.assert_unchanged()

@@ -3,20 +3,44 @@
 // execd), which executes every command of the machine so that files,
 // background processes and the working directory persist until Close.
 //
-// A HostImage machine sees the host's system directories read-only (as
-// symbolic links where the host has merged-/usr links), the factory's and
-// the source's read-only and bin directories, and a private writable root
-// made from a per-machine host directory: its workdir, /tmp and
-// /home/shellbox. A PreparedImage machine sees an OCI image unpacked once
-// into a cache keyed by manifest digest: the image's system directories
-// (usr, bin, sbin, lib*, etc, opt, var, boot) are bound read-only and its
-// other top-level entries (root, home, srv, the workdir, ...) are copied
-// into the machine's writable root, with /tmp, /var/tmp and /run writable.
-// Bubblewrap 0.8 has no overlay mounts, so the image's system directories
-// cannot be written.
+// A HostImage machine sees the host's program directories (/usr, /bin,
+// /sbin, /lib*) read-only (as symbolic links where the host has merged-/usr
+// links), the factory's and the source's read-only and bin directories,
+// and a private writable root made from a per-machine host directory: its
+// workdir, /tmp, /opt, /home/shellbox and a private /etc holding copies of
+// only the runtime configuration programs need (etc.go: account databases
+// without password fields, name resolution, the loader cache, the time
+// zone, shell defaults; alternatives and public CA certificates bound
+// read-only), never shadow, environment, sudoers or keys. A PreparedImage
+// machine sees an OCI image unpacked once into a cache keyed by manifest
+// digest: the image's system directories (usr, bin, sbin, lib*, etc, opt,
+// var, boot) are bound read-only and its other top-level entries (root,
+// home, srv, the workdir, ...) are copied into the machine's writable root,
+// with /tmp, /var/tmp and /run writable. Bubblewrap 0.8 has no overlay
+// mounts, so the image's system directories cannot be written.
 //
 // The sandbox has its own PID, IPC, UTS and cgroup namespaces, no network
 // but loopback unless the spec allows it, and a user namespace unless the
 // host process is root (then commands may run as other users). Commands
-// run without capabilities and with no_new_privs.
+// run without capabilities and with no_new_privs. Every host-global knob
+// under /proc (sys, sysrq-trigger, fs, kcore, keys...) is read-only or
+// hidden, /sys is an empty read-only tmpfs, and the helper is the
+// sandbox's PID 1, so no process inside carries a host path in its command
+// line (/proc/self/mountinfo still names the machine directory as the
+// source of the root bind: the kernel shows a bind's path within its file
+// system, and nothing inside can act on a host path).
+//
+// Commands run with RLIMIT_FSIZE 1 GiB (uploads too) and RLIMIT_CORE 0,
+// and, without root, RLIMIT_NPROC = the user's host tasks + 256. Where a
+// pids cgroup can be made (cgroup v2, or the v1 pids hierarchy), each
+// machine has one with pids.max (Options.PidsLimit, 1024 by default); a
+// command whose background jobs run the machine out of processes (a fork
+// bomb) is held until its timeout and then stopped, timed out.
+//
+// Bubblewrap is started by the helper binary's launcher mode (package
+// launcher): it passes on only the sandbox's descriptors, puts bubblewrap
+// into the machine's cgroup, reaps every orphan as a child subreaper and
+// ends the sandbox when the owner's lifeline breaks. Each machine
+// directory is flock()ed by its owner and launcher; a factory start removes
+// those whose lock is free (owners killed by SIGKILL or gone by os._exit).
 package local

@@ -19,7 +19,9 @@ class LocalMachineFactory(GoMachineFactory):
 
     Checks once, here, that bubblewrap can build a sandbox (``bwrap`` if given,
     then ``bwrap`` on PATH) and raises SandboxUnavailable with each candidate's
-    error otherwise."""
+    error otherwise. ``pids_limit`` bounds each machine's tasks, threads included
+    (default 1024), where the host lets a pids cgroup be made;
+    ``check_environment`` with the capability ``process_limit`` says when it cannot."""
 
     backend = Backend.LOCAL
     machine_class = LocalMachine
@@ -31,6 +33,7 @@ class LocalMachineFactory(GoMachineFactory):
         bin_dirs: tuple[Path, ...] = (),
         bwrap: Path | None = None,
         cache_dir: Path | None = None,
+        pids_limit: int | None = None,
     ):
         missing = [str(p) for p in read_only if not Path(p).is_dir()]
         if missing:
@@ -41,5 +44,6 @@ class LocalMachineFactory(GoMachineFactory):
                 "bin_dirs": [str(Path(p).absolute()) for p in bin_dirs],
                 "bwrap": str(bwrap) if bwrap is not None else None,
                 "cache_dir": str(cache_dir) if cache_dir is not None else None,
+                "pids_limit": pids_limit or 0,
             }
         )
