@@ -196,7 +196,7 @@ func release(body [][]byte, free func()) {
 		size += len(b)
 	}
 	if size >= bigReply {
-		debug.FreeOSMemory()
+		go debug.FreeOSMemory() // a full collection: not on the caller's time
 	}
 }
 
