@@ -237,7 +237,7 @@ func (s *suite) users(t *testing.T) {
 	m := s.machine(t, nil)
 	ctx := context.Background()
 	if s.caps.User == "" {
-		for _, u := range []string{"nobody", "1000"} {
+		for _, u := range []string{"nobody", "65533"} {
 			_, err := m.Run(ctx, machine.Command{Argv: []string{"true"}, User: u, OutputLimit: 10})
 			assertUnsupported(t, err, "user", "Run as "+u)
 			if pm, ok := m.(machine.ProcessMachine); ok {
