@@ -107,6 +107,9 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	if !f.opts.restoreEnabled() {
 		return f.boot(ctx, spec, assets, disk, accel)
 	}
+	if _, err := qemuImg(f.qemu); disk != nil && err != nil {
+		return f.boot(ctx, spec, assets, disk, accel) // no saved states without qemu-img
+	}
 	st, err := f.savedStateFor(ctx, spec, assets, disk, accel)
 	if err != nil {
 		// Saving is a boot: its failure is this machine's.
