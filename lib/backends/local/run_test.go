@@ -22,26 +22,6 @@ import (
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
-func TestResultSemantics(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec(func(s *machine.Spec) {
-		s.Workdir = "/app"
-		s.Env = map[string]string{"SPEC": "from-spec", "ANSWER": "overridden"}
-	}))
-	cmd := sh(`pwd; printf '%s %s\n' "$SPEC" "$ANSWER"; cat; echo diagnostic >&2; exit 3`)
-	cmd.Cwd = "/tmp"
-	cmd.Env = map[string]string{"ANSWER": "42"}
-	cmd.Stdin = []byte("input\n")
-	r := run(t, m, cmd)
-	if code(r) != 3 || string(r.Stdout) != "/tmp\nfrom-spec 42\ninput\n" || string(r.Stderr) != "diagnostic\n" ||
-		r.StdoutTruncated || r.StderrTruncated || r.Reason != machine.Exited {
-		t.Fatalf("got %d %q %q %v %v %v", code(r), r.Stdout, r.Stderr, r.StdoutTruncated, r.StderrTruncated, r.Reason)
-	}
-	if r := run(t, m, sh("pwd")); string(r.Stdout) != "/app\n" {
-		t.Fatalf("default cwd: %q", r.Stdout)
-	}
-}
-
 func TestExitCodes(t *testing.T) {
 	f := newFactory(t, Options{})
 	m := newMachine(t, f, hostSpec())
@@ -80,66 +60,6 @@ func TestEnvironment(t *testing.T) {
 	}
 	if r := run(t, m, machine.Command{Argv: []string{"python3"}}); string(r.Stdout) != "fake-python\n" {
 		t.Fatalf("bin_dirs not first: %q %q", r.Stdout, r.Stderr)
-	}
-}
-
-func TestTimeoutKillsDescendants(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec())
-	cmd := sh("sleep 3600 & echo $! > /tmp/pid; wait")
-	cmd.Timeout = time.Second
-	cmd.Stdin = bytes.Repeat([]byte("x"), 1<<20) // never read
-	start := time.Now()
-	r := run(t, m, cmd)
-	if el := time.Since(start); el > 3*time.Second {
-		t.Fatalf("timeout took %v", el)
-	}
-	if r.ExitCode != nil || r.Reason != machine.TimedOut || len(r.Stdout) != 0 || len(r.Stderr) != 0 {
-		t.Fatalf("got %+v", r)
-	}
-	if r := run(t, m, aliveScript("/tmp/pid")); string(r.Stdout) != "gone\n" {
-		t.Fatalf("descendant survived: %q", r.Stdout)
-	}
-	if r := run(t, m, sh("echo ok")); string(r.Stdout) != "ok\n" {
-		t.Fatalf("machine unusable after timeout: %+v", r)
-	}
-}
-
-func TestBackgroundProcessPersists(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec())
-	start := time.Now()
-	r := run(t, m, sh("sleep 100 & echo $! > /tmp/bg; echo started"))
-	if el := time.Since(start); el > 2*time.Second {
-		t.Fatalf("returned after %v", el)
-	}
-	if code(r) != 0 || string(r.Stdout) != "started\n" {
-		t.Fatalf("got %+v", r)
-	}
-	if r := run(t, m, sh(`kill -0 "$(cat /tmp/bg)" && echo alive`)); string(r.Stdout) != "alive\n" {
-		t.Fatalf("background process gone: %q %q", r.Stdout, r.Stderr)
-	}
-	run(t, m, sh("echo data > /workspace/file"))
-	if r := run(t, m, sh("cat /workspace/file")); string(r.Stdout) != "data\n" {
-		t.Fatalf("file did not persist: %q", r.Stdout)
-	}
-}
-
-func TestTruncation(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec())
-	cmd := sh("yes | head -c 100; printf ab >&2")
-	cmd.OutputLimit = 4
-	r := run(t, m, cmd)
-	if string(r.Stdout) != "y\ny\n" || !r.StdoutTruncated || string(r.Stderr) != "ab" || r.StderrTruncated {
-		t.Fatalf("got %+v", r)
-	}
-	cmd = sh("echo x; echo y >&2")
-	cmd.OutputLimit = 0
-	ctx := context.Background()
-	r, err := m.Run(ctx, cmd)
-	if err != nil || len(r.Stdout) != 0 || !r.StdoutTruncated || !r.StderrTruncated {
-		t.Fatalf("limit 0: %+v %v", r, err)
 	}
 }
 
@@ -182,33 +102,6 @@ func TestTruncationBoundedMemory(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
 		t.Fatalf("allocated %d bytes", alloc)
-	}
-}
-
-func TestCancel(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec())
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := m.Run(ctx, sh("sleep 3600 & echo $! > /tmp/pid; sleep 3600"))
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v", err)
-	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Fatalf("cancel took %v", el)
-	}
-	if r := run(t, m, aliveScript("/tmp/pid")); string(r.Stdout) != "gone\n" {
-		t.Fatalf("descendant survived: %q", r.Stdout)
-	}
-	// A context that is already done never leaves a command running.
-	done, cancel2 := context.WithCancel(context.Background())
-	cancel2()
-	if _, err := m.Run(done, sh("echo x > /tmp/ran; sleep 3600")); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v", err)
-	}
-	if r := run(t, m, sh("pgrep -c sleep || true")); strings.TrimSpace(string(r.Stdout)) != "0" {
-		t.Fatalf("sleep still running: %q", r.Stdout)
 	}
 }
 
@@ -426,30 +319,6 @@ func TestSandboxUnavailable(t *testing.T) {
 	}
 }
 
-func TestClosed(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec())
-	root := m.Root()
-	if err := m.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Close(context.Background()); err != nil {
-		t.Fatalf("second close: %v", err)
-	}
-	if _, err := os.Stat(root); !os.IsNotExist(err) {
-		t.Fatalf("root left: %v", err)
-	}
-	if _, err := m.Run(context.Background(), sh("true")); !errors.Is(err, machine.ErrClosed) {
-		t.Fatalf("run after close: %v", err)
-	}
-	if err := m.Upload(context.Background(), root, "/x"); !errors.Is(err, machine.ErrClosed) {
-		t.Fatalf("upload after close: %v", err)
-	}
-	if err := m.Download(context.Background(), "/x", root, machine.DownloadOptions{}); !errors.Is(err, machine.ErrClosed) {
-		t.Fatalf("download after close: %v", err)
-	}
-}
-
 func TestTerminated(t *testing.T) {
 	f := newFactory(t, Options{})
 	m := newMachine(t, f, hostSpec())
@@ -473,28 +342,6 @@ func TestRegistered(t *testing.T) {
 	}
 	if _, err := machine.Open("local", []byte(`{"bogus": 1}`)); machine.ErrorKind(err) != "ValueError" {
 		t.Fatalf("unknown option: %v", err)
-	}
-}
-
-func TestCloseDuringRun(t *testing.T) {
-	f := newFactory(t, Options{})
-	m := newMachine(t, f, hostSpec())
-	errc := make(chan error, 1)
-	go func() {
-		_, err := m.Run(context.Background(), sh("sleep 100"))
-		errc <- err
-	}()
-	time.Sleep(100 * time.Millisecond)
-	if err := m.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-errc:
-		if !errors.Is(err, machine.ErrClosed) {
-			t.Fatalf("got %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after Close")
 	}
 }
 

@@ -80,32 +80,6 @@ func TestRunFreshStatePersistentFiles(t *testing.T) {
 	}
 }
 
-func TestOutputLimitAndTimeout(t *testing.T) {
-	m := newTestMachine(t, `{}`, builtins)
-	r := run(t, m, machine.Command{Argv: []string{"sh", "-c", "echo 0123456789; echo abcdef >&2"}, OutputLimit: 4})
-	if string(r.Stdout) != "0123" || !r.StdoutTruncated || string(r.Stderr) != "abcd" || !r.StderrTruncated {
-		t.Fatalf("%+v", r)
-	}
-	began := time.Now()
-	r = run(t, m, machine.Command{Argv: []string{"sh", "-c", "echo start; while :; do :; done"}, Timeout: 300 * time.Millisecond})
-	if r.Reason != machine.TimedOut || r.ExitCode != nil || string(r.Stdout) != "start\n" || time.Since(began) > 5*time.Second {
-		t.Fatalf("timeout: %+v", r)
-	}
-	r = run(t, m, machine.Command{Argv: []string{"echo", "still usable"}})
-	if string(r.Stdout) != "still usable\n" {
-		t.Fatalf("%q", r.Stdout)
-	}
-	r = run(t, m, machine.Command{Argv: []string{"sh", "-c", "sleep 100 & echo started"}})
-	if string(r.Stdout) != "started\n" || *r.ExitCode != 0 {
-		t.Fatalf("background: %+v", r)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	if _, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "while :; do :; done"}}); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("ctx: %v", err)
-	}
-}
-
 func TestExhaustionEndsTheMachine(t *testing.T) {
 	m := newTestMachine(t, `{"cpu": 200000}`, builtins)
 	r := run(t, m, machine.Command{Argv: []string{"sh", "-c", "while :; do :; done"}})
@@ -284,23 +258,6 @@ func TestSessionKeepsState(t *testing.T) {
 	}
 }
 
-func TestOpenProcess(t *testing.T) {
-	m := newTestMachine(t, `{}`, builtins)
-	p, err := m.OpenProcess(context.Background(), machine.Command{Argv: []string{"sh", "-c", "tr a-z A-Z; echo e >&2; exit 2"}, OutputLimit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Stdin().Write([]byte("abc"))
-	p.Stdin().Close()
-	buf := make([]byte, 10)
-	n, _ := p.Stdout().Read(buf)
-	ex, err := p.Wait(context.Background())
-	if err != nil || string(buf[:n]) != "ABC" || ex.ExitCode != 2 || string(ex.Stderr) != "e\n" {
-		t.Fatalf("%q %+v %v", buf[:n], ex, err)
-	}
-	p.Close(context.Background())
-}
-
 func TestManyMachinesConcurrently(t *testing.T) {
 	before := runtime.NumGoroutine()
 	f, _ := machine.Open(Backend, nil)
@@ -349,26 +306,6 @@ func TestManyMachinesConcurrently(t *testing.T) {
 
 func shellOptions(env map[string]string, cwd string) shell.Options {
 	return shell.Options{Env: env, Cwd: cwd}
-}
-
-func TestCloseStopsARunningCommand(t *testing.T) {
-	m := newTestMachine(t, `{}`, builtins)
-	errc := make(chan error, 1)
-	go func() {
-		_, err := m.Run(context.Background(), machine.Command{Argv: []string{"sh", "-c", "while :; do :; done"}})
-		errc <- err
-	}()
-	time.Sleep(100 * time.Millisecond)
-	done := make(chan struct{})
-	go func() { m.Close(context.Background()); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close waited for the command")
-	}
-	if err := <-errc; !errors.Is(err, machine.ErrClosed) {
-		t.Fatalf("run: %v", err)
-	}
 }
 
 // NUL bytes (and the other invalid text) in argv, env, cwd and transfer

@@ -316,8 +316,8 @@ func (s *suite) closeCheck(t *testing.T) {
 	}
 	select {
 	case err := <-errc:
-		if err == nil {
-			t.Fatal("a command running during Close returned no error")
+		if !errors.Is(err, machine.ErrClosed) {
+			t.Fatalf("a command running during Close: %v, want ErrClosed", err)
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("a command running during Close did not return")
