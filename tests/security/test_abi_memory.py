@@ -12,6 +12,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from test_inputs import busybox_image
+
 PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
 SIZE = 512 << 20
 MIB = 1 << 20
@@ -19,10 +23,9 @@ MIB = 1 << 20
 CHILD = textwrap.dedent(
     """
     import asyncio, gc, json, sys
-    from shellbox.backends.local.machine import LocalMachineFactory
-    from shellbox.machine import Command, HostImage, MachineSpec
+    from shellbox.machine import Command, DockerImage, HostImage, MachineSpec
 
-    SIZE = int(sys.argv[1])
+    SIZE, BACKEND = int(sys.argv[1]), sys.argv[2]
 
     def status(key):
         with open("/proc/self/status") as f:
@@ -31,7 +34,14 @@ CHILD = textwrap.dedent(
                     return int(line.split()[1]) * 1024
 
     async def main():
-        machine = await LocalMachineFactory().create(MachineSpec(HostImage()))
+        if BACKEND == "local":
+            from shellbox.backends.local.machine import LocalMachineFactory
+
+            machine = await LocalMachineFactory().create(MachineSpec(HostImage()))
+        else:
+            from shellbox.backends.docker.machine import DockerMachineFactory
+
+            machine = await DockerMachineFactory().create(MachineSpec(DockerImage(sys.argv[3])))
         try:
             for _ in range(3):  # warm up: threads, buffers, the sandbox helper
                 await machine.run(Command(("sh", "-c", "yes warm | head -c 4000000"), output_limit_bytes=8 << 20))
@@ -57,10 +67,12 @@ CHILD = textwrap.dedent(
 )
 
 
-def test_large_output_is_held_once_and_returned():
+@pytest.mark.parametrize("backend", ["local", "docker"])
+def test_large_output_is_held_once_and_returned(backend):
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    image = busybox_image() if backend == "docker" else ""
     child = subprocess.run(
-        [sys.executable, "-c", CHILD, str(SIZE)], env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", CHILD, str(SIZE), backend, image], env=env, capture_output=True, text=True, timeout=600
     )
     assert child.returncode == 0, child.stderr[-3000:]
     m = json.loads(child.stdout)
