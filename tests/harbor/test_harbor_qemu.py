@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from conftest import run_harbor
-from test_harbor_docker import import_image
+from fake_openai import FakeOpenAI, final, tool_call
+from test_harbor_docker import BASH_IMAGE, DOCKER_TASKS, import_image, recorder
 
 ENVIRONMENT = "shellbox.backends.qemu.environment:QemuEnvironment"
 
@@ -69,4 +70,48 @@ def test_online_task_is_refused_by_the_default_policy(harbor_ready: Path, image_
     report = job.describe() + json.dumps(job.result)
     assert "allows internet access" in report, report
     assert not any(job.reward(task) for task in job.trials), report
+    assert qemu_processes(image_cache) == []
+
+
+def test_bash_agent_drives_a_terminal_shell_in_the_guest(harbor_ready: Path, image_cache: Path, tmp_path: Path) -> None:
+    import_image(BASH_IMAGE, ("/bin/bash", "/usr/bin/script"))
+    seen: list[dict[str, Any]] = []
+    after = recorder(seen)
+    script = [
+        tool_call({"command": "export GREETING=hello"}),
+        after(tool_call({"command": "mkdir -p /workspace/out && cd /workspace/out"})),
+        after(tool_call({"command": 'echo begin; sleep 1; echo "$GREETING" > result.txt; echo wrote', "wait_ms": 100})),
+        after(tool_call({"wait_ms": 20000})),
+        after(tool_call({"command": "sleep 30", "wait_ms": 200})),
+        after(tool_call({"signal": "interrupt", "wait_ms": 20000})),
+        after(tool_call({"command": 'pwd; echo "$GREETING"; echo "$BASH_VERSION" | cut -c1'})),
+        after(final("Done.")),
+    ]
+    with FakeOpenAI(script) as server:
+        job = run_harbor(
+            harbor_ready,
+            tmp_path,
+            tasks=[str(DOCKER_TASKS / "bash-session")],
+            environment=qemu_environment(image_cache),
+            agent={
+                "import_path": "shellbox.agent:BashAgent",
+                "model_name": "openai/fake-model",
+                "kwargs": {"base_url": server.base_url, "max_turns": 20},
+            },
+            timeout=1200,
+        )
+    assert not server.errors, server.errors
+    trial = job.trials["bash-session"]
+    assert trial["exception_info"] is None, job.describe()
+    assert job.reward("bash-session") == 1.0, job.describe()
+    # One Bash in the guest kept its variables and directory across actions,
+    # ran a command past the model's wait and took a Ctrl-C.
+    assert [r.get("status") for r in seen[:2]] == ["completed", "completed"], seen
+    assert seen[2]["status"] == "running" and seen[2]["output"] == "begin\n", seen[2]
+    assert seen[3] == {"output": "wrote\n", "status": "completed", "exit_code": 0, "truncated": False}
+    assert seen[4]["status"] == "running"
+    assert seen[5]["status"] == "completed" and seen[5]["exit_code"] == 130, seen[5]
+    assert seen[6]["output"] == "/workspace/out\nhello\n5\n", seen[6]
+    # On a terminal the guest agent allocated.
+    assert trial["agent_result"]["metadata"]["shell_mode"] == "terminal"
     assert qemu_processes(image_cache) == []
