@@ -92,7 +92,10 @@ def test_sources_serialize_with_their_type():
     assert _go.to_json(PackageSpec(pypi_packages=["six"]))["pypi_packages"] == ["six"]
     assert _go.to_json(DockerfileSource(Path("/c"), Path("/c/Dockerfile")))["dockerfile"] == "/c/Dockerfile"
     assert _go.to_json(DockerImage("x"))["type"] == "DockerImage"
-    assert _go.to_json([float("nan"), float("inf"), -float("inf"), b"\xff"]) == ["NaN", "Infinity", "-Infinity", "\udcff"]
+    assert _go.to_json([b"ab", b"\xff"]) == ["ab", "\udcff"]
+    assert _native.encode({"t": [float("nan"), float("inf"), -float("inf"), 1.5], "s": "\udcff"}) == (
+        b'{"t":["NaN","Infinity","-Infinity",1.5],"s":"\xed\xb3\xbf"}'
+    )
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
 import os
 import weakref
 from enum import Enum
@@ -82,8 +81,7 @@ def call_sync(handle: int, method: str, request: Any = None) -> _native.Reply:
 def to_json(value: Any) -> Any:
     """Dataclasses (with their class name as "type"), enums and paths as JSON
     values. Bytes become strings (undecodable bytes as surrogates, which Go
-    refuses) and non-finite floats the strings "NaN", "Infinity" and
-    "-Infinity", so that Go validates them and names their field."""
+    refuses naming their field; see _native.encode for non-finite floats)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
         out["type"] = type(value).__name__
@@ -94,8 +92,6 @@ def to_json(value: Any) -> Any:
         return str(value)
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "surrogateescape")
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, dict):
         return {to_json(k) if isinstance(k, (bytes, bytearray)) else str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

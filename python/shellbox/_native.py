@@ -13,6 +13,7 @@ import atexit
 import ctypes
 import itertools
 import json
+import math
 import os
 import threading
 from dataclasses import dataclass
@@ -145,12 +146,26 @@ def encode(request: Any) -> bytes:
     """A request as JSON bytes. Strings are written as they are: a string
     holding undecodable bytes (surrogates) reaches Go as bytes that are not
     UTF-8, and Go refuses it naming its field, rather than a replacement
-    character running in its place. Non-finite floats must already be
-    strings (see _go.to_json)."""
+    character running in its place. Non-finite floats, which JSON lacks,
+    go as the strings "NaN", "Infinity" and "-Infinity"."""
     if request is None:
         return b"{}"
-    text = json.dumps(request, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    try:
+        text = json.dumps(request, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError:  # a non-finite float: Go refuses it by name
+        text = json.dumps(_finite(request), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return text.encode("utf-8", "surrogatepass")
+
+
+def _finite(value: Any) -> Any:
+    """value with NaN and infinities as the strings Go reads them as."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _library_path() -> Path:
