@@ -31,10 +31,12 @@ const (
 type streamRouter struct {
 	session *yamux.Session
 	conns   chan net.Conn
+	// apply carries out a sync request (applySync; tests replace it).
+	apply func(*channel.SyncRequest) error
 }
 
 func newStreamRouter(s *yamux.Session) *streamRouter {
-	r := &streamRouter{session: s, conns: make(chan net.Conn)}
+	r := &streamRouter{session: s, conns: make(chan net.Conn), apply: applySync}
 	go func() {
 		for {
 			c, err := s.Accept()
@@ -68,7 +70,7 @@ func (r *streamRouter) route(c net.Conn) {
 				var req channel.SyncRequest
 				if json.Unmarshal(frame[5:], &req) == nil && req.Op == channel.OpSync {
 					br.Discard(5 + n)
-					answerSync(c, &req)
+					r.answerSync(c, &req)
 					return
 				}
 			}
@@ -88,9 +90,9 @@ type peekedConn struct {
 
 func (p *peekedConn) Read(b []byte) (int, error) { return p.r.Read(b) }
 
-func answerSync(c net.Conn, req *channel.SyncRequest) {
+func (r *streamRouter) answerSync(c net.Conn, req *channel.SyncRequest) {
 	defer c.Close()
-	if err := applySync(req); err != nil {
+	if err := r.apply(req); err != nil {
 		msg, _ := json.Marshal(map[string]string{"kind": "other", "message": err.Error()})
 		channel.WriteFrame(c, channel.FrameFailure, msg)
 		return
