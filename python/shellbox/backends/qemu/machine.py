@@ -27,7 +27,11 @@ def _path(p: Path | None) -> str | None:
 
 
 class QemuMachineFactory(GoMachineFactory):
-    """Creates QEMU microVMs from PreparedImage or QemuBundle sources.
+    """Creates QEMU microVMs from PreparedImage, DockerImage (exported from the
+    local Docker daemon) or QemuBundle sources. ``memory_mb`` (default 512) and
+    ``cpus`` (default 1) size the VM, ``storage_mb`` its root disk; network
+    DENY gives no network card, ALLOW QEMU's user-mode networking; GPUs are
+    refused.
 
     ``acceleration`` AUTO uses KVM only after a bounded probe boot proves it
     works on this host (the verdict is cached per kernel and host boot) and
