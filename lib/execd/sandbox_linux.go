@@ -1,9 +1,13 @@
 package execd
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -235,4 +239,47 @@ func holdExhausting(st *execState, timeout <-chan time.Time) (timedOut, killed b
 			}
 		}
 	}
+}
+
+// FileEntry is one file, directory or symbolic link the helper writes at
+// startup (a HostImage machine's private /etc, which the host sends once
+// per factory in a sealed memfd instead of writing it to disk per machine).
+type FileEntry struct {
+	Path string      `json:"path"` // relative to the root it is written under
+	Mode fs.FileMode `json:"mode"`
+	Data []byte      `json:"data,omitempty"`
+	Link string      `json:"link,omitempty"`
+}
+
+// writeFiles reads a JSON list of FileEntry from fd and creates it under
+// root; directories that exist already (mount points) are kept.
+func writeFiles(fd int, root string) error {
+	f := os.NewFile(uintptr(fd), "files")
+	defer f.Close()
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<30))
+	if err != nil {
+		return err
+	}
+	var entries []FileEntry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := path.Join(root, path.Clean("/"+e.Path))
+		switch {
+		case e.Mode.IsDir():
+			if err := os.Mkdir(p, e.Mode.Perm()); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+		case e.Mode&fs.ModeSymlink != 0:
+			if err := os.Symlink(e.Link, p); err != nil {
+				return err
+			}
+		default:
+			if err := os.WriteFile(p, e.Data, e.Mode.Perm()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

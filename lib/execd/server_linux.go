@@ -45,6 +45,8 @@ func Main(args []string) int {
 	processes := fl.Int64("process-limit", -1, "RLIMIT_NPROC of the helper and every command (-1: unchanged)")
 	pidsEventsFD := fl.Int("pids-events-fd", -1, "inherited read-only pids.events of the sandbox's cgroup (-1: none)")
 	pidsCurrentFD := fl.Int("pids-current-fd", -1, "inherited read-only pids.current of the sandbox's cgroup (-1: none)")
+	filesFD := fl.Int("files-fd", -1, "inherited descriptor holding a JSON list of FileEntry to write under --files-root at startup (-1: none)")
+	filesRoot := fl.String("files-root", "/etc", "where --files-fd's entries go")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -54,7 +56,13 @@ func Main(args []string) int {
 		fmt.Fprintln(os.Stderr, "shellbox-sandboxd: unexpected arguments", fl.Args())
 		return 2
 	}
-	CloseInherited(*listenFD, *readyFD, *lifelineFD, *pidsEventsFD, *pidsCurrentFD)
+	CloseInherited(*listenFD, *readyFD, *lifelineFD, *pidsEventsFD, *pidsCurrentFD, *filesFD)
+	if *filesFD >= 0 {
+		if err := writeFiles(*filesFD, *filesRoot); err != nil {
+			fmt.Fprintln(os.Stderr, "shellbox-sandboxd: writing", *filesRoot+":", err)
+			return 1
+		}
+	}
 	if *pidsEventsFD >= 0 && *pidsCurrentFD >= 0 {
 		unix.CloseOnExec(*pidsEventsFD)
 		unix.CloseOnExec(*pidsCurrentFD)

@@ -51,6 +51,18 @@ def zombies() -> set[int]:
     return out
 
 
+def describe(pids: set[int]) -> list[str]:
+    """'pid ppid comm' of each process, for failure messages."""
+    out = []
+    for pid in sorted(pids):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            out.append(f"{pid} ppid={stat.rsplit(')', 1)[1].split()[1]} {stat[stat.index('(') + 1:stat.rindex(')')]}")
+        except OSError:
+            out.append(f"{pid} (gone)")
+    return out
+
+
 class HostState:
     def __init__(self, sentinel_dir: Path):
         self.sentinel = sentinel_dir / "sentinel"
@@ -78,6 +90,6 @@ class HostState:
                 break
             time.sleep(0.1)
         assert not extra, f"processes left behind: {sorted(extra)}"
-        assert not new_zombies, f"zombies left behind: {sorted(new_zombies)}"
+        assert not new_zombies, f"zombies left behind: {describe(new_zombies)}"
         assert mounts() == self.mounts, "mounts changed"
         assert temp_entries() - self.temps == set(), f"temp dirs left behind: {temp_entries() - self.temps}"

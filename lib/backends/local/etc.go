@@ -1,12 +1,18 @@
 package local
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/shellbox/shellbox/lib/execd"
 )
 
 // runtimeConfiguration is what a HostImage machine's private /etc holds,
@@ -141,27 +147,44 @@ func (t etcTemplate) mounts() []string {
 	return args
 }
 
-// write creates the template under dir (a machine's /etc).
-func (t etcTemplate) write(dir string) error {
-	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
-		return err
-	}
+// etcSize bounds a machine's /etc, a tmpfs.
+const etcSize = 16 << 20
+
+// memfd puts the template's files in a sealed memory file that every
+// machine's helper writes into its /etc (a tmpfs) at startup: writing
+// them to disk per machine would cost more than the rest of Create.
+func (t etcTemplate) memfd() (*os.File, error) {
+	var entries []execd.FileEntry
 	for _, e := range t {
-		p := filepath.Join(dir, e.rel)
-		var err error
-		switch {
-		case e.mode&fs.ModeDir != 0:
-			if err = os.Mkdir(p, e.mode.Perm()); os.IsExist(err) {
-				err = nil
-			}
-		case e.mode&fs.ModeSymlink != 0:
-			err = os.Symlink(e.target, p)
-		default:
-			err = os.WriteFile(p, e.data, e.mode.Perm())
-		}
-		if err != nil {
-			return err
+		if e.bind == "" {
+			entries = append(entries, execd.FileEntry{Path: e.rel, Mode: e.mode, Data: e.data, Link: e.target})
 		}
 	}
-	return nil
+	data, err := json.Marshal(entries)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := unix.MemfdCreate("shellbox-etc", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "shellbox-etc")
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, err
+	}
+	// Sealed: a guest that reached the descriptor could not change what
+	// the next machine gets.
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// etcArgs mounts a machine's /etc: a small tmpfs that the helper fills
+// from the template, with the bound directories read-only inside.
+func (t etcTemplate) etcArgs() []string {
+	args := []string{"--perms", "0755", "--size", strconv.Itoa(etcSize), "--tmpfs", "/etc"}
+	return append(args, t.mounts()...)
 }

@@ -61,6 +61,7 @@ type Factory struct {
 	cacheDir string
 	cgroups  *cgroup.Support
 	etc      etcTemplate // a HostImage machine's /etc
+	etcFiles *os.File    // etc's files, for the helpers to write
 
 	unpackMu sync.Mutex
 	unpacks  map[string]*sync.Mutex
@@ -121,6 +122,9 @@ func New(o Options) (*Factory, error) {
 		f.cgroups = cgroup.Detect()
 		f.sweepMachineDirs()
 		f.etc = readEtc("/etc")
+		if f.etcFiles, err = f.etc.memfd(); err != nil {
+			return nil, &machine.StartupError{Backend: Name, Err: fmt.Errorf("preparing /etc: %w", err)}
+		}
 		return f, nil
 	}
 	return nil, f.unavailable(failures)

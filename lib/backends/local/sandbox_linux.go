@@ -78,6 +78,7 @@ const defaultStartupTimeout = 30 * time.Second
 // layoutPlan is what a machine's sandbox looks like.
 type layoutPlan struct {
 	dir      string   // per-machine host directory (0700)
+	files    *os.File // entries the helper writes into /etc (HostImage)
 	lock     *os.File // dir, locked while the machine may use it
 	mounts   []string // bwrap filesystem arguments
 	readOnly []string // guest path prefixes that are read-only
@@ -199,9 +200,6 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if err := mkdirMode(filepath.Join(root, "home", "shellbox"), fs.ModeSticky|0o777); err != nil {
 		return fail(err)
 	}
-	if err := f.etc.write(filepath.Join(root, "etc")); err != nil {
-		return fail(err)
-	}
 	if err := os.Mkdir(filepath.Join(root, "opt"), 0o755); err != nil {
 		return fail(err)
 	}
@@ -210,7 +208,7 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	}
 	mounts := []string{"--bind", root, "/"}
 	mounts = append(mounts, hostSystemArgs()...)
-	mounts = append(mounts, f.etc.mounts()...)
+	mounts = append(mounts, f.etc.etcArgs()...)
 	mounts = append(mounts, "--dev", "/dev")
 	mounts = append(mounts, procAndSys()...)
 	mounts = append(mounts, "--perms", "1777", "--tmpfs", "/dev/shm")
@@ -228,7 +226,7 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if f.opts.HashSeed != nil {
 		env["PYTHONHASHSEED"] = *f.opts.HashSeed
 	}
-	return &layoutPlan{dir: dir, lock: lock, mounts: mounts, readOnly: system, links: hostSystemLinks(),
+	return &layoutPlan{dir: dir, lock: lock, files: f.etcFiles, mounts: mounts, readOnly: system, links: hostSystemLinks(),
 		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"},
 		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid)}, nil
 }
@@ -313,6 +311,9 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	if pidsEvents != nil {
 		launch = append(launch, "--pids-events-fd", "6", "--pids-current-fd", "7")
 	}
+	if plan.files != nil {
+		launch = append(launch, "--files-fd", "8", "--files-root", "/etc")
+	}
 	if f.uid != 0 {
 		launch = append(launch, "--process-limit", fmt.Sprint(userTasks(f.uid)+processHeadroom))
 	}
@@ -320,7 +321,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	cmd.Env = []string{}
 	stderr := &boundedBuffer{limit: 64 << 10}
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, pidsEvents, pidsCurrent, plan.lock}
+	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, pidsEvents, pidsCurrent, plan.files, plan.lock}
 	if err := cmd.Start(); err != nil {
 		readyW.Close()
 		lifeW.Close()

@@ -25,22 +25,22 @@ import (
 const Command = "launch"
 
 // Descriptors the host passes: 0-2 and the sandbox's own (listening
-// socket, readiness pipe, lifeline, and the cgroup's pids.events when
-// there is one) go to bubblewrap; the machine directory's lock stays here
-// until every process of the sandbox is gone.
+// socket, readiness pipe, lifeline, and when there are some the cgroup's
+// pids.events and pids.current and the files of /etc) go to bubblewrap;
+// the machine directory's lock stays here until every process of the
+// sandbox is gone.
 const (
 	firstSandboxFD = 3
 	lifelineFD     = 5
-	pidsEventsFD   = 6
-	pidsCurrentFD  = 7
-	lockFD         = 8
+	lastSandboxFD  = 8
+	lockFD         = 9
 )
 
 // Main runs the launcher; args follow Command.
 func Main(args []string) int {
 	// bubblewrap's --die-with-parent follows the thread that forked it.
 	runtime.LockOSThread()
-	execd.CloseInherited(firstSandboxFD, firstSandboxFD+1, lifelineFD, pidsEventsFD, pidsCurrentFD, lockFD)
+	execd.CloseInherited(3, 4, 5, 6, 7, 8, lockFD)
 	fl := flag.NewFlagSet("shellbox-sandboxd launch", flag.ContinueOnError)
 	cg := fl.String("cgroup", "", "the machine's cgroup directory (empty: none)")
 	home := fl.String("cgroup-home", "", "cgroup v1: the directory this process returns to after starting bubblewrap")
@@ -60,9 +60,13 @@ func Main(args []string) int {
 		group = cgroup.Open(*cg)
 	}
 	argv := fl.Args()
-	files := []uintptr{0, 1, 2, 3, 4, 5}
-	if _, err := unix.FcntlInt(pidsCurrentFD, unix.F_GETFD, 0); err == nil {
-		files = append(files, pidsEventsFD, pidsCurrentFD)
+	files := []uintptr{0, 1, 2}
+	for fd := firstSandboxFD; fd <= lastSandboxFD; fd++ {
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil {
+			files = append(files, uintptr(fd))
+		} else {
+			files = append(files, ^uintptr(0)) // closed in bubblewrap
+		}
 	}
 	attr := &syscall.ProcAttr{Env: os.Environ(), Files: files, Sys: &syscall.SysProcAttr{}}
 	pid, err := forkInto(group, *home, argv, attr)
@@ -72,11 +76,13 @@ func Main(args []string) int {
 		}
 		return fail(err)
 	}
-	// The readiness pipe must reach end of file when bubblewrap fails.
-	unix.Close(firstSandboxFD)
-	unix.Close(firstSandboxFD + 1)
-	unix.Close(pidsEventsFD)
-	unix.Close(pidsCurrentFD)
+	// The readiness pipe must reach end of file when bubblewrap fails;
+	// only the lifeline stays.
+	for fd := firstSandboxFD; fd <= lastSandboxFD; fd++ {
+		if fd != lifelineFD {
+			unix.Close(fd)
+		}
+	}
 	go func() {
 		var b [1]byte
 		for {
