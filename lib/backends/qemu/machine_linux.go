@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,7 +206,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	// directory, removed at Close.
 	m.cmd.Env = append(os.Environ(), "TMPDIR="+m.dir)
 	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := m.cmd.Start(); err != nil {
+	if err := startFromSpawner(m.cmd); err != nil {
 		os.RemoveAll(m.dir)
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
@@ -831,4 +832,34 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// The parent-death signal is sent when the thread that forked the child
+// exits, not the process: QEMU is started from one goroutine locked to its
+// thread for the life of the process, so that QEMU is killed exactly when
+// the host process dies (a caller's thread, say a Python worker, may end
+// any time).
+var (
+	spawnOnce sync.Once
+	spawns    chan spawnRequest
+)
+
+type spawnRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+func startFromSpawner(cmd *exec.Cmd) error {
+	spawnOnce.Do(func() {
+		spawns = make(chan spawnRequest)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the process
+			for r := range spawns {
+				r.done <- r.cmd.Start()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	spawns <- spawnRequest{cmd, done}
+	return <-done
 }
