@@ -1,8 +1,19 @@
 // Package qemu is the QEMU microVM backend: each machine is a
 // `-machine microvm` guest booting Debian's cloud kernel directly (PVH, no
-// firmware) with an initramfs whose /init is the shellbox guest agent
-// (package guest). The image is a staged ext4 disk attached with
-// snapshot=on, so machines never change it; the host talks to the agent
-// with lib/execd's protocol over one virtio-serial port (streams
-// multiplexed by guest/channel).
+// firmware; the bzImage is decompressed to a vmlinux by package boot) with
+// an initramfs whose /init is the shellbox guest program (package guest),
+// carrying the virtio modules the kernel needs.
+//
+// Images (PreparedImage, DockerImage exported from the local daemon, or a
+// staged QemuBundle) become ext4 disks staged once per manifest digest and
+// size (mkfs.ext4 -d), attached copy-on-write so machines never change
+// them. The host talks to the agent with lib/execd's protocol over one
+// virtio-serial port, one yamux stream per operation (guest/channel).
+//
+// The first create of a configuration boots a template and saves its
+// state by migration to a file; every create then restores that state
+// (-incoming, cont) on a fresh overlay of the template's qcow2 disk, and
+// the first request on the channel gives the guest its clock, entropy and
+// working directory. Acceleration AUTO uses KVM only after a bounded probe
+// boot proved it works (cached per kernel and host boot), TCG otherwise.
 package qemu
