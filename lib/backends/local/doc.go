@@ -7,11 +7,12 @@
 // /sbin, /lib*) read-only (as symbolic links where the host has merged-/usr
 // links), the factory's and the source's read-only and bin directories,
 // and a private writable root made from a per-machine host directory: its
-// workdir, /tmp, /opt, /home/shellbox and a private /etc holding copies of
-// only the runtime configuration programs need (etc.go: account databases
-// without password fields, name resolution, the loader cache, the time
-// zone, shell defaults; alternatives and public CA certificates bound
-// read-only), never shadow, environment, sudoers or keys. A PreparedImage
+// workdir, /tmp, /opt and /home/shellbox. Its /etc is its own (a 16 MiB
+// tmpfs) and holds copies of only the runtime configuration programs need
+// (etc.go: account databases without password fields, name resolution, the
+// loader cache, the time zone, shell defaults; alternatives and public CA
+// certificates bound read-only), never shadow, environment, sudoers or
+// keys. A PreparedImage
 // machine sees an OCI image unpacked once into a cache keyed by manifest
 // digest: the image's system directories (usr, bin, sbin, lib*, etc, opt,
 // var, boot) are bound read-only and its other top-level entries (root,
