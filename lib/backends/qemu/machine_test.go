@@ -81,7 +81,10 @@ func TestMachine(t *testing.T) {
 	})
 
 	t.Run("loopback works without a network card", func(t *testing.T) {
-		r := run(t, m, sh("nc -l -p 7777 > /tmp/got & sleep 0.3; echo over-lo | nc -w 2 127.0.0.1 7777; sleep 0.3; cat /tmp/got; ls /sys/class/net"))
+		// The client retries until the listener is up (a loaded host may be slow).
+		cmd := sh("nc -l -p 7777 > /tmp/got & for i in $(seq 100); do echo over-lo | nc -w 2 127.0.0.1 7777 2>/dev/null && break; sleep 0.1; done; wait; cat /tmp/got; ls /sys/class/net")
+		cmd.Timeout = time.Minute
+		r := run(t, m, cmd)
 		if string(r.Stdout) != "over-lo\nlo\n" {
 			t.Fatalf("got %q %q", r.Stdout, r.Stderr)
 		}
