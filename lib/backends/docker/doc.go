@@ -16,6 +16,14 @@
 // leaves a standby exec waiting for the next one, so a Run does not wait
 // for the runtime to spawn a process in the container.
 //
+// The main process's stdin is the owner's lifeline (primaryScript): it
+// also kills process groups on request without forking (a fork bomb at the
+// container's task limit leaves no task for an exec), and when the owning
+// process ends, however it ends, the daemon closes that stdin and the
+// container stops. Containers carry their owner's identity (LabelOwner);
+// a factory started later on the same host removes those of dead owners.
+// Each container's tasks are bounded (Options.PidsLimit, DefaultPidsLimit).
+//
 // Images: a RegistryImage is pulled only when the daemon lacks it, with the
 // credentials of the Docker login configuration ($DOCKER_CONFIG/config.json
 // or ~/.docker/config.json, credential helpers included); a

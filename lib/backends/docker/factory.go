@@ -40,7 +40,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return New(context.Background(), Config{Backend: "docker", Host: opts.Host, Runtime: opts.runtime()})
+		return New(context.Background(), Config{Backend: "docker", Host: opts.Host, Runtime: opts.runtime(), PidsLimit: opts.PidsLimitConfig()})
 	})
 }
 
@@ -51,13 +51,35 @@ type Options struct {
 	// Runtime is the OCI runtime name registered with the daemon, e.g.
 	// "runsc"; nil means the daemon's default.
 	Runtime *string `json:"runtime"`
+	// PidsLimit bounds the tasks (processes and threads) of each container;
+	// nil means DefaultPidsLimit, 0 no limit.
+	PidsLimit *int64 `json:"pids_limit"`
 }
+
+// DefaultPidsLimit is each container's task limit unless the factory
+// options give another. Without one, a fork bomb in one container takes
+// every PID of the host (32768 by default on small hosts) and the host
+// process embedding shellbox dies when it next creates a thread. 4096 is
+// far above what builds, test runners and browsers use (threads count),
+// and leaves a default pid_max host room for several runaway containers.
+const DefaultPidsLimit = 4096
 
 func (o Options) runtime() string {
 	if o.Runtime == nil {
 		return ""
 	}
 	return *o.Runtime
+}
+
+// PidsLimitConfig is the option as Config.PidsLimit takes it.
+func (o Options) PidsLimitConfig() int64 {
+	switch {
+	case o.PidsLimit == nil:
+		return 0
+	case *o.PidsLimit == 0:
+		return -1
+	}
+	return *o.PidsLimit
 }
 
 // ParseOptions reads the factory options JSON; empty means defaults.
@@ -70,6 +92,9 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {
 		return o, &machine.InvalidSpec{Field: "options", Reason: err.Error()}
+	}
+	if o.PidsLimit != nil && *o.PidsLimit < 0 {
+		return o, &machine.InvalidSpec{Field: "pids_limit", Reason: fmt.Sprintf("must be positive, or 0 for no limit, got %d", *o.PidsLimit)}
 	}
 	return o, nil
 }
@@ -85,6 +110,9 @@ type Config struct {
 	// Hint, when set, replaces the advice given when Runtime is not
 	// registered with the daemon.
 	RuntimeHint string
+	// PidsLimit bounds the tasks of each container: 0 means
+	// DefaultPidsLimit, a negative value no limit.
+	PidsLimit int64
 }
 
 // Factory creates machines as containers of one Docker daemon.
@@ -92,6 +120,8 @@ type Factory struct {
 	backend string
 	host    string
 	runtime string
+	pids    int64  // each container's task limit, negative for none
+	owner   string // this process's LabelOwner value
 	cli     *client.Client
 	info    system.Info
 	// execTransfers moves files with tar inside the container instead of
@@ -136,7 +166,11 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 		cli.Close()
 		return nil, unavailable("the Docker daemon at "+host+" runs "+info.OSType+" containers, not linux", errors.New("unsupported daemon OS "+info.OSType))
 	}
-	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, cli: cli, info: info, stopTimeout: 15 * time.Second}
+	pids := cfg.PidsLimit
+	if pids == 0 {
+		pids = DefaultPidsLimit
+	}
+	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second}
 	if cfg.Runtime != "" {
 		rt, ok := info.Runtimes[cfg.Runtime]
 		if !ok {
@@ -152,6 +186,7 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 			f.stopTimeout = 45 * time.Second
 		}
 	}
+	f.sweep()
 	return f, nil
 }
 
@@ -290,21 +325,24 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 		return nil, f.startupErr("creating the container", err)
 	}
 	m := newMachine(f, resp.ID, name, spec)
-	// The main process waits for the first command on its stdin: attach
-	// before starting, as docker run does.
+	// The main process reads the lifeline on its stdin: attach before
+	// starting, as docker run does.
 	hj, err := f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		f.removeQuietly(resp.ID)
 		return nil, f.startupErr("attaching to the container", err)
 	}
+	m.life = &lifeline{hj: hj}
 	first := newExecution(nil)
 	first.raw = newRawExec("", hj, first.nonce, first.parser, 0)
+	first.raw.lifeline = true // read by the demultiplexer only after begin
 	if err := f.cli.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
-		first.raw.closeConn()
+		m.life.close()
+		first.raw.begin()
 		f.removeQuietly(resp.ID)
 		return nil, f.startupErr("starting the container", err)
 	}
-	m.standby = first
+	m.primary = first
 	return m, nil
 }
 
@@ -328,12 +366,18 @@ func (f *Factory) containerConfig(spec machine.Spec, image, id string) (*contain
 		WorkingDir:   spec.Workdir, // the daemon creates it (as root) at start
 		Labels:       map[string]string{LabelMachine: id, LabelBackend: f.backend},
 	}
+	if f.owner != "" {
+		cfg.Labels[LabelOwner] = f.owner
+	}
 	init := true
 	hostCfg := &container.HostConfig{
 		Init:    &init,
 		Runtime: f.runtime,
 		// The first command's output reaches the log too: keep it small.
 		LogConfig: container.LogConfig{Type: "json-file", Config: map[string]string{"max-size": "1m", "max-file": "1"}},
+	}
+	if f.pids > 0 {
+		hostCfg.PidsLimit = &f.pids
 	}
 	if spec.Network == machine.NetworkAllow {
 		hostCfg.NetworkMode = "bridge"

@@ -139,7 +139,7 @@ func (f *Factory) buildImage(ctx context.Context, src machine.DockerfileSource) 
 
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(writeBuildContext(ctx, pw, contextDir, pm, extra, dfData))
+		pw.CloseWithError(pipeErr(writeBuildContext(ctx, pw, contextDir, pm, extra, dfData)))
 	}()
 	defer pr.Close()
 	resp, err := f.cli.ImageBuild(ctx, pr, build.ImageBuildOptions{

@@ -34,12 +34,28 @@ type Machine struct {
 	// removeMu serializes removal attempts.
 	removeMu sync.Mutex
 
+	// life is the container's main stdin (see primaryScript).
+	life *lifeline
+	// primary is the main process waiting for the machine's first
+	// command, until a Run takes it.
+	primaryMu sync.Mutex
+	primary   *execution
+
 	// standby is a wrapper exec started ahead of time that waits for its
 	// command on stdin, so a Run does not wait for the runtime to spawn a
 	// process in the container (the bulk of an exec's latency).
 	standbyMu    sync.Mutex
 	standby      *execution
 	standbyReady chan struct{} // closed when the refill in flight ends
+}
+
+// takePrimary returns the main process's first-command slot once, or nil.
+func (m *Machine) takePrimary() *execution {
+	m.primaryMu.Lock()
+	defer m.primaryMu.Unlock()
+	e := m.primary
+	m.primary = nil
+	return e
 }
 
 // takeStandby returns the waiting standby exec (waiting for one being
@@ -140,6 +156,9 @@ func (m *Machine) Close(ctx context.Context) error {
 	done := m.removed
 	m.mu.Unlock()
 	m.dropStandby()
+	if e := m.takePrimary(); e != nil {
+		e.raw.closeConn()
+	}
 	if done {
 		return nil
 	}
@@ -151,6 +170,9 @@ func (m *Machine) Close(ctx context.Context) error {
 	if done {
 		return nil
 	}
+	// Hanging up ends the main process, so the container stops even if
+	// the removal below fails.
+	m.life.close()
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
 	err := m.cli.ContainerRemove(rctx, m.id, container.RemoveOptions{Force: true, RemoveVolumes: true})
@@ -299,6 +321,9 @@ type rawExec struct {
 	// start holds the demultiplexer back until the output limits are set.
 	start     chan struct{}
 	startOnce sync.Once
+	// lifeline: the stream is the container's main attach connection,
+	// which must stay open after the output was read (see primaryScript).
+	lifeline bool
 }
 
 // begin lets the demultiplexer run.
@@ -351,12 +376,23 @@ func newRawExec(id string, hj types.HijackedResponse, nonce string, stdout io.Wr
 			_ = ex.errParser.flush()
 		}
 		close(ex.done)
+		if ex.lifeline {
+			drain(hj)
+		}
 	}()
 	return ex
 }
 
+// closeConn stops reading and closes the connection; a lifeline's
+// connection stays open, only its reading is cut short.
 func (ex *rawExec) closeConn() {
-	ex.once.Do(func() { ex.hj.Close() })
+	ex.once.Do(func() {
+		if ex.lifeline {
+			_ = ex.hj.Conn.SetReadDeadline(time.Now())
+			return
+		}
+		ex.hj.Close()
+	})
 	ex.begin()
 }
 
@@ -434,6 +470,10 @@ func (m *Machine) rootExec(ctx context.Context, script string, args []string, st
 			_, err := io.Copy(ex.hj.Conn, stdin)
 			if err == nil {
 				err = ex.hj.CloseWrite()
+			} else {
+				// Without EOF the script would wait for the rest of its
+				// input forever: hang up instead.
+				ex.closeConn()
 			}
 			stdinErr <- err
 		}()

@@ -28,7 +28,7 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 	if err != nil {
 		return nil, err
 	}
-	e.configure(cmd.OutputLimit)
+	e.configure(cmd.OutputLimit, false)
 	p := &process{m: m, cmd: cmd, e: e, stdoutR: pr, stdoutW: pw, exited: make(chan struct{})}
 	p.stdin = &processStdin{p: p}
 	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"+line+"\n"); err != nil {
@@ -76,7 +76,7 @@ func (p *process) watch() {
 		p.stdoutW.Close()
 	}
 	code, extra, err := p.m.conclude(context.Background(), p.cmd, p.e)
-	p.exit = machine.ProcessExit{ExitCode: code, Stderr: append(p.e.raw.stderr.bytes(), extra...), StderrTruncated: p.e.raw.stderr.truncated}
+	p.exit = machine.ProcessExit{ExitCode: code, Stderr: append(p.e.raw.stderr.bytes(), extra...), StderrTruncated: p.e.raw.stderr.isTruncated()}
 	p.exitErr = err
 	close(p.exited)
 }

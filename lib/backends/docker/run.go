@@ -49,24 +49,6 @@ printf '\037%s:%s\n' "$n" "$s"
 printf '\037%s:%s\n' "$n" "$s" >&4
 exit $s`
 
-// primaryScript is the container's main process: it runs the first
-// command it receives on stdin exactly as runScript does (so the first
-// command of a machine needs no exec), then only keeps the container
-// alive. Without a command (stdin closed) it goes straight to keeping the
-// container alive.
-const primaryScript = `if IFS= read -r n && IFS= read -r c; then
-D=
-eval "$c"
-exec 3<&0 4>&2 2>/dev/null
-(setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&-)
-s=$?
-exec 3<&- 0</dev/null
-printf '\037%s:%s\n' "$n" "$s"
-printf '\037%s:%s\n' "$n" "$s" >&4
-fi
-exec </dev/null >/dev/null 2>&1 4>&-
-while :; do sleep 3600; done`
-
 // stopScript kills a process group as root and polls /proc until no live
 // member is left (zombies do not count), re-sending the kill each round.
 // Exit 0 means confirmed, 3 means members survived every round.
@@ -162,11 +144,19 @@ func newExecution(stdout io.Writer) *execution {
 	return e
 }
 
-// configure sets the output limits and lets the output be read.
-func (e *execution) configure(limit int) {
-	e.stdout.limit = limit
-	e.raw.stderr.limit = limit
+// configure sets the output limits and lets the output be read; with
+// offHeap, large outputs stay off the Go heap (machine.Command.OffHeapOutput)
+// until the Result's Free.
+func (e *execution) configure(limit int, offHeap bool) {
+	e.stdout.out = machine.NewOutput(limit, offHeap)
+	e.raw.stderr.out = machine.NewOutput(limit, offHeap)
 	e.raw.begin()
+}
+
+// freeOutput returns the output's memory when no Result carries it.
+func (e *execution) freeOutput() {
+	e.stdout.free()
+	e.raw.stderr.free()
 }
 
 // feed writes the nonce line, the command line and then stdin, closing
@@ -280,8 +270,17 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 	line, execEnv := m.commandLine(cmd)
 	var e *execution
 	standby := useStandby && cmd.User == "" && len(execEnv) == 0
+	primary := false
 	if standby {
-		e = m.takeStandby(ctx)
+		// The main process runs the first command without stdin (its own
+		// stdin is the lifeline).
+		if len(cmd.Stdin) == 0 {
+			e = m.takePrimary()
+			primary = e != nil
+		}
+		if e == nil {
+			e = m.takeStandby(ctx)
+		}
 		defer m.refillStandby()
 	}
 	fromStandby := e != nil
@@ -291,8 +290,18 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 			return machine.Result{}, err
 		}
 	}
-	e.configure(cmd.OutputLimit)
-	go e.feed(line, strings.NewReader(string(cmd.Stdin)))
+	e.configure(cmd.OutputLimit, cmd.OffHeapOutput)
+	if primary {
+		if !m.life.start(e.nonce, line) {
+			// A kill request already told the main process there is no
+			// first command.
+			e.raw.closeConnAndWait()
+			e.freeOutput()
+			return m.run(ctx, cmd, false)
+		}
+	} else {
+		go e.feed(line, strings.NewReader(string(cmd.Stdin)))
+	}
 	var timeout <-chan time.Time
 	if cmd.Timeout > 0 {
 		t := time.NewTimer(cmd.Timeout)
@@ -303,7 +312,8 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 	case <-e.raw.done:
 		if fromStandby && !e.parser.framed && !e.parser.done && !e.parser.rawMode && !m.isClosed() {
 			// The standby died before it took the command: start afresh.
-			e.raw.closeConn()
+			e.raw.closeConnAndWait()
+			e.freeOutput()
 			return m.run(ctx, cmd, false)
 		}
 		return m.finish(ctx, cmd, e)
@@ -318,6 +328,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 func (m *Machine) finish(ctx context.Context, cmd machine.Command, e *execution) (machine.Result, error) {
 	code, extra, err := m.conclude(ctx, cmd, e)
 	if err != nil {
+		e.freeOutput()
 		return machine.Result{}, err
 	}
 	res := e.result(code)
@@ -412,7 +423,17 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 }
 
 func (e *execution) result(code int) machine.Result {
-	return machine.ExitedWith(code, e.stdout.bytes(), e.raw.stderr.bytes(), e.stdout.truncated, e.raw.stderr.truncated)
+	res := machine.ExitedWith(code, e.stdout.bytes(), e.raw.stderr.bytes(), e.stdout.isTruncated(), e.raw.stderr.isTruncated())
+	res.Free = e.freeFunc()
+	return res
+}
+
+// freeFunc is the Result's Free: nil unless the output is off the heap.
+func (e *execution) freeFunc() func() {
+	if e.stdout.out == nil || !e.stdout.out.OffHeap() && !e.raw.stderr.out.OffHeap() {
+		return nil
+	}
+	return e.freeOutput
 }
 
 // interrupt stops a command on timeout (cause nil) or cancellation.
@@ -427,14 +448,16 @@ func (m *Machine) interrupt(ctx context.Context, cmd machine.Command, e *executi
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.f.stopTimeout+frameGrace)
 	defer cancel()
 	if err := m.stopExecution(sctx, e); err != nil {
-		e.raw.closeConn()
+		e.raw.closeConnAndWait()
+		e.freeOutput()
 		return machine.Result{}, err
 	}
 	if cause != nil {
+		e.freeOutput()
 		return machine.Result{}, cause
 	}
 	return machine.Result{ExitCode: nil, Stdout: e.stdout.bytes(), Stderr: e.raw.stderr.bytes(),
-		StdoutTruncated: e.stdout.truncated, StderrTruncated: e.raw.stderr.truncated, Reason: machine.TimedOut}, nil
+		StdoutTruncated: e.stdout.isTruncated(), StderrTruncated: e.raw.stderr.isTruncated(), Reason: machine.TimedOut, Free: e.freeFunc()}, nil
 }
 
 // stopExecution kills the execution's process group, confirms that no
@@ -459,6 +482,9 @@ func (m *Machine) stopExecution(ctx context.Context, e *execution) error {
 		e.raw.closeConn()
 		return m.closeAfter(ctx, "stopping the command", errors.New("the command never reported its process group"))
 	}
+	// The main process kills the group at once, even when a fork bomb
+	// leaves no task for an exec; the root exec then confirms.
+	m.life.kill(pgid)
 	if err := m.stopGroup(ctx, pgid); err != nil {
 		e.raw.closeConn()
 		if reason := m.deadReason(); reason != "" {
@@ -476,14 +502,48 @@ func (m *Machine) stopExecution(ctx context.Context, e *execution) error {
 	return nil
 }
 
-// stopGroup kills a process group as root and confirms it is gone.
+// stopGroup kills a process group as root and confirms it is gone. An
+// exec the runtime could not start (exit 125-127: e.g. no task left under
+// the container's limit while the group still forks) is retried until ctx
+// ends.
 func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
-	code, stderr, err := m.rootExec(ctx, stopScript, []string{strconv.Itoa(pgid)}, nil, nil)
-	if err != nil {
-		return err
+	// A sandbox that dies meanwhile (gVisor's ends when it reaches its
+	// task limit) may leave the exec hanging: watch the container.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
+			if reason := m.deadReason(); reason != "" {
+				cancel(&machine.TerminatedError{Reason: reason})
+				return
+			}
+		}
+	}()
+	delay := 50 * time.Millisecond
+	for {
+		code, stderr, err := m.rootExec(ctx, stopScript, []string{strconv.Itoa(pgid)}, nil, nil)
+		if cause := context.Cause(ctx); errors.Is(cause, machine.ErrTerminated) {
+			return cause
+		}
+		if err != nil {
+			return err
+		}
+		if code == 0 {
+			return nil
+		}
+		if code < 125 || code > 127 || ctx.Err() != nil {
+			return fmt.Errorf("process group %d still has live members (probe exit %d): %s", pgid, code, strings.TrimSpace(string(stderr)))
+		}
+		m.life.kill(pgid)
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
 	}
-	if code != 0 {
-		return fmt.Errorf("process group %d still has live members (probe exit %d): %s", pgid, code, strings.TrimSpace(string(stderr)))
-	}
-	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/shellbox/shellbox/lib/machine"
 )
 
 // Stream ids of the Engine API's multiplexed attach stream (Tty=false).
@@ -77,14 +79,20 @@ func demux(r io.Reader, stdout, stderr, system io.Writer, untilBoth bool) error 
 }
 
 // limitedBuffer keeps the first limit bytes written to it and counts the
-// rest as truncated.
+// rest as truncated. A command's output goes to a machine.Output instead
+// (set by execution.configure): written once, straight from the stream,
+// and off the Go heap when the caller asked for it.
 type limitedBuffer struct {
 	limit     int
 	buf       []byte
 	truncated bool
+	out       *machine.Output
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.out != nil {
+		return b.out.Write(p)
+	}
 	room := b.limit - len(b.buf)
 	if room > 0 {
 		if len(p) <= room {
@@ -100,10 +108,30 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 }
 
 func (b *limitedBuffer) bytes() []byte {
+	if b.out != nil {
+		if out := b.out.Bytes(); out != nil {
+			return out
+		}
+		return []byte{}
+	}
 	if b.buf == nil {
 		return []byte{}
 	}
 	return b.buf
+}
+
+func (b *limitedBuffer) isTruncated() bool {
+	if b.out != nil {
+		return b.out.Truncated()
+	}
+	return b.truncated
+}
+
+// free returns an off-heap output's memory (see machine.Output.Free).
+func (b *limitedBuffer) free() {
+	if b.out != nil {
+		b.out.Free()
+	}
 }
 
 // pgidPrefix starts the line the wrapper prints before the command runs.

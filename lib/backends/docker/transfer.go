@@ -20,17 +20,34 @@ import (
 // transferTimeout bounds the small exec-based checks around a transfer.
 const transferTimeout = 60 * time.Second
 
-// guestPath makes p absolute (relative paths are taken from the machine's
-// workdir, else /) and clean.
-func (m *Machine) guestPath(p string) string {
-	if !path.IsAbs(p) {
-		base := m.spec.Workdir
-		if base == "" {
-			base = "/"
-		}
-		p = path.Join(base, p)
+// errAbandoned ends a transfer stream whose other side stopped reading.
+var errAbandoned = errors.New("transfer abandoned")
+
+// streamError carries a producer's error to the reader of a pipe. Pipe
+// readers may compare errors with ==, which panics on an uncomparable
+// error type (archive/tar's headerError is a slice): net/http does so in
+// its write loop, where no recover can reach. A pointer always compares.
+type streamError struct{ err error }
+
+func (e *streamError) Error() string { return e.err.Error() }
+func (e *streamError) Unwrap() error { return e.err }
+
+// pipeErr makes err safe to hand to a pipe's reader.
+func pipeErr(err error) error {
+	if err == nil {
+		return nil
 	}
-	return path.Clean(p)
+	return &streamError{err}
+}
+
+// checkTransfer refuses, before any I/O, guest paths that are relative,
+// contain ".." or NUL bytes, and host paths that cannot be opened, the
+// same way every backend does.
+func checkTransfer(guestField, guest, hostField, host string) error {
+	if err := machine.ValidateGuestPath(guestField, guest); err != nil {
+		return err
+	}
+	return machine.ValidateHostPath(hostField, host)
 }
 
 // Upload copies a host file or directory to target in the container: a
@@ -38,10 +55,13 @@ func (m *Machine) guestPath(p string) string {
 // parents are created (as root); permission bits are kept. Symbolic links
 // that leave the source tree are refused before anything is sent.
 func (m *Machine) Upload(ctx context.Context, source, target string) error {
+	if err := checkTransfer("target", target, "source", source); err != nil {
+		return err
+	}
 	if err := m.check(); err != nil {
 		return err
 	}
-	target = m.guestPath(target)
+	target = path.Clean(target)
 	if err := transfer.Check(ctx, source); err != nil {
 		return err
 	}
@@ -128,20 +148,20 @@ type tarPipe struct {
 }
 
 func (t *tarPipe) Close() error {
-	t.PipeReader.CloseWithError(errors.New("transfer abandoned"))
+	t.PipeReader.CloseWithError(errAbandoned)
 	<-t.done
 	return nil
 }
 
-// err is the producer's error once the stream was consumed or closed.
+// err is the producer's own error once the stream was consumed or closed
+// (not the one it got because the reader went away).
 func (t *tarPipe) err() error {
-	t.PipeReader.CloseWithError(errors.New("transfer abandoned"))
+	t.PipeReader.CloseWithError(errAbandoned)
 	<-t.done
-	var pe *machine.PathError
-	if errors.As(t.prodErr, &pe) {
-		return t.prodErr
+	if t.prodErr == nil || errors.Is(t.prodErr, errAbandoned) {
+		return nil
 	}
-	return nil
+	return t.prodErr
 }
 
 // rewrittenUpload tars source with lib/transfer and renames its entries
@@ -154,11 +174,20 @@ func rewrittenUpload(ctx context.Context, source string, dirs []string, prefix s
 	go func() {
 		defer close(t.done)
 		ir, iw := io.Pipe()
-		go func() { iw.CloseWithError(transfer.WriteTar(ctx, iw, source)) }()
+		tarDone := make(chan error, 1)
+		go func() {
+			err := transfer.WriteTar(ctx, iw, source)
+			iw.CloseWithError(pipeErr(err))
+			tarDone <- err
+		}()
 		err := rewriteUpload(ir, pw, dirs, prefix)
-		ir.CloseWithError(errors.New("transfer abandoned"))
+		ir.CloseWithError(errAbandoned)
+		// The reader's error is the pipe's; the walker's names the cause.
+		if terr := <-tarDone; terr != nil && !errors.Is(terr, errAbandoned) {
+			err = terr
+		}
 		t.prodErr = err
-		pw.CloseWithError(err)
+		pw.CloseWithError(pipeErr(err))
 	}()
 	return t
 }
@@ -270,10 +299,13 @@ func (m *Machine) statGuest(ctx context.Context, p string) (guestKind, error) {
 // keeps its disk reserve, setuid bits are stripped and target is left
 // untouched on failure.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
+	if err := checkTransfer("source", source, "target", target); err != nil {
+		return err
+	}
 	if err := m.check(); err != nil {
 		return err
 	}
-	source = m.guestPath(source)
+	source = path.Clean(source)
 	kind, err := m.statGuest(ctx, source)
 	if err != nil {
 		return err
@@ -306,11 +338,11 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 	rewriteDone := make(chan error, 1)
 	go func() {
 		err := rewriteDownload(rc, pw, base)
-		pw.CloseWithError(err)
+		pw.CloseWithError(pipeErr(err))
 		rewriteDone <- err
 	}()
 	err = transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
-	pr.CloseWithError(errors.New("transfer abandoned"))
+	pr.CloseWithError(errAbandoned)
 	rc.Close()
 	rerr := <-rewriteDone
 	if err != nil {
@@ -319,7 +351,7 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 		if errors.As(err, &pe) || errors.As(err, &le) || ctx.Err() != nil {
 			return err
 		}
-		if rerr != nil && !strings.Contains(rerr.Error(), "transfer abandoned") {
+		if rerr != nil && !errors.Is(rerr, errAbandoned) {
 			err = rerr
 		}
 		if m.isClosed() {
@@ -398,7 +430,7 @@ func (m *Machine) tarFromExec(ctx context.Context, p string) io.ReadCloser {
 		if err == nil && code != 0 {
 			err = fmt.Errorf("tar in the container exited with %d: %s", code, strings.TrimSpace(string(stderr)))
 		}
-		pw.CloseWithError(err)
+		pw.CloseWithError(pipeErr(err))
 	}()
 	return &execReader{PipeReader: pr, done: done, cancel: cancel}
 }
@@ -410,7 +442,7 @@ type execReader struct {
 }
 
 func (r *execReader) Close() error {
-	r.PipeReader.CloseWithError(errors.New("transfer abandoned"))
+	r.PipeReader.CloseWithError(errAbandoned)
 	r.cancel()
 	<-r.done
 	return nil

@@ -38,5 +38,5 @@ func New(ctx context.Context, opts docker.Options) (*docker.Factory, error) {
 	if rt != DefaultRuntime {
 		hint = `the Docker daemon has no "` + rt + `" runtime registered; add it under "runtimes" in /etc/docker/daemon.json and restart dockerd`
 	}
-	return docker.New(ctx, docker.Config{Backend: "gvisor", Host: opts.Host, Runtime: rt, RuntimeHint: hint})
+	return docker.New(ctx, docker.Config{Backend: "gvisor", Host: opts.Host, Runtime: rt, RuntimeHint: hint, PidsLimit: opts.PidsLimitConfig()})
 }

@@ -14,13 +14,15 @@ class GvisorMachine(GoMachine):
 
 class GvisorMachineFactory(GoMachineFactory):
     """Checks at creation that the daemon has ``runtime`` (default "runsc") registered;
-    raises SandboxUnavailable saying how to register it otherwise."""
+    raises SandboxUnavailable saying how to register it otherwise. ``pids_limit`` bounds the
+    tasks of each sandbox (0: no limit), as for DockerMachineFactory; containers likewise
+    die with the process that created them."""
 
     backend = Backend.GVISOR
     machine_class = GvisorMachine
 
-    def __init__(self, *, host: str | None = None, runtime: str = "runsc"):
-        options: dict[str, object] = {"runtime": runtime}
+    def __init__(self, *, host: str | None = None, runtime: str = "runsc", pids_limit: int = 4096):
+        options: dict[str, object] = {"runtime": runtime, "pids_limit": pids_limit}
         if host:
             options["host"] = host
         super().__init__(options)

@@ -1,0 +1,30 @@
+package gvisor_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/tests/docker/dockertest"
+)
+
+func init() {
+	if os.Getenv(dockertest.OwnerEnv) != "" {
+		dockertest.Owner()
+	}
+}
+
+func TestGuestPaths(t *testing.T) { t.Parallel(); dockertest.GuestPaths(t, factory) }
+func TestOwnerDeath(t *testing.T) { dockertest.OwnerDeath(t, factory) }
+
+// TestForkBomb: under the ptrace platform each process of the sandbox
+// takes several host tasks and the sandbox ends when it reaches the limit.
+func TestForkBomb(t *testing.T) {
+	dockertest.ForkBomb(t, factory, docker.DefaultPidsLimit, true)
+}
+
+func TestLargeOutput(t *testing.T) { dockertest.LargeOutput(t, factory, dockertest.BigOutputMiB(128)) }
+func TestStopBeforeFirstCommand(t *testing.T) {
+	t.Parallel()
+	dockertest.StopBeforeFirstCommand(t, factory)
+}
