@@ -201,8 +201,13 @@ async def test_bounded_download(machine, tmp_path):
     assert target.read_text() == "old"
     await machine.download("/workspace/big", target, max_bytes=1000)
     assert target.read_bytes() == b"\0" * 1000
-    with pytest.raises(UnsupportedMachineSpec, match="regular file"):
-        await machine.download("/workspace/d", tmp_path / "d", max_bytes=10)
+    # A directory is bounded by the total of its files (issue 10).
+    await machine.run(sh("head -c 6 /dev/zero > d/a; head -c 6 /dev/zero > d/b"))
+    with pytest.raises(DownloadLimitExceeded):
+        await machine.download("/workspace/d", tmp_path / "d", max_bytes=11)
+    assert not (tmp_path / "d").exists()
+    await machine.download("/workspace/d", tmp_path / "d", max_bytes=12)
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["a", "b"]
 
 
 async def test_system_directories_are_read_only(machine):
