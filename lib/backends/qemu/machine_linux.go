@@ -206,6 +206,15 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	// directory, removed at Close.
 	m.cmd.Env = append(os.Environ(), "TMPDIR="+m.dir)
 	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if how.restore != nil {
+		state, err := os.Open(how.restore.state)
+		if err != nil {
+			os.RemoveAll(m.dir)
+			return nil, &machine.StartupError{Backend: Name, Err: err}
+		}
+		defer state.Close() // QEMU holds its own copy
+		m.cmd.ExtraFiles = []*os.File{state}
+	}
 	if err := startFromSpawner(m.cmd); err != nil {
 		os.RemoveAll(m.dir)
 		return nil, &machine.StartupError{Backend: Name, Err: err}
@@ -423,7 +432,8 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	}
 	if how.restore != nil {
 		// Paused after loading, so the host connects before the guest runs.
-		args = append(args, "-S", "-incoming", "exec:cat '"+how.restore.state+"'")
+		// The state arrives on descriptor 3 (see start).
+		args = append(args, "-S", "-incoming", "fd:3")
 	}
 	if spec.Network == machine.NetworkAllow {
 		// User-mode networking: outbound connections through QEMU, nothing

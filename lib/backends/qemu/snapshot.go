@@ -147,16 +147,21 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 		return err
 	}
 	defer m.kill()
-	statePath := filepath.Join(dir, "state")
-	if strings.ContainsAny(statePath, "'\\") {
-		return fmt.Errorf("the cache path %s cannot be quoted for QEMU's exec migration", statePath)
+	// The state file goes to QEMU as a descriptor (QMP getfd): no shell,
+	// no quoting of the cache path.
+	state, err := os.OpenFile(filepath.Join(dir, "state"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
 	}
+	defer state.Close()
 	err = m.qmp(ctx, 2*time.Minute, func(mon *qmp.SocketMonitor) error {
 		if _, err := mon.Run([]byte(`{"execute":"stop"}`)); err != nil {
 			return err
 		}
-		cmd, _ := json.Marshal(map[string]any{"execute": "migrate", "arguments": map[string]string{"uri": "exec:cat > '" + statePath + "'"}})
-		if _, err := mon.Run(cmd); err != nil {
+		if _, err := mon.RunWithFile([]byte(`{"execute":"getfd","arguments":{"fdname":"state"}}`), state); err != nil {
+			return fmt.Errorf("passing the state file: %w", err)
+		}
+		if _, err := mon.Run([]byte(`{"execute":"migrate","arguments":{"uri":"fd:state"}}`)); err != nil {
 			return err
 		}
 		for {
