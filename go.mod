@@ -3,6 +3,7 @@ module github.com/shellbox/shellbox
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/apex/log v1.9.0
 	github.com/containerd/errdefs v1.0.0
 	github.com/creack/pty v1.1.24
@@ -14,8 +15,10 @@ require (
 	github.com/opencontainers/image-spec v1.1.1
 	github.com/opencontainers/runtime-spec v1.3.0
 	github.com/opencontainers/umoci v0.6.0
+	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/crypto v0.41.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
@@ -38,6 +41,7 @@ require (
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/klauspost/compress v1.11.3 // indirect
 	github.com/klauspost/pgzip v1.2.6 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/moby/docker-image-spec v1.3.1 // indirect
 	github.com/moby/sys/atomicwriter v0.1.0 // indirect
 	github.com/moby/sys/user v0.4.0 // indirect
@@ -48,6 +52,7 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33
 	github.com/vishvananda/netlink v1.3.1
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rootless-containers/proto/go-proto v0.0.0-20230421021042-4cd87ebadd67 // indirect
 	github.com/sirupsen/logrus v1.9.3 // indirect
 	github.com/vishvananda/netns v0.0.5 // indirect

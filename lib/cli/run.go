@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// machineFlags are the options every machine-creating command takes.
+type machineFlags struct {
+	backend, image, network, workdir string
+	env                              envFlag
+}
+
+func (mf *machineFlags) spec(src machine.Source) (machine.Spec, error) {
+	s := machine.Spec{Source: src, Workdir: mf.workdir, Env: map[string]string(mf.env), Network: machine.NetworkPolicy(mf.network)}
+	return s, s.Validate()
+}
+
+// create opens the backend and creates the machine, showing progress:
+// creating may pull, build, unpack or stage an image.
+func create(ctx context.Context, stdio IO, backend string, spec machine.Spec) (machine.Machine, error) {
+	f, err := machine.Open(backend, nil)
+	if err != nil {
+		return nil, err
+	}
+	var m machine.Machine
+	err = step(stdio, "creating machine", []any{"backend", backend, "image", spec.Source.Kind()}, func() error {
+		var err error
+		m, err = f.Create(ctx, spec)
+		return err
+	})
+	return m, err
+}
+
+const runSynopsis = "run --backend B [--image I] [--network deny|allow] [--timeout S] [--workdir D] [-e K=V]... -- CMD [ARG...]"
+
+func run(ctx context.Context, args []string, stdio IO) int {
+	fs := newFlags("run", runSynopsis, stdio)
+	var mf machineFlags
+	mf.env = envFlag{}
+	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
+	fs.StringVar(&mf.image, "image", "", imageHelp)
+	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
+	fs.StringVar(&mf.workdir, "workdir", "", "the command's working directory (default: the image's)")
+	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
+	var timeout seconds
+	fs.Var(&timeout, "timeout", "stop the command after this many seconds (or a duration such as 1m30s) and exit 124; 0: no limit")
+	if code, done := parse(fs, args, stdio, ExitFailure); done {
+		return code
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		fmt.Fprintln(stdio.Stderr, "shellbox run: no command given (put it after --)")
+		fs.Usage()
+		return ExitFailure
+	}
+	src, err := parseImage(mf.backend, mf.image)
+	if err != nil {
+		fmt.Fprintln(stdio.Stderr, "shellbox run:", err)
+		return ExitFailure
+	}
+	spec, err := mf.spec(src)
+	if err != nil {
+		fmt.Fprintln(stdio.Stderr, "shellbox run:", err)
+		return ExitFailure
+	}
+	cmd := machine.Command{Argv: argv, Env: map[string]string(mf.env), OutputLimit: runOutputLimit}
+	if err := cmd.Validate(); err != nil {
+		fmt.Fprintln(stdio.Stderr, "shellbox run:", err)
+		return ExitFailure
+	}
+	m, err := create(ctx, stdio, mf.backend, spec)
+	if err != nil {
+		return failed(ctx, stdio, "run", err)
+	}
+	// Close on every path; Ctrl-C cancels ctx, so a fresh context.
+	defer m.Close(context.Background())
+	return runIn(ctx, stdio, m, cmd, time.Duration(timeout), mf.backend != "shellsim")
+}
+
+// runOutputLimit bounds what a backend keeps of a buffered stream (stderr
+// of a streamed command, both of a buffered one).
+const runOutputLimit = 64 << 20
+
+func failed(ctx context.Context, stdio IO, what string, err error) int {
+	if ctx.Err() != nil {
+		fmt.Fprintf(stdio.Stderr, "shellbox %s: interrupted\n", what)
+		return ExitInterrupted
+	}
+	fmt.Fprintf(stdio.Stderr, "shellbox %s: %v\n", what, err)
+	return ExitFailure
+}
+
+// runIn runs cmd in m. Machines that can start a process with pipes
+// stream its stdout as it comes (stderr arrives when it exits: the
+// machine API keeps it until then); ShellSim runs a command to completion,
+// so its output is written at the end.
+func runIn(ctx context.Context, stdio IO, m machine.Machine, cmd machine.Command, timeout time.Duration, stream bool) int {
+	pm, ok := m.(machine.ProcessMachine)
+	if !ok || !stream {
+		cmd.Timeout = timeout
+		if cmd.Stdin == nil && !isTerminal(stdio.Stdin) && stdio.Stdin != nil {
+			in, err := io.ReadAll(stdio.Stdin)
+			if err != nil {
+				return failed(ctx, stdio, "run", fmt.Errorf("reading stdin: %w", err))
+			}
+			cmd.Stdin = in
+		}
+		res, err := m.Run(ctx, cmd)
+		if err != nil {
+			return failed(ctx, stdio, "run", err)
+		}
+		stdio.Stdout.Write(res.Stdout)
+		stdio.Stderr.Write(res.Stderr)
+		if res.Reason == machine.TimedOut || res.ExitCode == nil {
+			fmt.Fprintf(stdio.Stderr, "shellbox run: timed out after %v\n", timeout)
+			return ExitTimeout
+		}
+		return *res.ExitCode
+	}
+	p, err := pm.OpenProcess(ctx, cmd)
+	if err != nil {
+		return failed(ctx, stdio, "run", err)
+	}
+	defer p.Close(context.Background())
+	go feedStdin(stdio.Stdin, p.Stdin())
+	copied := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(stdio.Stdout, p.Stdout())
+		copied <- err
+	}()
+	wctx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	exit, err := p.Wait(wctx)
+	if err != nil {
+		_ = p.Close(context.Background())
+		switch {
+		case ctx.Err() != nil:
+			fmt.Fprintln(stdio.Stderr, "shellbox run: interrupted; the machine is closed")
+			return ExitInterrupted
+		case errors.Is(err, context.DeadlineExceeded):
+			fmt.Fprintf(stdio.Stderr, "shellbox run: timed out after %v\n", timeout)
+			return ExitTimeout
+		}
+		return failed(ctx, stdio, "run", err)
+	}
+	// The output pipe closes when the process's last writer exits; a
+	// background child holding it must not keep the command from ending.
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+	}
+	stdio.Stderr.Write(exit.Stderr)
+	return exit.ExitCode
+}
+
+// feedStdin gives the process our stdin when it is a pipe or file, and
+// EOF right away when it is a terminal (run is not interactive: that is
+// what shell is for).
+func feedStdin(in io.Reader, w io.WriteCloser) {
+	defer w.Close()
+	if in == nil || isTerminal(in) {
+		return
+	}
+	if f, ok := in.(*os.File); ok && f == nil {
+		return
+	}
+	_, _ = io.Copy(w, in)
+}
+
+// seconds is a --timeout: a number of seconds, or a Go duration.
+type seconds time.Duration
+
+func (s *seconds) String() string { return time.Duration(*s).String() }
+
+func (s *seconds) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || f > float64(math.MaxInt64/int64(time.Second)) {
+			return fmt.Errorf("%q is neither seconds nor a duration", v)
+		}
+		d = time.Duration(f * float64(time.Second))
+	}
+	if d < 0 {
+		return fmt.Errorf("%q is negative", v)
+	}
+	*s = seconds(d)
+	return nil
+}

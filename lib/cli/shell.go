@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/shell"
+)
+
+const shellSynopsis = "shell --backend B [--image I | --task DIR] [--network deny|allow] [--workdir D] [-e K=V]..."
+
+func shellCmd(ctx context.Context, args []string, stdio IO) int {
+	fs := newFlags("shell", shellSynopsis, stdio)
+	var mf machineFlags
+	mf.env = envFlag{}
+	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
+	fs.StringVar(&mf.image, "image", "", imageHelp)
+	task := fs.String("task", "", "a Harbor task directory: start from its environment (task.toml's [environment] docker_image, or environment/Dockerfile)")
+	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
+	fs.StringVar(&mf.workdir, "workdir", "", "the shell's working directory (default: the image's)")
+	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
+	program := fs.String("shell", "", "the shell to start (default: bash when the machine has it, else sh)")
+	if code, done := parse(fs, args, stdio, ExitFailure); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stdio.Stderr, "shellbox shell: unexpected argument %q\n", fs.Arg(0))
+		return ExitFailure
+	}
+	var src machine.Source
+	var err error
+	switch {
+	case *task != "" && mf.image != "":
+		err = fmt.Errorf("give --image or --task, not both")
+	case *task != "":
+		src, err = taskSource(mf.backend, *task)
+	default:
+		src, err = parseImage(mf.backend, mf.image)
+	}
+	if err != nil {
+		fmt.Fprintln(stdio.Stderr, "shellbox shell:", err)
+		return ExitFailure
+	}
+	spec, err := mf.spec(src)
+	if err != nil {
+		fmt.Fprintln(stdio.Stderr, "shellbox shell:", err)
+		return ExitFailure
+	}
+	m, err := create(ctx, stdio, mf.backend, spec)
+	if err != nil {
+		return failed(ctx, stdio, "shell", err)
+	}
+	defer m.Close(context.Background())
+	t, err := terminalOf(ctx, m)
+	if err != nil {
+		return failed(ctx, stdio, "shell", err)
+	}
+	argv := []string{*program}
+	if *program == "" {
+		argv = []string{"sh", "-c", `if command -v bash >/dev/null 2>&1; then exec bash -i; else exec sh -i; fi`}
+	}
+	return interact(ctx, stdio, t, machine.Command{Argv: argv, Env: shellEnv(stdio)})
+}
+
+// terminalOf is how m gives a terminal: its own (local, qemu), else
+// script(1) inside it over pipes (util-linux images on docker, gvisor).
+func terminalOf(ctx context.Context, m machine.Machine) (shell.Terminal, error) {
+	if t, ok := m.(shell.Terminal); ok {
+		return t, nil
+	}
+	pm, ok := m.(machine.ProcessMachine)
+	if !ok {
+		return nil, fmt.Errorf("this backend's machines cannot start an interactive process")
+	}
+	if !shell.HasScript(ctx, m) {
+		return nil, fmt.Errorf("this backend allocates no terminal itself and the image has no util-linux script(1) to make one")
+	}
+	return shell.ScriptTerminal{Machine: pm}, nil
+}
+
+// shellEnv passes the host terminal's type and size, so full-screen
+// programs draw right (the machine API cannot resize a terminal later).
+func shellEnv(stdio IO) map[string]string {
+	env := map[string]string{"TERM": "xterm-256color"}
+	if t := os.Getenv("TERM"); t != "" {
+		env["TERM"] = t
+	}
+	if f, ok := stdio.Stdout.(*os.File); ok {
+		if w, h, err := term.GetSize(int(f.Fd())); err == nil && w > 0 && h > 0 {
+			env["COLUMNS"], env["LINES"] = strconv.Itoa(w), strconv.Itoa(h)
+		}
+	}
+	return env
+}
+
+// interact connects the host terminal to a terminal process in the
+// machine: the host terminal in raw mode (so Ctrl-C, Ctrl-D and arrows
+// reach the machine's terminal), bytes copied both ways, until the shell
+// exits.
+func interact(ctx context.Context, stdio IO, t shell.Terminal, cmd machine.Command) int {
+	p, err := t.OpenTerminal(ctx, cmd)
+	if err != nil {
+		return failed(ctx, stdio, "shell", err)
+	}
+	defer p.Close(context.Background())
+	if f, ok := stdio.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		old, err := term.MakeRaw(int(f.Fd()))
+		if err != nil {
+			return failed(ctx, stdio, "shell", fmt.Errorf("raw mode: %w", err))
+		}
+		defer term.Restore(int(f.Fd()), old)
+	}
+	go func() {
+		// Not closed when stdin ends: the shell decides when to exit
+		// (EOF on a terminal is Ctrl-D, typed by the user).
+		_, _ = io.Copy(p.Stdin(), stdio.Stdin)
+	}()
+	copied := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(stdio.Stdout, p.Stdout())
+		close(copied)
+	}()
+	exit, err := p.Wait(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		return failed(ctx, stdio, "shell", err)
+	}
+	select {
+	case <-copied:
+	case <-time.After(time.Second):
+	}
+	return exit.ExitCode
+}
