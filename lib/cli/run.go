@@ -15,8 +15,21 @@ import (
 
 // machineFlags are the options every machine-creating command takes.
 type machineFlags struct {
-	backend, image, network, workdir string
-	env                              envFlag
+	backend, image, task, network, workdir string
+	env                                    envFlag
+}
+
+const taskHelp = "a Harbor task directory: start from its environment (task.toml's [environment] docker_image, or environment/Dockerfile built)"
+
+// source is the machine's image, from --image or --task.
+func (mf *machineFlags) source() (machine.Source, error) {
+	switch {
+	case mf.task != "" && mf.image != "":
+		return nil, fmt.Errorf("give --image or --task, not both")
+	case mf.task != "":
+		return taskSource(mf.backend, mf.task)
+	}
+	return parseImage(mf.backend, mf.image)
 }
 
 func (mf *machineFlags) spec(src machine.Source) (machine.Spec, error) {
@@ -40,7 +53,7 @@ func create(ctx context.Context, stdio IO, backend string, spec machine.Spec) (m
 	return m, err
 }
 
-const runSynopsis = "run --backend B [--image I] [--network deny|allow] [--timeout S] [--workdir D] [-e K=V]... -- CMD [ARG...]"
+const runSynopsis = "run --backend B [--image I | --task DIR] [--network deny|allow] [--timeout S] [--workdir D] [-e K=V]... -- CMD [ARG...]"
 
 func run(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlags("run", runSynopsis, stdio)
@@ -48,6 +61,7 @@ func run(ctx context.Context, args []string, stdio IO) int {
 	mf.env = envFlag{}
 	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
 	fs.StringVar(&mf.image, "image", "", imageHelp)
+	fs.StringVar(&mf.task, "task", "", taskHelp)
 	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
 	fs.StringVar(&mf.workdir, "workdir", "", "the command's working directory (default: the image's)")
 	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
@@ -62,7 +76,7 @@ func run(ctx context.Context, args []string, stdio IO) int {
 		fs.Usage()
 		return ExitFailure
 	}
-	src, err := parseImage(mf.backend, mf.image)
+	src, err := mf.source()
 	if err != nil {
 		fmt.Fprintln(stdio.Stderr, "shellbox run:", err)
 		return ExitFailure

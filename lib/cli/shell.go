@@ -22,7 +22,7 @@ func shellCmd(ctx context.Context, args []string, stdio IO) int {
 	mf.env = envFlag{}
 	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
 	fs.StringVar(&mf.image, "image", "", imageHelp)
-	task := fs.String("task", "", "a Harbor task directory: start from its environment (task.toml's [environment] docker_image, or environment/Dockerfile)")
+	fs.StringVar(&mf.task, "task", "", taskHelp)
 	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
 	fs.StringVar(&mf.workdir, "workdir", "", "the shell's working directory (default: the image's)")
 	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
@@ -34,16 +34,7 @@ func shellCmd(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "shellbox shell: unexpected argument %q\n", fs.Arg(0))
 		return ExitFailure
 	}
-	var src machine.Source
-	var err error
-	switch {
-	case *task != "" && mf.image != "":
-		err = fmt.Errorf("give --image or --task, not both")
-	case *task != "":
-		src, err = taskSource(mf.backend, *task)
-	default:
-		src, err = parseImage(mf.backend, mf.image)
-	}
+	src, err := mf.source()
 	if err != nil {
 		fmt.Fprintln(stdio.Stderr, "shellbox shell:", err)
 		return ExitFailure
