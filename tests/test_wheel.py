@@ -31,6 +31,7 @@ def test_wheel_carries_library_and_helpers(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "shellbox/_lib/libshellbox.so" in names
     assert "shellbox/_bin/shellbox-sandboxd" in names
+    assert "shellbox/_bin/shellbox" in names
     assert "shellbox/machine.py" in names
     assert "shellbox/tasks/count-errors/task.toml" in names
 
@@ -60,6 +61,11 @@ def test_installed_wheel_runs_a_local_machine(wheel, python, tmp_path):
     assert done.returncode == 3, done.stderr
     assert done.stdout.startswith(b"wheel-ok\n"), done.stdout
     assert b"exit_code=3 reason=exited" in done.stdout
+    # The `shellbox` console script the wheel installs runs the Go command.
+    done = subprocess.run(
+        [venv / "bin/shellbox", "run", "--", "sh", "-c", "echo cli-ok; exit 5"], capture_output=True, env=env, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (5, b"cli-ok\n"), done.stderr
 
 
 def test_missing_go_gives_one_clear_line(tmp_path):

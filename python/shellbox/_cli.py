@@ -15,3 +15,12 @@ def _exec(name: str) -> None:
 
 def shellsim() -> None:
     _exec("shellsim")
+
+
+def shellbox() -> None:
+    """`shellbox doctor|run|shell|bench`: the Go command (lib/cli)."""
+    _exec("shellbox")
+
+
+if __name__ == "__main__":
+    shellbox()
