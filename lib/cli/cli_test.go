@@ -364,7 +364,13 @@ func TestShellPTY(t *testing.T) {
 	for _, c := range []struct {
 		typed string
 		code  int
-	}{{"echo hi; exit\r", 0}, {"echo hi; exit 3\r", 3}} {
+		want  string // a line of output (the typed line is echoed too)
+	}{
+		{"echo hi; exit\r", 0, `(?m)^\r?hi\r$`},
+		{"echo hi; exit 3\r", 3, `(?m)^\r?hi\r$`},
+		// The machine's terminal has the host terminal's size.
+		{"stty size; exit 4\r", 4, `(?m)^\r?30 100\r$`},
+	} {
 		cmd := exec.Command(filepath.Join(binDir, "shellbox"), "shell", "--backend", "local")
 		cmd.Env = append(os.Environ(), "TERM=dumb")
 		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
@@ -395,8 +401,8 @@ func TestShellPTY(t *testing.T) {
 		}
 		// The typed line is echoed as "echo hi; exit"; only the command's
 		// output is "hi" on a line of its own.
-		if !regexp.MustCompile(`(?m)^\r?hi\r$`).MatchString(out.String()) {
-			t.Fatalf("%q: no output line \"hi\" in %q", c.typed, out.String())
+		if !regexp.MustCompile(c.want).MatchString(out.String()) {
+			t.Fatalf("%q: no output line %s in %q", c.typed, c.want, out.String())
 		}
 	}
 }
@@ -454,5 +460,43 @@ func TestRunTaskDockerfile(t *testing.T) {
 	code, out, errs := call(t, "", "run", "--backend", "docker", "--task", dir, "--", "cat", "/marker")
 	if code != 0 || out != "from the task\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestRunInterrupt: Ctrl-C (SIGINT) closes the machine, the command with
+// it, and exits 130.
+func TestRunInterrupt(t *testing.T) {
+	cmd := exec.Command(filepath.Join(binDir, "shellbox"), "run", "--", "sh", "-c", "echo started; sleep 41.75")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "started\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("first line %q, stderr %q", line, stderr.String())
+	}
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-waited
+		t.Fatal("Ctrl-C did not end shellbox run")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
+		t.Fatalf("exit %d after %v, stderr %q", code, time.Since(start), stderr.String())
+	}
+	if out, err := exec.Command("pgrep", "-f", "sleep 41.75").Output(); err == nil {
+		t.Fatalf("the command outlived Ctrl-C: %s", out)
 	}
 }

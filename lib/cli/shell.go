@@ -53,11 +53,21 @@ func shellCmd(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return failed(ctx, stdio, "shell", err)
 	}
-	argv := []string{*program}
-	if *program == "" {
-		argv = []string{"sh", "-c", `if command -v bash >/dev/null 2>&1; then exec bash -i; else exec sh -i; fi`}
+	// The machine's terminal gets the host terminal's size once: the
+	// machine API has no resize, so a later SIGWINCH is not forwarded.
+	script := `if command -v bash >/dev/null 2>&1; then exec bash -i; else exec sh -i; fi`
+	if *program != "" {
+		script = `exec "$0"`
 	}
-	return interact(ctx, stdio, t, machine.Command{Argv: argv, Env: shellEnv(stdio)})
+	env := shellEnv(stdio)
+	if env["COLUMNS"] != "" {
+		script = `stty cols "$COLUMNS" rows "$LINES" 2>/dev/null; ` + script
+	}
+	argv := []string{"sh", "-c", script}
+	if *program != "" {
+		argv = append(argv, *program)
+	}
+	return interact(ctx, stdio, t, machine.Command{Argv: argv, Env: env})
 }
 
 // terminalOf is how m gives a terminal: its own (local, qemu), else
@@ -77,7 +87,7 @@ func terminalOf(ctx context.Context, m machine.Machine) (shell.Terminal, error) 
 }
 
 // shellEnv passes the host terminal's type and size, so full-screen
-// programs draw right (the machine API cannot resize a terminal later).
+// programs draw right.
 func shellEnv(stdio IO) map[string]string {
 	env := map[string]string{"TERM": "xterm-256color"}
 	if t := os.Getenv("TERM"); t != "" {
