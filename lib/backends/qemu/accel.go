@@ -47,7 +47,9 @@ func (f *Factory) kvmWorks(ctx context.Context, assets *bootAssets) (bool, strin
 			return
 		}
 		bootID, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
-		verdict := filepath.Join(f.cacheDir, "kvm", assets.kernelID[:16]+"-"+strings.TrimSpace(string(bootID)))
+		// Keyed by the guest too: a broken guest program fails the probe
+		// under any accelerator, and must not condemn KVM for a good one.
+		verdict := filepath.Join(f.cacheDir, "kvm", assets.kernelID[:16]+"-"+assets.guestID[:16]+"-"+strings.TrimSpace(string(bootID)))
 		if b, err := os.ReadFile(verdict); err == nil {
 			f.kvmOK = strings.HasPrefix(string(b), "ok")
 			f.kvmReason = strings.TrimSpace(strings.TrimPrefix(string(b), "no"))
