@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/shellbox", "./cmd/shellbox-sandboxd")
+	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/shellbox", "./cmd/shellbox-sandboxd", "./cmd/shellbox-guest")
 	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -174,6 +174,35 @@ func TestDoctorUnavailableDocker(t *testing.T) {
 	}
 	if reports[0].OK || !strings.Contains(reports[0].Reason, sock) {
 		t.Fatalf("gvisor on a dead daemon: %+v", reports[0])
+	}
+}
+
+// TestDoctorQemu: QEMU is reported with its binary, version, kernel and
+// accelerator, proven by a boot; without QEMU the reason says so.
+func TestDoctorQemu(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // boot assets and the KVM verdict
+	code, out, errs := call(t, "", "doctor", "--backend", "qemu")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, re := range []string{
+		`(?m)^qemu\s+ok\s+qemu: /\S+ \(QEMU emulator version \d`,
+		`(?m)^\s+kernel: /`,
+		`(?m)^\s+accel: (KVM|TCG, slow \(KVM: .+\))$`,
+		`(?m)^\s+test boot: a bare guest booted in `,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("table does not match %s:\n%s", re, out)
+		}
+	}
+	t.Setenv("PATH", t.TempDir())
+	code, out, _ = call(t, "", "doctor", "--json", "--backend", "qemu")
+	var reports []Report
+	if err := json.Unmarshal([]byte(out), &reports); err != nil || code != ExitUnavailable {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if reports[0].OK || !strings.Contains(reports[0].Reason, "qemu-system-x86_64 on PATH") {
+		t.Fatalf("no QEMU on PATH: %+v", reports[0])
 	}
 }
 

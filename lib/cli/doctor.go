@@ -204,14 +204,15 @@ func qemuDetails(ctx context.Context, r *Report, f *qemu.Factory) {
 		r.add("network", "no user-mode networking: network=allow is refused")
 	}
 	if err != nil {
-		r.fail(err)
+		r.fail(fmt.Errorf("the QEMU backend's probe failed: %w", err))
 		return
 	}
 	if d.Acceleration == qemu.AccelKVM {
-		r.add("accel", "KVM (probe boot succeeded)")
+		r.add("accel", "KVM")
 	} else {
 		r.add("accel", "TCG, slow (KVM: %s)", d.KVMUnavailable)
 	}
+	r.add("test boot", "a bare guest booted in %s", d.Boot.Round(time.Millisecond))
 }
 
 // smoke creates a machine, runs argv and closes it, as proof that the

@@ -20,8 +20,8 @@ func TestKVMVerdictPerGuest(t *testing.T) {
 	broken := newTestFactory(t, Options{Acceleration: AccelAuto, CacheDir: cache, Guest: "/bin/true"})
 	good := newTestFactory(t, Options{Acceleration: AccelAuto, CacheDir: cache})
 	bd, err := broken.Diagnose(ctx)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		t.Fatal("a guest that cannot start booted")
 	}
 	if bd.Acceleration != AccelTCG || bd.KVMUnavailable == "" {
 		t.Fatalf("a guest that cannot start passed the KVM probe: %+v", bd)
@@ -30,7 +30,7 @@ func TestKVMVerdictPerGuest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(gd.Version, "QEMU emulator version") || gd.Guest != testGuest {
+	if !strings.HasPrefix(gd.Version, "QEMU emulator version") || gd.Guest != testGuest || gd.Boot <= 0 {
 		t.Fatalf("diagnosis %+v", gd)
 	}
 	if _, err := os.Stat("/dev/kvm"); err != nil {
