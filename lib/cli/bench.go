@@ -22,8 +22,9 @@ type Figures struct {
 	// Run is run(["true"]) in a machine that is already up.
 	Run time.Duration `json:"run_ns"`
 	// Spawn is the same-run baseline: the host starting `true` itself.
-	Spawn        time.Duration `json:"host_spawn_ns"`
-	Cycles, Runs int
+	Spawn  time.Duration `json:"host_spawn_ns"`
+	Cycles int           `json:"cycles"`
+	Runs   int           `json:"runs"`
 }
 
 func bench(ctx context.Context, args []string, stdio IO) int {

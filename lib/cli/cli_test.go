@@ -463,14 +463,14 @@ func TestBench(t *testing.T) {
 	}
 }
 
-// TestRunTaskDockerfile builds a Harbor task's environment/Dockerfile with
-// the Docker backend and runs a command in it.
-func TestRunTaskDockerfile(t *testing.T) {
-	lock, err := dockertest.Shared() // not while a test restarts the daemon
+// busybox imports the Docker tests' busybox image and holds their shared
+// lock (no test restarts the daemon meanwhile) until the test ends.
+func busybox(t *testing.T) {
+	lock, err := dockertest.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lock.Release()
+	t.Cleanup(lock.Release)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
@@ -481,6 +481,37 @@ func TestRunTaskDockerfile(t *testing.T) {
 	if err := dockertest.EnsureBusybox(ctx, cli); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDoctorDocker: a reachable daemon is reported with its storage
+// driver, gVisor with runsc registered, and with --image both prove it
+// with a machine.
+func TestDoctorDocker(t *testing.T) {
+	busybox(t)
+	code, out, errs := call(t, "", "doctor", "--backend", "docker,gvisor", "--image", "docker:"+dockertest.BusyboxImage)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, re := range []string{
+		`(?m)^docker\s+ok\s+daemon: unix://`,
+		`(?m)^\s+storage driver: \w+`,
+		`(?m)^gvisor\s+ok\s`,
+		`(?m)^\s+runtime: runsc registered \(/\S*runsc`,
+		`(?m)^\s+test machine: create\+run true\+close in [^\n]*\n(gvisor|$)`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("table does not match %s:\n%s", re, out)
+		}
+	}
+	if n := strings.Count(out, "test machine: create+run true+close"); n != 2 {
+		t.Errorf("%d test machines, want 2:\n%s", n, out)
+	}
+}
+
+// TestRunTaskDockerfile builds a Harbor task's environment/Dockerfile with
+// the Docker backend and runs a command in it.
+func TestRunTaskDockerfile(t *testing.T) {
+	busybox(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("[environment]\nbuild_timeout_sec = 600.0\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "environment"), 0o755)

@@ -48,7 +48,8 @@ func (r *Report) fail(err error) {
 const doctorTimeout = 2 * time.Minute
 
 func doctor(ctx context.Context, args []string, stdio IO) int {
-	fs := newFlags("doctor", "doctor [--backend B[,B...]] [--json]", stdio)
+	fs := newFlags("doctor", "doctor [--backend B[,B...]] [--image I] [--json]", stdio)
+	image := fs.String("image", "", "also create a machine of this image on the backends that need one (docker, gvisor, qemu) and run true in it. "+imageHelp)
 	asJSON := fs.Bool("json", false, "print the reports as a JSON array")
 	only := fs.String("backend", "", "check only these backends (comma-separated); default: all of "+strings.Join(machine.Backends(), ", "))
 	if code, done := parse(fs, args, stdio, ExitUsage); done {
@@ -63,7 +64,7 @@ func doctor(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "shellbox doctor:", err)
 		return ExitUsage
 	}
-	reports := Diagnose(ctx, names)
+	reports := Diagnose(ctx, names, *image)
 	if *asJSON {
 		enc := json.NewEncoder(stdio.Stdout)
 		enc.SetIndent("", "  ")
@@ -82,8 +83,9 @@ func doctor(ctx context.Context, args []string, stdio IO) int {
 }
 
 // Diagnose checks the named backends concurrently, each bounded by
-// doctorTimeout, and returns their reports in the order given.
-func Diagnose(ctx context.Context, names []string) []Report {
+// doctorTimeout, and returns their reports in the order given. With an
+// image, backends that need one also run a test machine of it.
+func Diagnose(ctx context.Context, names []string, image string) []Report {
 	reports := make([]Report, len(names))
 	var wg sync.WaitGroup
 	for i, name := range names {
@@ -92,14 +94,14 @@ func Diagnose(ctx context.Context, names []string) []Report {
 			defer wg.Done()
 			cctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 			defer cancel()
-			reports[i] = diagnose(cctx, name)
+			reports[i] = diagnose(cctx, name, image)
 		}()
 	}
 	wg.Wait()
 	return reports
 }
 
-func diagnose(ctx context.Context, name string) Report {
+func diagnose(ctx context.Context, name, image string) Report {
 	r := Report{Backend: name, OK: true, Details: []Detail{}}
 	if name == local.Name {
 		localPrereqs(ctx, &r)
@@ -117,8 +119,17 @@ func diagnose(ctx context.Context, name string) Report {
 	case *qemu.Factory:
 		qemuDetails(ctx, &r, f)
 	}
-	if r.OK && name == "shellsim" {
+	switch {
+	case !r.OK:
+	case name == "shellsim":
 		smoke(ctx, &r, f, machine.ShellSimBuiltins{}, []string{"echo", "ok"})
+	case name != local.Name && image != "":
+		src, err := parseImage(name, image)
+		if err != nil {
+			r.fail(err)
+			break
+		}
+		smoke(ctx, &r, f, src, []string{"true"})
 	}
 	return r
 }
