@@ -49,7 +49,6 @@ func run(m *testing.M) int {
 func TestExecSemantics(t *testing.T)    { t.Parallel(); dockertest.ExecSemantics(t, factory) }
 func TestUsers(t *testing.T)            { t.Parallel(); dockertest.Users(t, factory) }
 func TestConcurrency(t *testing.T)      { t.Parallel(); dockertest.Concurrency(t, factory, 2, 5) }
-func TestTransfers(t *testing.T)        { t.Parallel(); dockertest.Transfers(t, factory) }
 func TestBoundedDownloads(t *testing.T) { t.Parallel(); dockertest.BoundedDownloads(t, factory) }
 func TestResources(t *testing.T)        { dockertest.Resources(t, factory) }
 func TestNetwork(t *testing.T)          { t.Parallel(); dockertest.Network(t, factory) }
