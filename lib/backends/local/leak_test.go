@@ -156,7 +156,8 @@ func TestLeaks200Cycles(t *testing.T) {
 	if !slices.Equal(before.tempDirs, after.tempDirs) {
 		t.Errorf("temp dirs: %v -> %v", before.tempDirs, after.tempDirs)
 	}
-	if before.fds != after.fds {
+	// Fewer is fine: finalizers of earlier tests' factories may close theirs meanwhile.
+	if after.fds > before.fds {
 		t.Errorf("fds: %d -> %d", before.fds, after.fds)
 	}
 	if after.goroutines > before.goroutines+2 {
