@@ -22,6 +22,7 @@ const (
 	ExitUnavailable = 1
 	ExitUsage       = 2
 	ExitTimeout     = 124
+	ExitBrokenPipe  = 128 + 13 // stdout closed by its reader, as a shell reports SIGPIPE
 	ExitFailure     = 125
 	ExitInterrupted = 130
 )
@@ -59,6 +60,12 @@ func Main(args []string, stdio IO) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Writes to a closed stdout (shellbox run ... | head) then fail with
+	// EPIPE instead of killing shellbox before it closes the machine. A
+	// handler, unlike SIG_IGN, is not inherited by the programs started.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 	switch args[0] {
 	case "doctor":
 		return doctor(ctx, args[1:], stdio)

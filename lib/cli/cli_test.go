@@ -560,3 +560,40 @@ func TestRunInterrupt(t *testing.T) {
 		t.Fatalf("the command outlived Ctrl-C: %s", out)
 	}
 }
+
+// TestRunBrokenPipe: when the reader of shellbox's stdout goes away
+// (shellbox run -- yes | head -1), the command is stopped, the machine
+// closed, and the exit is 141 as for SIGPIPE, not a kill of shellbox that
+// leaves the machine to its lifeline.
+func TestRunBrokenPipe(t *testing.T) {
+	cmd := exec.Command(filepath.Join(binDir, "shellbox"), "run", "--", "yes", "shellbox-broken-pipe")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	stdout.Close()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-waited
+		t.Fatal("shellbox run kept running after its stdout closed")
+	}
+	if line != "shellbox-broken-pipe\n" {
+		t.Fatalf("first line %q", line)
+	}
+	if ws := cmd.ProcessState; ws.ExitCode() != ExitBrokenPipe {
+		t.Fatalf("%v, want exit %d; stderr %q", ws, ExitBrokenPipe, stderr.String())
+	}
+	if out, err := exec.Command("pgrep", "-f", "yes shellbox-broken-pipe").Output(); err == nil {
+		t.Fatalf("the command outlived its reader: %s", out)
+	}
+}

@@ -146,21 +146,27 @@ func runIn(ctx context.Context, stdio IO, m machine.Machine, cmd machine.Command
 	}
 	defer p.Close(context.Background())
 	go feedStdin(stdio.Stdin, p.Stdin())
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if timeout > 0 {
+		var stop context.CancelFunc
+		wctx, stop = context.WithTimeout(wctx, timeout)
+		defer stop()
+	}
 	copied := make(chan error, 1)
 	go func() {
-		_, err := io.Copy(stdio.Stdout, p.Stdout())
+		_, err := io.Copy(&writer{stdio.Stdout}, p.Stdout())
+		if errors.Is(err, errStdout) {
+			cancel(errStdout) // nobody reads the output: stop the command
+		}
 		copied <- err
 	}()
-	wctx := ctx
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		wctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
 	exit, err := p.Wait(wctx)
 	if err != nil {
 		_ = p.Close(context.Background())
 		switch {
+		case errors.Is(context.Cause(wctx), errStdout):
+			return ExitBrokenPipe
 		case ctx.Err() != nil:
 			fmt.Fprintln(stdio.Stderr, "shellbox run: interrupted; the machine is closed")
 			return ExitInterrupted
@@ -213,4 +219,18 @@ func (s *seconds) Set(v string) error {
 	}
 	*s = seconds(d)
 	return nil
+}
+
+// errStdout marks a failed write to our stdout (its reader went away).
+var errStdout = errors.New("writing stdout failed")
+
+// writer tells failures of the wrapped writer from those of the reader.
+type writer struct{ w io.Writer }
+
+func (w *writer) Write(b []byte) (int, error) {
+	n, err := w.w.Write(b)
+	if err != nil {
+		err = fmt.Errorf("%w: %w", errStdout, err)
+	}
+	return n, err
 }
