@@ -332,28 +332,28 @@ func TestRunUsage(t *testing.T) {
 
 func TestTaskSource(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := taskSource("docker", dir); err == nil {
+	if _, _, err := taskSource("docker", dir); err == nil {
 		t.Fatal("a directory without task.toml was accepted")
 	}
-	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("version = \"1.0\"\n[environment]\ndocker_image = \"example.org/img:1\"\n"), 0o644)
-	if src, err := taskSource("docker", dir); err != nil || src != (machine.RegistryImage{Reference: "example.org/img:1"}) {
-		t.Fatalf("docker_image: %#v, %v", src, err)
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("version = \"1.0\"\n[environment]\ndocker_image = \"example.org/img:1\"\nworkdir = \"/app\"\n"), 0o644)
+	if src, wd, err := taskSource("docker", dir); err != nil || src != (machine.RegistryImage{Reference: "example.org/img:1"}) || wd != "/app" {
+		t.Fatalf("docker_image: %#v, %q, %v", src, wd, err)
 	}
-	if src, err := taskSource("qemu", dir); err != nil || src != (machine.DockerImage{Reference: "example.org/img:1"}) {
+	if src, _, err := taskSource("qemu", dir); err != nil || src != (machine.DockerImage{Reference: "example.org/img:1"}) {
 		t.Fatalf("docker_image for qemu: %#v, %v", src, err)
 	}
 	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("[environment]\ncpus = 1\n"), 0o644)
-	if _, err := taskSource("docker", dir); err == nil || !strings.Contains(err.Error(), "no [environment] docker_image") {
+	if _, _, err := taskSource("docker", dir); err == nil || !strings.Contains(err.Error(), "no [environment] docker_image") {
 		t.Fatalf("no image and no Dockerfile: %v", err)
 	}
 	os.MkdirAll(filepath.Join(dir, "environment"), 0o755)
 	os.WriteFile(filepath.Join(dir, "environment", "Dockerfile"), []byte("FROM scratch\n"), 0o644)
 	want := machine.DockerfileSource{Context: filepath.Join(dir, "environment"), Dockerfile: "Dockerfile"}
-	if src, err := taskSource("docker", dir); err != nil || src != want {
-		t.Fatalf("Dockerfile: %#v, %v", src, err)
+	if src, wd, err := taskSource("docker", dir); err != nil || src != want || wd != "" {
+		t.Fatalf("Dockerfile: %#v, %q, %v", src, wd, err)
 	}
 	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("[environment\n"), 0o644)
-	if _, err := taskSource("docker", dir); err == nil {
+	if _, _, err := taskSource("docker", dir); err == nil {
 		t.Fatal("malformed task.toml accepted")
 	}
 }
@@ -513,12 +513,12 @@ func TestDoctorDocker(t *testing.T) {
 func TestRunTaskDockerfile(t *testing.T) {
 	busybox(t)
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("[environment]\nbuild_timeout_sec = 600.0\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("[environment]\nbuild_timeout_sec = 600.0\nworkdir = \"/srv\"\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "environment"), 0o755)
 	os.WriteFile(filepath.Join(dir, "environment", "Dockerfile"), []byte("FROM "+dockertest.BusyboxImage+"\nCOPY marker /marker\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "environment", "marker"), []byte("from the task\n"), 0o644)
-	code, out, errs := call(t, "", "run", "--backend", "docker", "--task", dir, "--", "cat", "/marker")
-	if code != 0 || out != "from the task\n" {
+	code, out, errs := call(t, "", "run", "--backend", "docker", "--task", dir, "--", "sh", "-c", "cat /marker; pwd")
+	if code != 0 || out != "from the task\n/srv\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -72,27 +72,30 @@ func dockerfile(dir string) (machine.Source, error) {
 type harborTask struct {
 	Environment struct {
 		DockerImage string `toml:"docker_image"`
+		Workdir     string `toml:"workdir"`
 	} `toml:"environment"`
 }
 
 // taskSource is a Harbor task directory's environment: its task.toml's
 // [environment] docker_image when set, else environment/Dockerfile built
 // with environment/ as the context. qemu takes the image as a DockerImage.
-func taskSource(backend, dir string) (machine.Source, error) {
+// workdir is the task's [environment] workdir ("" when it sets none).
+func taskSource(backend, dir string) (src machine.Source, workdir string, err error) {
 	var t harborTask
 	path := filepath.Join(dir, "task.toml")
 	if _, err := toml.DecodeFile(path, &t); err != nil {
-		return nil, fmt.Errorf("reading the Harbor task %s: %w", path, err)
+		return nil, "", fmt.Errorf("reading the Harbor task %s: %w", path, err)
 	}
+	workdir = t.Environment.Workdir
 	if ref := t.Environment.DockerImage; ref != "" {
 		if backend == "qemu" {
-			return machine.DockerImage{Reference: ref}, nil
+			return machine.DockerImage{Reference: ref}, workdir, nil
 		}
-		return machine.RegistryImage{Reference: ref}, nil
+		return machine.RegistryImage{Reference: ref}, workdir, nil
 	}
-	src, err := dockerfile(filepath.Join(dir, "environment"))
+	src, err = dockerfile(filepath.Join(dir, "environment"))
 	if err != nil {
-		return nil, errors.New("the task's task.toml has no [environment] docker_image and " + err.Error())
+		return nil, "", errors.New("the task's task.toml has no [environment] docker_image and " + err.Error())
 	}
-	return src, nil
+	return src, workdir, nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -21,13 +22,30 @@ type machineFlags struct {
 
 const taskHelp = "a Harbor task directory: start from its environment (task.toml's [environment] docker_image, or environment/Dockerfile built)"
 
-// source is the machine's image, from --image or --task.
+// newMachineFlags registers the machine options on fs.
+func newMachineFlags(fs *flag.FlagSet) *machineFlags {
+	mf := &machineFlags{env: envFlag{}}
+	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
+	fs.StringVar(&mf.image, "image", "", imageHelp)
+	fs.StringVar(&mf.task, "task", "", taskHelp)
+	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
+	fs.StringVar(&mf.workdir, "workdir", "", "the working directory (default: the image's)")
+	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
+	return mf
+}
+
+// source is the machine's image, from --image or --task (whose workdir
+// applies unless --workdir is given).
 func (mf *machineFlags) source() (machine.Source, error) {
 	switch {
 	case mf.task != "" && mf.image != "":
 		return nil, fmt.Errorf("give --image or --task, not both")
 	case mf.task != "":
-		return taskSource(mf.backend, mf.task)
+		src, workdir, err := taskSource(mf.backend, mf.task)
+		if mf.workdir == "" {
+			mf.workdir = workdir
+		}
+		return src, err
 	}
 	return parseImage(mf.backend, mf.image)
 }
@@ -57,14 +75,7 @@ const runSynopsis = "run --backend B [--image I | --task DIR] [--network deny|al
 
 func run(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlags("run", runSynopsis, stdio)
-	var mf machineFlags
-	mf.env = envFlag{}
-	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
-	fs.StringVar(&mf.image, "image", "", imageHelp)
-	fs.StringVar(&mf.task, "task", "", taskHelp)
-	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
-	fs.StringVar(&mf.workdir, "workdir", "", "the command's working directory (default: the image's)")
-	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
+	mf := newMachineFlags(fs)
 	var timeout seconds
 	fs.Var(&timeout, "timeout", "stop the command after this many seconds (or a duration such as 1m30s) and exit 124; 0: no limit")
 	if code, done := parse(fs, args, stdio, ExitFailure); done {
@@ -86,7 +97,7 @@ func run(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "shellbox run:", err)
 		return ExitFailure
 	}
-	cmd := machine.Command{Argv: argv, Env: map[string]string(mf.env), OutputLimit: runOutputLimit}
+	cmd := machine.Command{Argv: argv, OutputLimit: runOutputLimit}
 	if err := cmd.Validate(); err != nil {
 		fmt.Fprintln(stdio.Stderr, "shellbox run:", err)
 		return ExitFailure

@@ -18,14 +18,7 @@ const shellSynopsis = "shell --backend B [--image I | --task DIR] [--network den
 
 func shellCmd(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlags("shell", shellSynopsis, stdio)
-	var mf machineFlags
-	mf.env = envFlag{}
-	fs.StringVar(&mf.backend, "backend", "local", "the backend (see shellbox doctor)")
-	fs.StringVar(&mf.image, "image", "", imageHelp)
-	fs.StringVar(&mf.task, "task", "", taskHelp)
-	fs.StringVar(&mf.network, "network", "deny", "deny or allow the machine network access")
-	fs.StringVar(&mf.workdir, "workdir", "", "the shell's working directory (default: the image's)")
-	fs.Var(mf.env, "e", "set an environment variable KEY=VALUE (repeatable)")
+	mf := newMachineFlags(fs)
 	program := fs.String("shell", "", "the shell to start (default: bash when the machine has it, else sh)")
 	if code, done := parse(fs, args, stdio, ExitFailure); done {
 		return code
