@@ -195,14 +195,18 @@ func TestDoctorQemu(t *testing.T) {
 			t.Errorf("table does not match %s:\n%s", re, out)
 		}
 	}
+	// Nothing on PATH: QEMU and bubblewrap are missing, and say so.
 	t.Setenv("PATH", t.TempDir())
-	code, out, _ = call(t, "", "doctor", "--json", "--backend", "qemu")
+	code, out, _ = call(t, "", "doctor", "--json", "--backend", "qemu,local")
 	var reports []Report
 	if err := json.Unmarshal([]byte(out), &reports); err != nil || code != ExitUnavailable {
 		t.Fatalf("exit %d, %v\n%s", code, err, out)
 	}
 	if reports[0].OK || !strings.Contains(reports[0].Reason, "qemu-system-x86_64 on PATH") {
 		t.Fatalf("no QEMU on PATH: %+v", reports[0])
+	}
+	if reports[1].OK || !strings.Contains(reports[1].Reason, "bwrap on PATH") || reports[1].Details[0] != (Detail{"bwrap", "not on PATH"}) {
+		t.Fatalf("no bwrap on PATH: %+v", reports[1])
 	}
 }
 
