@@ -223,7 +223,7 @@ func qemuDetails(ctx context.Context, r *Report, f *qemu.Factory) {
 	} else {
 		r.add("accel", "TCG, slow (KVM: %s)", d.KVMUnavailable)
 	}
-	r.add("test boot", "a bare guest booted in %s", d.Boot.Round(time.Millisecond))
+	r.add("test boot", "a bare guest booted in %s", round(d.Boot))
 }
 
 // smoke creates a machine, runs argv and closes it, as proof that the
@@ -249,7 +249,7 @@ func smoke(ctx context.Context, r *Report, f machine.Factory, src machine.Source
 		r.fail(fmt.Errorf("a test machine failed: %w", err))
 		return
 	}
-	r.add("test machine", "create+run %s+close in %s", strings.Join(argv, " "), time.Since(start).Round(time.Millisecond))
+	r.add("test machine", "create+run %s+close in %s", strings.Join(argv, " "), round(time.Since(start)))
 }
 
 // printReports writes the reports as an aligned table: one line per
@@ -278,3 +278,11 @@ func printReports(stdio IO, reports []Report) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// round keeps three significant digits or so (ShellSim takes microseconds).
+func round(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}
