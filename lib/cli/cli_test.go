@@ -601,3 +601,16 @@ func TestRunBrokenPipe(t *testing.T) {
 		t.Fatalf("the command outlived its reader: %s", out)
 	}
 }
+
+// TestShellShellSim: ShellSim's shell takes one command per line, keeps
+// state between lines, and ends with exit (its status) or end of input.
+func TestShellShellSim(t *testing.T) {
+	code, out, errs := call(t, "x=kept; echo hi > f\ncat f; echo $x\n\nexit 5\necho never\n", "shell", "--backend", "shellsim")
+	if code != 5 || out != "hi\nkept\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, _ = call(t, "echo a\nfalse\n", "shell", "--backend", "shellsim")
+	if code != 1 || out != "a\n" {
+		t.Fatalf("end of input: exit %d, stdout %q", code, out)
+	}
+}

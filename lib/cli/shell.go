@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -42,6 +44,15 @@ func shellCmd(ctx context.Context, args []string, stdio IO) int {
 		return failed(ctx, stdio, "shell", err)
 	}
 	defer m.Close(context.Background())
+	if so, ok := m.(sessionOpener); ok {
+		// ShellSim: a simulated shell, one complete command per line.
+		s, err := so.OpenSession(shell.Options{})
+		if err != nil {
+			return failed(ctx, stdio, "shell", err)
+		}
+		defer s.Close(context.Background())
+		return lineShell(ctx, stdio, s)
+	}
 	t, err := terminalOf(ctx, m)
 	if err != nil {
 		return failed(ctx, stdio, "shell", err)
@@ -133,4 +144,63 @@ func interact(ctx context.Context, stdio IO, t shell.Terminal, cmd machine.Comma
 	case <-time.After(time.Second):
 	}
 	return exit.ExitCode
+}
+
+// sessionOpener is a machine whose own shell sessions are the way in
+// (ShellSim's, which simulate a shell rather than run one).
+type sessionOpener interface {
+	OpenSession(opts shell.Options) (shell.Session, error)
+}
+
+// lineShell reads one command per line and runs each to completion in s,
+// printing its output, until end of input or the shell exits; the status
+// is the last command's. A prompt is shown when stdin is a terminal.
+func lineShell(ctx context.Context, stdio IO, s shell.Session) int {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		in := bufio.NewScanner(stdio.Stdin)
+		in.Buffer(make([]byte, 64<<10), 1<<20)
+		for in.Scan() {
+			select {
+			case lines <- in.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	prompt := isTerminal(stdio.Stdin)
+	last := 0
+	for {
+		if prompt {
+			fmt.Fprint(stdio.Stdout, "shellsim$ ")
+		}
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-ctx.Done():
+			return ExitInterrupted
+		}
+		if !ok {
+			if prompt {
+				fmt.Fprintln(stdio.Stdout)
+			}
+			return last
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		up, err := s.Execute(ctx, line, 0, runOutputLimit)
+		if err != nil {
+			return failed(ctx, stdio, "shell", err)
+		}
+		stdio.Stdout.Write(up.Output)
+		if up.ExitCode != nil {
+			last = *up.ExitCode
+		}
+		if up.Status == shell.Reset {
+			return last
+		}
+	}
 }
