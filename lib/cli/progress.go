@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"time"
@@ -82,6 +81,3 @@ func step(stdio IO, what string, attrs []any, fn func() error) error {
 	}
 	return err
 }
-
-// discard is an IO whose output goes nowhere (progress of probes).
-var discard = IO{Stdout: io.Discard, Stderr: io.Discard}

@@ -132,7 +132,7 @@ func runIn(ctx context.Context, stdio IO, m machine.Machine, cmd machine.Command
 	pm, ok := m.(machine.ProcessMachine)
 	if !ok || !stream {
 		cmd.Timeout = timeout
-		if cmd.Stdin == nil && !isTerminal(stdio.Stdin) && stdio.Stdin != nil {
+		if stdio.Stdin != nil && !isTerminal(stdio.Stdin) {
 			in, err := io.ReadAll(stdio.Stdin)
 			if err != nil {
 				return failed(ctx, stdio, "run", fmt.Errorf("reading stdin: %w", err))
