@@ -3,15 +3,17 @@ package shellsim
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
+	"syscall"
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
+	"github.com/shellbox/shellbox/lib/transfer"
 )
 
 // HostEntry is one node of a host tree read for import: a directory or a
@@ -41,16 +43,6 @@ type HostImportOptions struct {
 	// inside it (as the other backends' uploads do); links leaving it are
 	// still refused, and their targets are never read.
 	KeepLinks bool
-}
-
-// linkInside reports whether a link at rel (a slash path in the tree)
-// with the given target stays inside the tree.
-func linkInside(rel, target string) bool {
-	if target == "" || path.IsAbs(target) {
-		return false
-	}
-	j := path.Join(path.Dir(rel), target)
-	return j != ".." && !strings.HasPrefix(j, "../")
 }
 
 // MountOptions are the trusted-ingest rules of --root and Mount: at most
@@ -103,7 +95,7 @@ func ReadHostTreeWith(source string, opts HostImportOptions) ([]HostEntry, []str
 			if opts.MaxBytes > 0 && total > opts.MaxBytes {
 				return fmt.Errorf("import %s: %w (the files exceed the %d-byte disk limit)", source, errNoSpace, opts.MaxBytes)
 			}
-			data, err := os.ReadFile(p)
+			data, err := readNoFollow(p, fi.Size())
 			if err != nil {
 				return &machine.PathError{Op: "import", Path: p, Reason: err.Error()}
 			}
@@ -116,7 +108,7 @@ func ReadHostTreeWith(source string, opts HostImportOptions) ([]HostEntry, []str
 			if err != nil {
 				return &machine.PathError{Op: "import", Path: p, Reason: err.Error()}
 			}
-			if !linkInside(rel, target) {
+			if !transfer.LinkInside(rel, target) {
 				return &machine.PathError{Op: "import", Path: p, Reason: fmt.Sprintf("symbolic link to %q points outside the tree", target)}
 			}
 			out = append(out, HostEntry{Rel: rel, Link: target})
@@ -315,4 +307,21 @@ func pathJoin(dir, p string) string {
 		return path.Clean(p)
 	}
 	return path.Join(dir, p)
+}
+
+// readNoFollow reads a regular file without following a symbolic link put
+// in its place after the tree was walked, and no more than the size the
+// walk saw (what the disk limit was checked against).
+func readNoFollow(p string, size int64) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	return io.ReadAll(io.LimitReader(f, size))
 }

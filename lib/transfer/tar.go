@@ -98,7 +98,7 @@ func writeTar(ctx context.Context, w io.Writer, p string, dry bool) error {
 			if err != nil {
 				return pathErr("read", full, err)
 			}
-			if !linkInside(name, target) {
+			if !LinkInside(name, target) {
 				return &machine.PathError{Op: "read", Path: full, Reason: fmt.Sprintf("symbolic link to %q points outside the transferred tree", target)}
 			}
 			if dry {
@@ -395,7 +395,7 @@ func (x *extractor) entries(root *os.Root, dirs map[string]fs.FileMode) error {
 				return pathErr("write", full, err)
 			}
 		case tar.TypeSymlink:
-			if !linkInside(name, hdr.Linkname) {
+			if !LinkInside(name, hdr.Linkname) {
 				return &machine.PathError{Op: "write", Path: full, Reason: fmt.Sprintf("symbolic link to %q points outside the target directory", hdr.Linkname)}
 			}
 			if err := replaceable(root, name, full); err != nil {
@@ -580,14 +580,14 @@ func cleanName(name string) (string, bool) {
 	return clean, true
 }
 
-// linkInside says whether a symbolic link at name (relative to the tree)
+// LinkInside says whether a symbolic link at name (relative to the tree)
 // with the given target stays inside the tree however the tree's other
 // links resolve: the target is relative, climbs ("..") only before its
 // first named component, and no higher than the link's own directory.
 // (A lexical check alone is not enough: "l/.." leaves the tree when l is a
 // link to ".".) Entry parents are real directories, so the climb ends in
 // the tree and the rest only descends.
-func linkInside(name, target string) bool {
+func LinkInside(name, target string) bool {
 	if target == "" || path.IsAbs(target) || strings.ContainsRune(target, 0) {
 		return false
 	}
