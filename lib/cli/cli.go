@@ -41,6 +41,7 @@ commands:
   run      run one command in a fresh machine, streaming its output
   shell    an interactive shell in a fresh machine
   bench    create/run/close latencies of each backend
+  stage    stage an image as a QEMU disk (QemuBundle)
 
 Run "shellbox <command> --help" for a command's options.
 
@@ -75,6 +76,8 @@ func Main(args []string, stdio IO) int {
 		return shellCmd(ctx, args[1:], stdio)
 	case "bench":
 		return bench(ctx, args[1:], stdio)
+	case "stage":
+		return stage(ctx, args[1:], stdio)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdio.Stdout, usage)
 		return ExitOK

@@ -32,6 +32,10 @@ type imageMeta struct {
 	User           string              `json:"user,omitempty"`
 	ManifestDigest string              `json:"manifest_digest,omitempty"`
 	Users          map[string]userInfo `json:"users,omitempty"`
+	// Provenance of a bundle staged by shellbox stage, as marin-shellbox's.
+	OCITag           string `json:"oci_tag,omitempty"`
+	ImageReference   string `json:"image_reference,omitempty"`
+	DockerfileSHA256 string `json:"dockerfile_sha256,omitempty"`
 }
 
 // userInfo is an account of the image's /etc/passwd.
@@ -80,21 +84,7 @@ func (f *Factory) stageImage(ctx context.Context, src machine.PreparedImage, siz
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		rootfs := filepath.Join(tmp, "rootfs")
-		if err := img.Unpack(ctx, rootfs); err != nil {
-			return err
-		}
-		meta := imageMeta{Env: img.Config.Config.Env, Cwd: img.Config.Config.WorkingDir,
-			User: img.Config.Config.User, ManifestDigest: src.ManifestDigest, Users: readUsers(rootfs)}
-		if meta.Cwd == "" {
-			meta.Cwd = "/"
-		}
-		if err := makeExt4(ctx, rootfs, filepath.Join(tmp, "rootfs.ext4"), sizeMB); err != nil {
-			return err
-		}
-		os.RemoveAll(rootfs)
-		data, _ := json.MarshalIndent(meta, "", "  ")
-		if err := os.WriteFile(filepath.Join(tmp, "image.json"), append(data, '\n'), 0o644); err != nil {
+		if err := buildDisk(ctx, img, tmp, sizeMB, imageMeta{}); err != nil {
 			return err
 		}
 		return os.Rename(tmp, final)
@@ -103,6 +93,27 @@ func (f *Factory) stageImage(ctx context.Context, src machine.PreparedImage, siz
 		return nil, &machine.StartupError{Backend: Name, Err: fmt.Errorf("staging %s: %w", src.ManifestDigest, err)}
 	}
 	return loadDisk(final)
+}
+
+// buildDisk unpacks img and writes rootfs.ext4 and image.json into dir;
+// extra carries the provenance fields of image.json (the rest is the image's).
+func buildDisk(ctx context.Context, img *oci.Image, dir string, sizeMB int, extra imageMeta) error {
+	rootfs := filepath.Join(dir, "rootfs")
+	if err := img.Unpack(ctx, rootfs); err != nil {
+		return err
+	}
+	meta := extra
+	meta.Env, meta.Cwd, meta.User = img.Config.Config.Env, img.Config.Config.WorkingDir, img.Config.Config.User
+	meta.ManifestDigest, meta.Users = img.ManifestDigest, readUsers(rootfs)
+	if meta.Cwd == "" {
+		meta.Cwd = "/"
+	}
+	if err := makeExt4(ctx, rootfs, filepath.Join(dir, "rootfs.ext4"), sizeMB); err != nil {
+		return err
+	}
+	os.RemoveAll(rootfs)
+	data, _ := json.MarshalIndent(meta, "", "  ")
+	return os.WriteFile(filepath.Join(dir, "image.json"), append(data, '\n'), 0o644)
 }
 
 // loadDisk reads a staged disk or bundle: rootfs.ext4 and image.json.

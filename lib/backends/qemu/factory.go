@@ -164,18 +164,23 @@ func New(o Options) (*Factory, error) {
 	}
 	f.cacheDir = o.CacheDir
 	if f.cacheDir == "" {
-		base := os.Getenv("XDG_CACHE_HOME")
-		if base == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				home = os.TempDir()
-			}
-			base = filepath.Join(home, ".cache")
-		}
-		f.cacheDir = filepath.Join(base, "shellbox", "qemu")
+		f.cacheDir = defaultCacheDir()
 	}
 	f.userNet = hasUserNet(f.qemu)
 	return f, nil
+}
+
+// defaultCacheDir is $XDG_CACHE_HOME/shellbox/qemu or ~/.cache/shellbox/qemu.
+func defaultCacheDir() string {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = os.TempDir()
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "shellbox", "qemu")
 }
 
 // hasUserNet says whether this QEMU has user-mode (slirp) networking.

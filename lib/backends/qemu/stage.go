@@ -1,0 +1,135 @@
+package qemu
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	ispec "github.com/opencontainers/image-spec/specs-go/v1"
+
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/oci"
+)
+
+// StageOptions say where and how Stage stages an image.
+type StageOptions struct {
+	// CacheDir is the factory's cache ("" = the default one).
+	CacheDir string
+	// DockerHost is the daemon DockerImage sources come from.
+	DockerHost string
+	// DiskSizeMB is the disk's size (0 = the factory's default).
+	DiskSizeMB int
+	// Output, when set, is a directory (absent or empty) that receives a
+	// QemuBundle: rootfs.ext4 and image.json. Otherwise the disk is staged
+	// into the cache, where machines of the same image find it.
+	Output string
+	// Provenance recorded in an Output bundle's image.json.
+	OCITag, ImageReference, DockerfileSHA256 string
+}
+
+// Stage turns a PreparedImage or a DockerImage into a staged disk and
+// returns its directory (a QemuBundle path). It needs neither QEMU nor a
+// kernel: only the image and mkfs.ext4.
+func Stage(ctx context.Context, src machine.Source, o StageOptions) (string, error) {
+	if o.DiskSizeMB < 0 {
+		return "", &machine.InvalidSpec{Field: "disk_size_mb", Reason: "must not be negative"}
+	}
+	if o.DiskSizeMB == 0 {
+		o.DiskSizeMB = defaultDiskSizeMB
+	}
+	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB}, cacheDir: o.CacheDir}
+	if f.cacheDir == "" {
+		f.cacheDir = defaultCacheDir()
+	}
+	var prepared machine.PreparedImage
+	switch s := src.(type) {
+	case machine.PreparedImage:
+		prepared = s
+	case machine.DockerImage:
+		p, err := f.dockerImage(ctx, s)
+		if err != nil {
+			return "", err
+		}
+		prepared = p
+	default:
+		return "", &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s cannot be staged (use a PreparedImage or a DockerImage)", src.Kind())}
+	}
+	if o.Output == "" {
+		d, err := f.stageImage(ctx, prepared, o.DiskSizeMB)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Dir(d.path), nil
+	}
+	return stageBundle(ctx, prepared, o)
+}
+
+// stageBundle builds the disk beside o.Output and renames it into place,
+// so an interrupted stage leaves no half-written bundle.
+func stageBundle(ctx context.Context, src machine.PreparedImage, o StageOptions) (string, error) {
+	img, err := oci.Open(src.Layout, src.ManifestDigest)
+	if err != nil {
+		return "", &machine.InvalidSpec{Field: "source", Reason: err.Error()}
+	}
+	out, err := filepath.Abs(o.Output)
+	if err != nil {
+		return "", err
+	}
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		return "", fmt.Errorf("output %s exists and is not empty", out)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), ".stage-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	extra := imageMeta{OCITag: o.OCITag, ImageReference: o.ImageReference, DockerfileSHA256: o.DockerfileSHA256}
+	if err := buildDisk(ctx, img, tmp, o.DiskSizeMB, extra); err != nil {
+		return "", fmt.Errorf("staging %s: %w", src.ManifestDigest, err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", err
+	}
+	os.Remove(out) // an empty directory given as the output
+	if err := os.Rename(tmp, out); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// ResolveTag finds the manifest of an OCI layout's index.json named tag
+// (org.opencontainers.image.ref.name); with tag "" the index must hold
+// exactly one manifest.
+func ResolveTag(layout, tag string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(layout, "index.json"))
+	if err != nil {
+		return "", fmt.Errorf("OCI layout %s: %w", layout, err)
+	}
+	var idx ispec.Index
+	if err := json.Unmarshal(data, &idx); err != nil {
+		return "", fmt.Errorf("OCI layout %s: index.json: %w", layout, err)
+	}
+	var found []string
+	for _, m := range idx.Manifests {
+		if tag == "" || m.Annotations[ispec.AnnotationRefName] == tag {
+			found = append(found, string(m.Digest))
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case tag == "":
+		return "", fmt.Errorf("OCI layout %s holds %d manifests: name one with :TAG", layout, len(found))
+	case len(found) == 0:
+		return "", fmt.Errorf("OCI layout %s has no manifest tagged %q", layout, tag)
+	}
+	return "", fmt.Errorf("OCI layout %s has %d manifests tagged %q", layout, len(found), tag)
+}

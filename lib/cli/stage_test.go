@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/backends/qemu/qemutest"
+)
+
+// busyboxLayout is qemutest's busybox image (tagged "latest").
+func busyboxLayout(t *testing.T) (layout, digest string) {
+	t.Helper()
+	img, err := qemutest.BusyboxLayout(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img.Layout, img.ManifestDigest
+}
+
+// readBundle checks a bundle's files and returns its image.json.
+func readBundle(t *testing.T, dir string, sizeMB int64) map[string]any {
+	t.Helper()
+	st, err := os.Stat(filepath.Join(dir, "rootfs.ext4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() != sizeMB<<20 {
+		t.Fatalf("rootfs.ext4 is %d bytes, want %d MiB", st.Size(), sizeMB)
+	}
+	// The disk holds the image's files.
+	debugfs, err := exec.LookPath("debugfs")
+	if err != nil {
+		debugfs = "/usr/sbin/debugfs"
+	}
+	out, err := exec.Command(debugfs, "-R", "cat /srv/data.txt", filepath.Join(dir, "rootfs.ext4")).Output()
+	if err != nil || string(out) != "image data\n" {
+		t.Fatalf("debugfs cat /srv/data.txt: %q, %v", out, err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "image.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	if err := json.Unmarshal(data, &meta); err != nil {
+		t.Fatal(err)
+	}
+	return meta
+}
+
+func TestStageOutputBundle(t *testing.T) {
+	layout, digest := busyboxLayout(t)
+	out := filepath.Join(t.TempDir(), "bundle")
+	// Options after IMAGE are options too.
+	code, stdout, stderr := call(t, "", "stage", "oci:"+layout+":latest", "--output", out, "--disk-size-mb", "64")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.TrimSpace(stdout) != out {
+		t.Fatalf("stdout %q, want %q", stdout, out)
+	}
+	meta := readBundle(t, out, 64)
+	if meta["manifest_digest"] != digest || meta["cwd"] != "/srv" {
+		t.Fatalf("image.json: %v", meta)
+	}
+	if env, _ := json.Marshal(meta["env"]); !strings.Contains(string(env), "IMAGE_VAR=from-image") {
+		t.Fatalf("image.json env: %s", env)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+		t.Fatalf("staging left %d entries beside the bundle", len(entries))
+	}
+	// A non-empty output is refused, not overwritten.
+	if code, _, stderr := call(t, "", "stage", "--output", out, "oci:"+layout); code != ExitFailure || !strings.Contains(stderr, "not empty") {
+		t.Fatalf("stage into a full output: exit %d: %s", code, stderr)
+	}
+}
+
+func TestStageCache(t *testing.T) {
+	layout, digest := busyboxLayout(t)
+	cache := t.TempDir()
+	code, stdout, stderr := call(t, "", "stage", "--cache-dir", cache, "--disk-size-mb", "32", "oci:"+layout+"@"+digest)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	dir := strings.TrimSpace(stdout)
+	if filepath.Dir(dir) != filepath.Join(cache, "disks") {
+		t.Fatalf("staged into %s, not the cache %s", dir, cache)
+	}
+	if meta := readBundle(t, dir, 32); meta["manifest_digest"] != digest {
+		t.Fatalf("image.json: %v", meta)
+	}
+	// The same image and size is the same cache entry; the only manifest
+	// is found without a tag.
+	code, again, stderr := call(t, "", "stage", "--cache-dir", cache, "--disk-size-mb", "32", "oci:"+layout)
+	if code != ExitOK || strings.TrimSpace(again) != dir {
+		t.Fatalf("second stage: exit %d, %q (want %q): %s", code, again, dir, stderr)
+	}
+}
+
+func TestStageUsage(t *testing.T) {
+	layout, _ := busyboxLayout(t)
+	for _, args := range [][]string{
+		{"stage"},
+		{"stage", "oci:" + layout + ":no-such-tag"},
+		{"stage", "oci:" + t.TempDir()},
+		{"stage", "a", "b"},
+		{"stage", "--compat", "--output", t.TempDir()},
+		{"stage", "--compat", "--oci-layout", layout},
+	} {
+		if code, _, stderr := call(t, "", args...); code != ExitUsage || stderr == "" {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+func TestStageCompat(t *testing.T) {
+	layout, digest := busyboxLayout(t)
+	dockerfile := filepath.Join(t.TempDir(), "Dockerfile")
+	os.WriteFile(dockerfile, []byte("FROM busybox\n"), 0o644)
+	out := filepath.Join(t.TempDir(), "bundle")
+	code, stdout, stderr := call(t, "", "stage", "--compat",
+		"--qemu", "/usr/bin/qemu-system-x86_64", "--kernel", "/boot/vmlinuz", "--busybox", "/bin/busybox",
+		"--firmware", "/nonexistent/firmware", "--libraries", "/nonexistent/lib",
+		"--output", out, "--oci-layout", layout, "--oci-tag", "latest", "--disk-size-mb", "48",
+		"--task-dockerfile", dockerfile, "--image-reference", "example.com/busybox@"+digest)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "ignoring --busybox --firmware --kernel --libraries --qemu") {
+		t.Fatalf("no note of the ignored flags: %q", stderr)
+	}
+	if strings.TrimSpace(stdout) != out {
+		t.Fatalf("stdout %q", stdout)
+	}
+	meta := readBundle(t, out, 48)
+	sum := sha256.Sum256([]byte("FROM busybox\n"))
+	want := map[string]any{"manifest_digest": digest, "oci_tag": "latest",
+		"image_reference": "example.com/busybox@" + digest, "dockerfile_sha256": hex.EncodeToString(sum[:])}
+	for k, v := range want {
+		if meta[k] != v {
+			t.Errorf("image.json %s = %v, want %v", k, meta[k], v)
+		}
+	}
+}
