@@ -22,5 +22,13 @@ def shellbox() -> None:
     _exec("shellbox")
 
 
+def shellbox_stage() -> None:
+    """marin-shellbox's `shellbox-stage` flags: `shellbox stage --compat` (lib/cli)."""
+    path = bin_dir() / "shellbox"
+    if not path.exists():
+        sys.exit(f"shellbox-stage: {path} is missing; reinstall shellbox")
+    os.execv(path, ["shellbox", "stage", "--compat", *sys.argv[1:]])
+
+
 if __name__ == "__main__":
     shellbox()
