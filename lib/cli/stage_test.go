@@ -1,16 +1,22 @@
 package cli
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+
 	"github.com/shellbox/shellbox/lib/backends/qemu/qemutest"
+	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
 
 // busyboxLayout is qemutest's busybox image (tagged "latest").
@@ -26,6 +32,12 @@ func busyboxLayout(t *testing.T) (layout, digest string) {
 // readBundle checks a bundle's files and returns its image.json.
 func readBundle(t *testing.T, dir string, sizeMB int64) map[string]any {
 	t.Helper()
+	return readBundleFile(t, dir, sizeMB, "/srv/data.txt", "image data\n")
+}
+
+// readBundleFile is readBundle checking that the disk holds file with content.
+func readBundleFile(t *testing.T, dir string, sizeMB int64, file, content string) map[string]any {
+	t.Helper()
 	st, err := os.Stat(filepath.Join(dir, "rootfs.ext4"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,9 +50,9 @@ func readBundle(t *testing.T, dir string, sizeMB int64) map[string]any {
 	if err != nil {
 		debugfs = "/usr/sbin/debugfs"
 	}
-	out, err := exec.Command(debugfs, "-R", "cat /srv/data.txt", filepath.Join(dir, "rootfs.ext4")).Output()
-	if err != nil || string(out) != "image data\n" {
-		t.Fatalf("debugfs cat /srv/data.txt: %q, %v", out, err)
+	out, err := exec.Command(debugfs, "-R", "cat "+file, filepath.Join(dir, "rootfs.ext4")).Output()
+	if err != nil || string(out) != content {
+		t.Fatalf("debugfs cat %s: %q, %v", file, out, err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "image.json"))
 	if err != nil {
@@ -145,5 +157,32 @@ func TestStageCompat(t *testing.T) {
 		if meta[k] != v {
 			t.Errorf("image.json %s = %v, want %v", k, meta[k], v)
 		}
+	}
+}
+
+func TestStageDockerImage(t *testing.T) {
+	ctx := context.Background()
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ref := fmt.Sprintf("shellbox-stage-test:%d", os.Getpid())
+	if err := dockertest.ImportBusybox(ctx, cli, ref, map[string]string{"etc/stage-marker": "from docker\n"}); err != nil {
+		t.Fatal(err)
+	}
+	defer cli.ImageRemove(ctx, ref, image.RemoveOptions{Force: true})
+	out := filepath.Join(t.TempDir(), "bundle")
+	code, stdout, stderr := call(t, "", "stage", "--cache-dir", t.TempDir(), "--output", out, "--disk-size-mb", "32", "docker:"+ref)
+	if code != ExitOK || strings.TrimSpace(stdout) != out {
+		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
+	}
+	meta := readBundleFile(t, out, 32, "/etc/stage-marker", "from docker\n")
+	if d, _ := meta["manifest_digest"].(string); !strings.HasPrefix(d, "sha256:") {
+		t.Fatalf("image.json: %v", meta)
+	}
+	// An image the daemon lacks is a failure, not a usage error.
+	if code, _, stderr := call(t, "", "stage", "--cache-dir", t.TempDir(), ref+"-missing"); code != ExitFailure || !strings.Contains(stderr, "missing") {
+		t.Fatalf("missing image: exit %d: %s", code, stderr)
 	}
 }
