@@ -48,7 +48,8 @@ Run "shellbox <command> --help" for a command's options.
 exit codes: doctor and bench exit 0 when every backend asked about works,
 1 when some do not, 2 on a usage error; run and shell pass the command's
 status through (128+N for a signal N), 124 when run's --timeout expired,
-125 when shellbox itself failed (usage included), 130 after Ctrl-C.
+125 when shellbox itself failed (usage included), 130 after Ctrl-C;
+stage exits 0, 2 on a usage error, 125 when staging failed.
 `
 
 // Main runs the shellbox command with args (without the program name) and
