@@ -7,16 +7,12 @@ behaviour instead of skipping."""
 from __future__ import annotations
 
 import asyncio
-import io
 import os
-import shutil
 import stat
-import subprocess
-import tarfile
 import time
-from pathlib import Path
 
 import pytest
+from testimages import BACKENDS, busybox_image
 
 from shellbox.backends.docker.machine import DockerMachineFactory
 from shellbox.backends.gvisor.machine import GvisorMachineFactory
@@ -34,40 +30,8 @@ from shellbox.machine import (
     ShellSimBuiltins,
 )
 
-BACKENDS = ("local", "docker", "gvisor", "shellsim")
 IMAGE = "shellbox-conformance/busybox:1"
 SIMULATED = {"shellsim"}  # virtual time, simulated processes (lib/machine/machinetest Capabilities.Simulated)
-
-
-def busybox_image() -> str:
-    """A busybox image imported from the host's static busybox (no registry is reachable in CI)."""
-    if subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode == 0:
-        return IMAGE
-    busybox = shutil.which("busybox") or "/bin/busybox"
-    applets = set(subprocess.run([busybox, "--list"], capture_output=True, text=True, check=True).stdout.split())
-    applets.discard("busybox")
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for d in ("bin", "tmp", "etc", "root", "proc", "sys", "dev"):
-            info = tarfile.TarInfo(d)
-            info.type, info.mode = tarfile.DIRTYPE, 0o1777 if d == "tmp" else 0o755
-            tar.addfile(info)
-        tar.add(busybox, "bin/busybox")
-        for applet in sorted(applets):
-            info = tarfile.TarInfo(f"bin/{applet}")
-            info.type, info.linkname = tarfile.SYMTYPE, "busybox"
-            tar.addfile(info)
-        passwd = b"root:x:0:0:root:/root:/bin/sh\n"
-        info = tarfile.TarInfo("etc/passwd")
-        info.size = len(passwd)
-        tar.addfile(info, io.BytesIO(passwd))
-    done = subprocess.run(
-        ["docker", "import", "--change", "ENV PATH=/bin", "--change", 'CMD ["/bin/sh"]', "-", IMAGE],
-        input=buf.getvalue(),
-        capture_output=True,
-    )
-    assert done.returncode == 0, done.stderr
-    return IMAGE
 
 
 _factories: dict[str, object] = {}
@@ -83,8 +47,8 @@ def factory_and_source(backend: str):
         }[backend]()
     source = {
         "local": HostImage,
-        "docker": lambda: DockerImage(busybox_image()),
-        "gvisor": lambda: DockerImage(busybox_image()),
+        "docker": lambda: DockerImage(busybox_image(IMAGE)),
+        "gvisor": lambda: DockerImage(busybox_image(IMAGE)),
         "shellsim": ShellSimBuiltins,
     }[backend]()
     return _factories[backend], source

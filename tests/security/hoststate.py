@@ -36,17 +36,21 @@ def read_sysctls() -> dict[str, str]:
 
 
 def zombies() -> set[int]:
-    """Zombie processes whose parent is this process or host PID 1 (reparented orphans)."""
+    """Zombie processes whose parent is this process or host PID 1 (reparented orphans). containerd's
+    shims are left out: containerd daemonizes them to PID 1 itself, whatever shellbox does, and reaping
+    them is PID 1's business (this host's init reaps late)."""
     out = set()
     me = os.getpid()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            stat = (entry / "stat").read_text()
         except OSError:
             continue
-        if fields[0] == "Z" and int(fields[1]) in (1, me):
+        fields = stat.rsplit(")", 1)[1].split()
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        if fields[0] == "Z" and int(fields[1]) in (1, me) and comm != "containerd-shim":
             out.add(int(entry.name))
     return out
 

@@ -7,78 +7,25 @@ docker, gvisor and shellsim, and nothing may run. Each test also asserts that th
 from __future__ import annotations
 
 import asyncio
-import io
 import os
-import shutil
-import subprocess
-import tarfile
 import time
 
 import pytest
 import pytest_asyncio
+from testimages import BACKENDS, factory_and_spec
 
-from shellbox.backends.docker.machine import DockerMachineFactory
-from shellbox.backends.gvisor.machine import GvisorMachineFactory
-from shellbox.backends.local.machine import LocalMachineFactory
-from shellbox.backends.shellsim.machine import ShellSimMachineFactory
 from shellbox.machine import (
     Command,
-    DockerImage,
     ExitReason,
-    HostImage,
     MachineSpec,
     ProcessMachine,
-    ShellSimBuiltins,
 )
 
-BACKENDS = ("local", "docker", "gvisor", "shellsim")
-IMAGE = "shellbox-security/busybox:1"
 MARKER = "/tmp/shellbox-input-ran"
 # Go's limits (lib/machine/validate.go).
 MAX_ARG_BYTES = 1 << 20
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-def busybox_image() -> str:
-    """A busybox image imported from the host's static busybox (no registry is reachable in CI)."""
-    if subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode == 0:
-        return IMAGE
-    busybox = shutil.which("busybox") or "/bin/busybox"
-    applets = set(subprocess.run([busybox, "--list"], capture_output=True, text=True, check=True).stdout.split())
-    applets.discard("busybox")
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for d in ("bin", "tmp", "etc", "root", "proc", "sys", "dev", "workspace"):
-            info = tarfile.TarInfo(d)
-            info.type, info.mode = tarfile.DIRTYPE, 0o1777 if d == "tmp" else 0o755
-            tar.addfile(info)
-        tar.add(busybox, "bin/busybox")
-        for applet in sorted(applets):
-            info = tarfile.TarInfo(f"bin/{applet}")
-            info.type, info.linkname = tarfile.SYMTYPE, "busybox"
-            tar.addfile(info)
-        passwd = b"root:x:0:0:root:/root:/bin/sh\n"
-        info = tarfile.TarInfo("etc/passwd")
-        info.size = len(passwd)
-        tar.addfile(info, io.BytesIO(passwd))
-    done = subprocess.run(
-        ["docker", "import", "--change", "ENV PATH=/bin", "--change", 'CMD ["/bin/sh"]', "-", IMAGE],
-        input=buf.getvalue(),
-        capture_output=True,
-    )
-    assert done.returncode == 0, done.stderr
-    return IMAGE
-
-
-def factory_and_spec(backend: str):
-    if backend == "local":
-        return LocalMachineFactory(), MachineSpec(HostImage())
-    if backend == "docker":
-        return DockerMachineFactory(), MachineSpec(DockerImage(busybox_image()))
-    if backend == "gvisor":
-        return GvisorMachineFactory(), MachineSpec(DockerImage(busybox_image()))
-    return ShellSimMachineFactory(), MachineSpec(ShellSimBuiltins())
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module", params=BACKENDS)
