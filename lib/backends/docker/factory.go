@@ -332,7 +332,7 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 		f.removeQuietly(resp.ID)
 		return nil, f.startupErr("attaching to the container", err)
 	}
-	m.life = &lifeline{hj: hj}
+	m.life = newLifeline(hj)
 	first := newExecution(nil)
 	first.raw = newRawExec("", hj, first.nonce, first.parser, 0)
 	first.raw.lifeline = true // read by the demultiplexer only after begin

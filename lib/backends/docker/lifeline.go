@@ -18,53 +18,80 @@ import (
 // neither side is an asynchronous list (whose SIGINT stays ignored for
 // good):
 //
-//   - the reader takes the first two lines (the machine's first command, or
-//     "-" twice for none) and passes them to the runner, then kills each
-//     process group named by a later line, with builtins only (no fork: it
-//     works while a fork bomb holds every task the container may have); at
-//     EOF it kills the main shell, whose init then ends the container;
-//   - the runner runs that first command exactly as runScript does (with
-//     stdin from /dev/null), so the first command of a machine needs no
-//     exec.
+//   - the runner reads the first two lines (the machine's first command, or
+//     "-" twice for none), lets the killer go on, and runs that command
+//     exactly as runScript does (with stdin from /dev/null), so the first
+//     command of a machine needs no exec;
+//   - the killer then reads the lifeline and kills each process group named
+//     by a line, with builtins only (no fork: it works while a fork bomb
+//     holds every task the container may have); at EOF it kills the main
+//     shell, whose init then ends the container.
 //
 // A machine therefore does not outlive its owner.
-const primaryScript = `exec 4>&2
+const primaryScript = `exec 3<&0 4>&2 5>&1
 {
-  IFS= read -r n && IFS= read -r c && printf '%s\n%s\n' "$n" "$c"
-  exec >/dev/null 2>&1 4>&-
+  if IFS= read -r n && IFS= read -r c; then
+    echo go
+    exec >&5 5>&- 3<&- </dev/null
+    if [ "$n" != - ]; then
+      D=
+      eval "$c"
+      exec 2>/dev/null
+      (setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" 2>&4 4>&-)
+      s=$?
+      printf '\037%s:%s\n' "$n" "$s"
+      printf '\037%s:%s\n' "$n" "$s" >&4
+    fi
+  fi
+} | {
+  IFS= read -r x
+  exec <&3 3<&- >/dev/null 2>&1 4>&- 5>&-
   while IFS= read -r g; do
     case $g in ''|*[!0-9]*) continue ;; esac
     i=0
     while [ "$i" -lt 100 ] && { kill -KILL "-$g" || kill -s KILL -- "-$g"; }; do i=$((i+1)); done
   done
   kill -KILL $$
-} | {
-  if IFS= read -r n && IFS= read -r c && [ "$n" != - ]; then
-    D=
-    eval "$c"
-    exec 2>/dev/null
-    (setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" </dev/null 2>&4 4>&-)
-    s=$?
-    printf '\037%s:%s\n' "$n" "$s"
-    printf '\037%s:%s\n' "$n" "$s" >&4
-  fi
 }`
-
-// writeTimeout bounds a write to the lifeline (the main process reads it
-// at once; a container that went away must not block a Run).
-const writeTimeout = 10 * time.Second
 
 // lifeline is the owner's end of the container's main stdin: it carries
 // the first command and kill requests, and its closing stops the container.
 type lifeline struct {
 	hj types.HijackedResponse
+	// out feeds the writer, which keeps the messages in order without
+	// making a kill wait behind a long first command line (the main
+	// process reads its stdin a byte at a time).
+	out chan string
 
 	mu      sync.Mutex
-	started bool // the first two lines were sent
+	started bool // the first two lines were queued
 	closed  bool
 }
 
-// start sends the first command (nonce and command line); it reports
+func newLifeline(hj types.HijackedResponse) *lifeline {
+	l := &lifeline{hj: hj, out: make(chan string, 64)}
+	go func() {
+		for msg := range l.out {
+			if _, err := io.WriteString(hj.Conn, msg); err != nil {
+				for range l.out {
+				}
+				return
+			}
+		}
+	}()
+	return l
+}
+
+// send queues msg; the caller holds l.mu. A kill that finds the queue
+// full is dropped: the root exec that follows it still stops the group.
+func (l *lifeline) send(msg string) {
+	select {
+	case l.out <- msg:
+	default:
+	}
+}
+
+// start queues the first command (nonce and command line); it reports
 // false when the lifeline has already started (or closed), and the
 // command must go elsewhere.
 func (l *lifeline) start(nonce, line string) bool {
@@ -74,9 +101,7 @@ func (l *lifeline) start(nonce, line string) bool {
 		return false
 	}
 	l.started = true
-	_ = l.hj.Conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	_, _ = io.WriteString(l.hj.Conn, nonce[len(markerLead):]+"\n"+line+"\n")
-	_ = l.hj.Conn.SetWriteDeadline(time.Time{})
+	l.send(nonce[len(markerLead):] + "\n" + line + "\n")
 	return true
 }
 
@@ -93,9 +118,7 @@ func (l *lifeline) kill(pgid int) {
 		l.started = true
 		msg = "-\n-\n" + msg
 	}
-	_ = l.hj.Conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	_, _ = io.WriteString(l.hj.Conn, msg)
-	_ = l.hj.Conn.SetWriteDeadline(time.Time{})
+	l.send(msg)
 }
 
 // close hangs up: the container's main process ends.
@@ -104,6 +127,7 @@ func (l *lifeline) close() {
 	defer l.mu.Unlock()
 	if !l.closed {
 		l.closed = true
+		close(l.out)
 		l.hj.Close()
 	}
 }
