@@ -22,3 +22,5 @@ func TestStopBeforeFirstCommand(t *testing.T) {
 	t.Parallel()
 	dockertest.StopBeforeFirstCommand(t, factory)
 }
+
+func TestLongCommand(t *testing.T) { t.Parallel(); dockertest.LongCommand(t, factory) }

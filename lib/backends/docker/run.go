@@ -41,7 +41,19 @@ const runScript = `IFS= read -r n || exit 125
 IFS= read -r c || exit 125
 D=
 eval "$c"
-exec 3<&0 4>&2 2>/dev/null
+` + runTail
+
+// argvScript is runScript for a command line too long to read from stdin
+// (busybox's read takes a byte per system call, which under gVisor's ptrace
+// platform costs about 80 µs: a 1 MB command line took 90 s). The nonce,
+// the directory and the arguments come as the exec's own arguments and the
+// environment as the exec's environment, so Linux's per-string limit
+// applies to each of them, as for any command.
+const argvScript = `n=$1; D=$2; shift 2
+` + runTail
+
+// runTail runs the command that runScript or argvScript set up.
+const runTail = `exec 3<&0 4>&2 2>/dev/null
 (setsid /bin/sh -c 'd=$1; shift; printf "` + pgidPrefix + `%s\n" "$$" && { [ -z "$d" ] || cd "$d" || exit 126; } && exec "$@"' sh "$D" "$@" <&3 2>&4 3<&- 4>&-)
 s=$?
 exec 3<&- 0</dev/null
@@ -66,6 +78,10 @@ while :; do
   [ "$i" -ge 200 ] && exit 3
   sleep 0.05 2>/dev/null || sleep 1
 done`
+
+// maxReadLine is the longest command line runScript reads from stdin;
+// longer ones go through argvScript.
+const maxReadLine = 16 << 10
 
 // frameGrace is how long a timeout waits for a command's process-group
 // frame that has not arrived yet.
@@ -126,6 +142,31 @@ func (m *Machine) startWrapped(ctx context.Context, user string, env []string, s
 	return e, nil
 }
 
+// startWrappedArgv starts argvScript for cmd as its user, with dir and
+// argv in the exec's arguments and every variable of env in its
+// environment; only stdin follows through feedStdin.
+func (m *Machine) startWrappedArgv(ctx context.Context, cmd machine.Command, dir string) (*execution, error) {
+	e := newExecution(nil)
+	env := make([]string, 0, len(cmd.Env))
+	for k, v := range cmd.Env {
+		env = append(env, k+"="+v)
+	}
+	opts := container.ExecOptions{
+		User:         cmd.User,
+		Env:          env,
+		AttachStdin:  true,
+		AttachStdout: true,
+		AttachStderr: true,
+		Cmd:          append([]string{"/bin/sh", "-c", argvScript, "shellbox-run", e.nonce[len(markerLead):], dir}, cmd.Argv...),
+	}
+	raw, err := m.startExecDeferred(ctx, opts, e.nonce, e.parser, 0)
+	if err != nil {
+		return nil, err
+	}
+	e.raw = raw
+	return e, nil
+}
+
 // newExecution prepares the host side of a wrapped command; stdout, when
 // not nil, receives the command's stdout instead of the bounded buffer.
 func newExecution(stdout io.Writer) *execution {
@@ -162,8 +203,10 @@ func (e *execution) freeOutput() {
 // feed writes the nonce line, the command line and then stdin, closing
 // the write side at the end (EOF for the command).
 func (e *execution) feed(line string, stdin io.Reader) {
-	if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"+line+"\n"); err != nil {
-		return
+	if line != "" {
+		if _, err := io.WriteString(e.raw.hj.Conn, e.nonce[len(markerLead):]+"\n"+line+"\n"); err != nil {
+			return
+		}
 	}
 	if stdin != nil {
 		if _, err := io.Copy(e.raw.hj.Conn, stdin); err != nil {
@@ -269,7 +312,18 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool) (machine.Result, error) {
 	line, execEnv := m.commandLine(cmd)
 	var e *execution
-	standby := useStandby && cmd.User == "" && len(execEnv) == 0
+	if len(line) > maxReadLine {
+		dir := cmd.Cwd
+		if dir == "" {
+			dir = m.spec.Workdir
+		}
+		var err error
+		if e, err = m.startWrappedArgv(ctx, cmd, dir); err != nil {
+			return machine.Result{}, err
+		}
+		useStandby, line = false, ""
+	}
+	standby := e == nil && useStandby && cmd.User == "" && len(execEnv) == 0
 	primary := false
 	if standby {
 		// The main process runs the first command without stdin (its own
@@ -283,7 +337,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 		}
 		defer m.refillStandby()
 	}
-	fromStandby := e != nil
+	fromStandby := standby && e != nil
 	if e == nil {
 		var err error
 		if e, err = m.startWrapped(ctx, cmd.User, execEnv, nil); err != nil {

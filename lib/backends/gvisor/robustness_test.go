@@ -28,3 +28,5 @@ func TestStopBeforeFirstCommand(t *testing.T) {
 	t.Parallel()
 	dockertest.StopBeforeFirstCommand(t, factory)
 }
+
+func TestLongCommand(t *testing.T) { t.Parallel(); dockertest.LongCommand(t, factory) }

@@ -253,3 +253,30 @@ func StopBeforeFirstCommand(t *testing.T, f *docker.Factory) {
 	wantOut(t, Sh(t, m, "echo ok"), 0, "ok\n", "")
 	wantOut(t, Sh(t, m, "echo again"), 0, "again\n", "")
 }
+
+// LongCommand: a command line too long for the wrapper to read from stdin
+// (over 16 KiB) travels in the exec's own arguments and environment and
+// behaves as a short one: argv bytes (control bytes included), env, cwd,
+// stdin, exit status and timeout. (On gVisor a 1 MB command line read from
+// stdin a byte at a time took 90 s.)
+func LongCommand(t *testing.T, f *docker.Factory) {
+	m := NewMachine(t, f, nil)
+	big := strings.Repeat("a", 100<<10)
+	odd := "line\nwith 'quotes' and \x01 control $HOME"
+	r := Run(t, m, machine.Command{
+		Argv:  []string{"sh", "-c", `pwd; echo "$V"; printf '%s|' "$1" "$3"; echo ${#2}; cat; exit 7`, "sh", odd, big, "end"},
+		Env:   map[string]string{"V": strings.Repeat("v", 20<<10) + "!", "weird.name": "w"},
+		Cwd:   "/tmp",
+		Stdin: []byte("from stdin\n"),
+	})
+	want := "/tmp\n" + strings.Repeat("v", 20<<10) + "!\n" + odd + "|end|" + fmt.Sprint(100<<10) + "\nfrom stdin\n"
+	if Code(r) != 7 || string(r.Stdout) != want {
+		t.Fatalf("long command: exit %d, stdout %.200q", Code(r), r.Stdout)
+	}
+	start := time.Now()
+	r, err := m.Run(context.Background(), machine.Command{Argv: []string{"sh", "-c", "sleep 100", "sh", big}, Timeout: time.Second, OutputLimit: 1 << 10})
+	if err != nil || r.Reason != machine.TimedOut || time.Since(start) > 20*time.Second {
+		t.Fatalf("long command with a timeout: %+v %v after %v", r.Reason, err, time.Since(start))
+	}
+	wantOut(t, Sh(t, m, "echo ok"), 0, "ok\n", "")
+}
