@@ -50,13 +50,18 @@ def busybox_image(tag: str, dirs: tuple[str, ...] = ("bin", "tmp", "etc", "root"
 SECURITY_IMAGE = "shellbox-security/busybox:1"
 
 
-def factory_and_spec(backend: str, image: str = SECURITY_IMAGE):
+def security_image() -> str:
+    """The busybox image of the attack suite (with a /workspace)."""
+    return busybox_image(SECURITY_IMAGE, ("bin", "tmp", "etc", "root", "proc", "sys", "dev", "workspace"))
+
+
+def factory_and_spec(backend: str):
     """A fresh factory of `backend` and a spec it can create: the host for local, busybox for Docker and
     gVisor (with /workspace), ShellSim's builtins."""
     if backend == "local":
         return LocalMachineFactory(), MachineSpec(HostImage())
     if backend in ("docker", "gvisor"):
-        tag = busybox_image(image, ("bin", "tmp", "etc", "root", "proc", "sys", "dev", "workspace"))
+        tag = security_image()
         factory = DockerMachineFactory() if backend == "docker" else GvisorMachineFactory()
         return factory, MachineSpec(DockerImage(tag))
     return ShellSimMachineFactory(), MachineSpec(ShellSimBuiltins())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_inputs import busybox_image
+from testimages import security_image
 
 PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
 SIZE = 512 << 20
@@ -70,7 +70,7 @@ CHILD = textwrap.dedent(
 @pytest.mark.parametrize("backend", ["local", "docker"])
 def test_large_output_is_held_once_and_returned(backend):
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
-    image = busybox_image() if backend == "docker" else ""
+    image = security_image() if backend == "docker" else ""
     child = subprocess.run(
         [sys.executable, "-c", CHILD, str(SIZE), backend, image], env=env, capture_output=True, text=True, timeout=600
     )
