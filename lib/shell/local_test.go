@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/local"
-	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shell"
 )
@@ -17,7 +17,7 @@ import (
 func localMachine(t *testing.T) machine.ProcessMachine {
 	t.Helper()
 	if os.Getenv("SHELLBOX_BIN_DIR") == "" {
-		helpers.BuildForTest(t)
+		helperstest.Build(t)
 	}
 	f, err := local.New(local.Options{})
 	if err != nil {

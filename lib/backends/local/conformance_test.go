@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/backends/local"
-	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/machine/machinetest"
 )
@@ -19,7 +19,7 @@ import (
 // the helper), and its files live in a host directory.
 func TestConformance(t *testing.T) {
 	if os.Getenv("SHELLBOX_BIN_DIR") == "" {
-		helpers.BuildForTest(t)
+		helperstest.Build(t)
 	}
 	f, err := local.New(local.Options{})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -14,7 +14,7 @@ func newFactory(t testing.TB, o Options) *Factory {
 	t.Helper()
 	if os.Getenv("SHELLBOX_BIN_DIR") == "" {
 		// Prebuilt helpers let the compiled test run as another user.
-		helpers.BuildForTest(t)
+		helperstest.Build(t)
 	}
 	f, err := New(o)
 	if err != nil {

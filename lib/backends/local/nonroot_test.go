@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -42,7 +43,7 @@ func TestNonRootLimits(t *testing.T) {
 	copyFile(t, os.Args[0], bin)
 	helper, err := helpers.Path("shellbox-sandboxd")
 	if err != nil {
-		helpers.BuildForTest(t)
+		helperstest.Build(t)
 		helper, _ = helpers.Path("shellbox-sandboxd")
 	}
 	os.Mkdir(filepath.Join(dir, "bin"), 0o755)

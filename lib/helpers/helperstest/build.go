@@ -1,4 +1,7 @@
-package helpers
+// Package helperstest builds the repository's helper commands for tests, so
+// that the helpers package (linked into the shared library) does not import
+// testing.
+package helperstest
 
 import (
 	"os"
@@ -8,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/shellbox/shellbox/lib/helpers"
 )
 
 var (
@@ -16,12 +21,12 @@ var (
 	buildErr  error
 )
 
-// BuildForTest compiles the repository's helper commands (static, no cgo)
+// Build compiles the repository's helper commands (static, no cgo)
 // once per test binary into one shared directory under the system temp
 // directory (reused across runs, so tests that count temp dirs are not
-// disturbed) and points Path at it.
+// disturbed) and points helpers.Path at it.
 // Tests of backends that need helpers call it first.
-func BuildForTest(t testing.TB) string {
+func Build(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		_, file, _, _ := runtime.Caller(0)
@@ -38,7 +43,7 @@ func BuildForTest(t testing.TB) string {
 	if buildErr != nil {
 		t.Fatalf("building helpers: %v", buildErr)
 	}
-	SetDir(buildDir)
+	helpers.SetDir(buildDir)
 	return buildDir
 }
 
