@@ -11,7 +11,12 @@ import (
 	"github.com/shellbox/shellbox/lib/execd"
 )
 
+// reservedThreads is how many idle OS threads the helper and the launcher
+// keep for the moments when their machine's task limit is exhausted.
+const reservedThreads = 32
+
 func main() {
+	execd.ReserveThreads(reservedThreads)
 	if len(os.Args) > 1 && os.Args[1] == launcher.Command {
 		os.Exit(launcher.Main(os.Args[2:]))
 	}

@@ -30,7 +30,7 @@ func Build(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..")
+		root := filepath.Join(filepath.Dir(file), "..", "..", "..")
 		buildDir = filepath.Join(os.TempDir(), "shellbox-test-helpers")
 		cmd := exec.Command("go", "build", "-o", buildDir+"/", "./cmd/shellbox-sandboxd")
 		cmd.Dir = root

@@ -1,0 +1,40 @@
+package execd
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func threads(t *testing.T) int {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatal("no Threads line")
+	return 0
+}
+
+func TestReserveThreadsKeepsIdleThreads(t *testing.T) {
+	before := threads(t)
+	ReserveThreads(24)
+	after := threads(t)
+	if after < before+20 {
+		t.Fatalf("threads %d -> %d after reserving 24", before, after)
+	}
+	// Idle threads are reused, not multiplied: reserving again adds few.
+	ReserveThreads(24)
+	if again := threads(t); again > after+4 {
+		t.Fatalf("threads %d -> %d after reserving the same number again", after, again)
+	}
+}
