@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
@@ -34,8 +32,9 @@ type Machine struct {
 	plan     *layoutPlan
 	spec     machine.Spec
 
+	procs execd.ProcessSet // open processes, aborted by Close
+
 	mu        sync.Mutex
-	procs     map[*process]struct{}
 	closed    bool
 	closeDone chan struct{}
 	closeErr  error
@@ -237,49 +236,7 @@ func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (mac
 	if err != nil {
 		return nil, m.opError(ctx, err)
 	}
-	proc := &process{m: m, p: p}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		p.Abort()
-		return nil, machine.ErrClosed
-	}
-	if m.procs == nil {
-		m.procs = map[*process]struct{}{}
-	}
-	m.procs[proc] = struct{}{}
-	m.mu.Unlock()
-	return proc, nil
-}
-
-type process struct {
-	m *Machine
-	p *execd.Process
-}
-
-func (p *process) Stdin() io.WriteCloser { return p.p.Stdin() }
-func (p *process) Stdout() io.Reader     { return p.p.Stdout() }
-
-func (p *process) Wait(ctx context.Context) (machine.ProcessExit, error) {
-	exit, stderr, err := p.p.Wait(ctx)
-	if err != nil {
-		return machine.ProcessExit{}, p.m.opError(ctx, err)
-	}
-	code := exit.Code
-	if exit.TimedOut {
-		code = 128 + int(syscall.SIGKILL)
-	}
-	return machine.ProcessExit{ExitCode: code, Stderr: stderr, StderrTruncated: exit.StderrTruncated}, nil
-}
-
-func (p *process) Close(ctx context.Context) error {
-	p.m.mu.Lock()
-	delete(p.m.procs, p)
-	p.m.mu.Unlock()
-	if err := p.p.Close(ctx); err != nil {
-		return p.m.opError(ctx, err)
-	}
-	return nil
+	return m.procs.Add(p)
 }
 
 // closeTimeout bounds how long Close waits for the sandbox to exit by
@@ -297,12 +254,8 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.closeDone = make(chan struct{})
-	procs := m.procs
-	m.procs = nil
 	m.mu.Unlock()
-	for p := range procs {
-		p.p.Abort()
-	}
+	m.procs.Close()
 	defer close(m.closeDone)
 	if err := m.stop(); err != nil {
 		m.closeErr = err

@@ -335,6 +335,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	}()
 	m = &Machine{f: f, dir: plan.dir, lock: plan.lock, group: group, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
 		client: execd.NewClient(sock), plan: plan, spec: spec}
+	m.procs.OpError = m.opError
 
 	ready := make(chan error, 1)
 	go func() {

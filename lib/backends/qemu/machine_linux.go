@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -52,8 +51,9 @@ type Machine struct {
 	cmdline  string
 	restored bool
 
+	procs execd.ProcessSet // open processes, aborted by Close
+
 	mu        sync.Mutex
-	procs     map[*process]struct{}
 	closed    bool
 	closeDone chan struct{}
 	closeErr  error
@@ -177,6 +177,7 @@ func (m *Machine) failStart(err error) (*Machine, error) {
 // the machine continued.
 func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, how launch) (*Machine, error) {
 	m := &Machine{f: f, spec: spec, exited: make(chan struct{}), console: newTailBuffer(consoleTail), accel: accel}
+	m.procs.OpError = m.opError
 	if disk != nil {
 		m.meta = disk.meta
 	}
@@ -719,49 +720,7 @@ func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (mac
 	if err != nil {
 		return nil, m.opError(ctx, err)
 	}
-	proc := &process{m: m, p: p}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		p.Abort()
-		return nil, machine.ErrClosed
-	}
-	if m.procs == nil {
-		m.procs = map[*process]struct{}{}
-	}
-	m.procs[proc] = struct{}{}
-	m.mu.Unlock()
-	return proc, nil
-}
-
-type process struct {
-	m *Machine
-	p *execd.Process
-}
-
-func (p *process) Stdin() io.WriteCloser { return p.p.Stdin() }
-func (p *process) Stdout() io.Reader     { return p.p.Stdout() }
-
-func (p *process) Wait(ctx context.Context) (machine.ProcessExit, error) {
-	exit, stderr, err := p.p.Wait(ctx)
-	if err != nil {
-		return machine.ProcessExit{}, p.m.opError(ctx, err)
-	}
-	code := exit.Code
-	if exit.TimedOut {
-		code = 128 + int(syscall.SIGKILL)
-	}
-	return machine.ProcessExit{ExitCode: code, Stderr: stderr, StderrTruncated: exit.StderrTruncated}, nil
-}
-
-func (p *process) Close(ctx context.Context) error {
-	p.m.mu.Lock()
-	delete(p.m.procs, p)
-	p.m.mu.Unlock()
-	if err := p.p.Close(ctx); err != nil {
-		return p.m.opError(ctx, err)
-	}
-	return nil
+	return m.procs.Add(p)
 }
 
 // killWait bounds the wait for QEMU to exit after SIGKILL.
@@ -779,13 +738,9 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.closeDone = make(chan struct{})
-	procs := m.procs
-	m.procs = nil
 	m.mu.Unlock()
+	m.procs.Close()
 	defer close(m.closeDone)
-	for p := range procs {
-		p.p.Abort()
-	}
 	if err := m.kill(); err != nil {
 		m.closeErr = err
 	}
