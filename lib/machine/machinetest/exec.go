@@ -194,7 +194,7 @@ func (s *suite) boundedOutputMemory(t *testing.T) {
 	mib := s.caps.bigOutput()
 	var r machine.Result
 	start := time.Now()
-	grow := peakRSS(func() {
+	grow := PeakRSS(func() {
 		r = run(t, m, machine.Command{
 			Argv:        []string{"sh", "-c", "head -c " + strconv.Itoa(mib<<20) + " /dev/zero & head -c " + strconv.Itoa(mib<<20) + " /dev/zero >&2; wait"},
 			OutputLimit: 1 << 20,

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// rss is this process's resident set in bytes.
-func rss() int64 {
+// RSS is this process's resident set in bytes.
+func RSS() int64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
@@ -24,10 +24,10 @@ func rss() int64 {
 	return 0
 }
 
-// peakRSS samples the resident set while fn runs and returns its growth.
-func peakRSS(fn func()) int64 {
+// PeakRSS samples the resident set while fn runs and returns its growth.
+func PeakRSS(fn func()) int64 {
 	runtime.GC()
-	base := rss()
+	base := RSS()
 	peak := base
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -39,7 +39,7 @@ func peakRSS(fn func()) int64 {
 			case <-stop:
 				return
 			case <-time.After(5 * time.Millisecond):
-				if r := rss(); r > peak {
+				if r := RSS(); r > peak {
 					peak = r
 				}
 			}
@@ -48,7 +48,7 @@ func peakRSS(fn func()) int64 {
 	fn()
 	close(stop)
 	wg.Wait()
-	if r := rss(); r > peak {
+	if r := RSS(); r > peak {
 		peak = r
 	}
 	return peak - base

@@ -17,6 +17,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/machine/machinetest"
 )
 
 // GuestPaths: guest paths that are relative, hold ".." or a NUL byte are
@@ -216,8 +217,8 @@ func LargeOutput(t *testing.T, f *docker.Factory, mib int) {
 	var r machine.Result
 	runtime.GC()
 	debug.FreeOSMemory()
-	base := rss()
-	grow := peakRSS(func() {
+	base := machinetest.RSS()
+	grow := machinetest.PeakRSS(func() {
 		r = Run(t, m, machine.Command{
 			Argv:          []string{"sh", "-c", fmt.Sprintf("head -c %d /dev/zero | tr '\\000' x; echo done >&2", size)},
 			OutputLimit:   2 << 30,
@@ -236,7 +237,7 @@ func LargeOutput(t *testing.T, f *docker.Factory, mib int) {
 	}
 	r.Free()
 	runtime.GC()
-	if after := rss() - base; after > 64<<20 {
+	if after := machinetest.RSS() - base; after > 64<<20 {
 		t.Fatalf("RSS still %d MiB over the start after Free", after>>20)
 	}
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
 	"github.com/shellbox/shellbox/lib/machine"
@@ -85,51 +82,6 @@ func ExecSemantics(t *testing.T, f *docker.Factory) {
 func Users(t *testing.T, f *docker.Factory) {
 	m := NewMachine(t, f, nil)
 	wantOut(t, Run(t, m, machine.Command{Argv: []string{"id", "-u"}, User: "12345"}), 0, "12345\n", "")
-}
-
-// rss is the process's resident set in bytes.
-func rss() int64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-// peakRSS samples the resident set while fn runs and returns its growth.
-func peakRSS(fn func()) int64 {
-	runtime.GC()
-	base := rss()
-	peak := base
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-				if r := rss(); r > peak {
-					peak = r
-				}
-			}
-		}
-	}()
-	fn()
-	close(stop)
-	wg.Wait()
-	if r := rss(); r > peak {
-		peak = r
-	}
-	return peak - base
 }
 
 // BigOutputMiB is the size BoundedOutput prints per stream:

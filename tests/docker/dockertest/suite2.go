@@ -12,6 +12,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/machine/machinetest"
 )
 
 func writeFile(t testing.TB, p string, data string, mode os.FileMode) {
@@ -73,7 +74,7 @@ func BoundedDownloads(t *testing.T, f *docker.Factory) {
 	big := filepath.Join(host, "big")
 	var err error
 	start := time.Now()
-	grow := peakRSS(func() { err = m.Download(ctx, "/workspace/big", big, machine.DownloadOptions{MaxBytes: 1 << 30}) })
+	grow := machinetest.PeakRSS(func() { err = m.Download(ctx, "/workspace/big", big, machine.DownloadOptions{MaxBytes: 1 << 30}) })
 	t.Logf("256 MiB bounded download in %v, RSS grew %.1f MiB", time.Since(start), float64(grow)/(1<<20))
 	if err != nil {
 		t.Fatal(err)
