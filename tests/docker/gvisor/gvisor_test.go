@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
-	"github.com/shellbox/shellbox/lib/backends/gvisor"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
@@ -33,7 +32,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if factory, err = gvisor.New(ctx, docker.Options{}); err != nil {
+	if factory, err = docker.New(ctx, docker.GvisorConfig(docker.Options{})); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -69,7 +68,7 @@ func TestRegistered(t *testing.T) {
 // SandboxUnavailable that says how to register it.
 func TestRuntimeNotRegistered(t *testing.T) {
 	rt := "runsc-not-registered"
-	_, err := gvisor.New(context.Background(), docker.Options{Runtime: &rt})
+	_, err := docker.New(context.Background(), docker.GvisorConfig(docker.Options{Runtime: &rt}))
 	var un *machine.SandboxUnavailable
 	if !errors.As(err, &un) || !strings.Contains(err.Error(), "daemon.json") {
 		t.Fatalf("got %v", err)
