@@ -32,12 +32,6 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
-func init() {
-	for _, name := range []string{"awk", "gawk", "mawk", "nawk"} {
-		command.Register(name, command.Real, Awk)
-	}
-}
-
 const usage = "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\n" +
 	"Usage: awk [POSIX or GNU style options] [--] 'program' file ...\n"
 

@@ -11,20 +11,20 @@ import (
 )
 
 // A stand-in shell for the tests: it reports its command and its input.
-func init() {
-	command.Register("sh", command.Real, func(inv *command.Invocation) int {
+var shStub = []command.Entry{
+	{Name: "sh", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		in, _ := io.ReadAll(inv.Stdin)
 		fmt.Fprintf(inv.Stdout, "[%s] %q\n", strings.Join(inv.Args[1:], " "), in)
 		if strings.Contains(inv.Args[len(inv.Args)-1], "fail") {
 			return 3
 		}
 		return 0
-	})
+	}},
 }
 
 func TestAwkFuel(t *testing.T) {
 	for _, prog := range []string{"BEGIN{while(1);}", "BEGIN{for(;;) x++}", "function f(n) { return f(n) } BEGIN{f(1)}", "BEGIN{while(1) a[i++]=i}"} {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		e.Sys.Fuel = 100000
 		_, _, st := e.Run([]string{"awk", prog}, "")
 		if prog == "function f(n) { return f(n) } BEGIN{f(1)}" {
@@ -42,7 +42,7 @@ func TestAwkFuel(t *testing.T) {
 func TestAwkDeterministicFuel(t *testing.T) {
 	var used []int64
 	for range 2 {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		e.Run([]string{"awk", `{ s += $1; a[$2] = $0 } END { for (k in a) n++; print s, n }`}, "1 a\n2 b\n3 c\n")
 		used = append(used, e.Sys.Used)
 	}
@@ -67,7 +67,7 @@ func TestAwkPipes(t *testing.T) {
 			"before\n[-c fail now] \"\"\nstatus 3\n"},
 	}
 	for _, tc := range tests {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		out, errs, st := e.Run([]string{"awk", tc.prog}, "")
 		if out != tc.stdout || errs != "" || st != 0 {
 			t.Errorf("%s:\n got %q %q %d\nwant %q", tc.prog, out, errs, st, tc.stdout)
@@ -76,7 +76,7 @@ func TestAwkPipes(t *testing.T) {
 }
 
 func TestAwkFileOutput(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), shStub)
 	_, errs, st := e.Run([]string{"awk", `{ print $2 > ($1 ".txt") } END { print "n=" NR >> "log" }`}, "a 1\nb 2\na 3\n")
 	if errs != "" || st != 0 {
 		t.Fatalf("stderr %q status %d", errs, st)
@@ -93,20 +93,20 @@ func TestAwkFileOutput(t *testing.T) {
 }
 
 func TestAwkPartial(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), shStub)
 	_, errs, st := e.Run([]string{"awk", `BEGIN { a[1]; a[2]; n = asort(a, b, "cmp") }`}, "")
 	if st != 2 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported") {
 		t.Errorf("asort with a user order: %q %d %v", errs, st, e.Sys.Partials)
 	}
 	for _, prog := range []string{`BEGINFILE { print }`, `BEGIN { FIELDWIDTHS = "2 3" }`, `BEGIN { print "x" |& "cat" }`,
 		`{ switch ($1) { case 1: print } }`, `@include "x.awk"`, `BEGIN { PROCINFO["sorted_in"] = "cmp_fn"; a[1]; for (k in a) print k }`} {
-		e = commandtest.New(t)
+		e = commandtest.New(t, Commands(), shStub)
 		_, errs, st = e.Run([]string{"awk", prog}, "")
 		if st != 2 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported") {
 			t.Errorf("%s: %q %d %v", prog, errs, st, e.Sys.Partials)
 		}
 	}
-	e = commandtest.New(t)
+	e = commandtest.New(t, Commands(), shStub)
 	_, _, st = e.Run([]string{"awk", "--lint", "1"}, "")
 	if st != 2 || len(e.Sys.Partials) != 1 {
 		t.Errorf("--lint: %d %v", st, e.Sys.Partials)
@@ -115,7 +115,7 @@ func TestAwkPartial(t *testing.T) {
 
 func TestAwkAliases(t *testing.T) {
 	for _, name := range []string{"gawk", "mawk", "nawk"} {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		out, _, st := e.Run([]string{name, "{ print $2 }"}, "a b\n")
 		if out != "b\n" || st != 0 {
 			t.Errorf("%s: %q %d", name, out, st)
@@ -124,7 +124,7 @@ func TestAwkAliases(t *testing.T) {
 }
 
 func TestAwkMemory(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), shStub)
 	out, _, st := e.Run([]string{"awk", `{ a[NR] = $0 } END { print length(a) }`}, strings.Repeat("some line of text\n", 5000))
 	if out != "5000\n" || st != 0 {
 		t.Fatalf("got %q %d", out, st)
@@ -132,7 +132,7 @@ func TestAwkMemory(t *testing.T) {
 	if e.Sys.Mem != 0 || e.Sys.MemPeak < 5000*48 {
 		t.Errorf("memory now %d peak %d", e.Sys.Mem, e.Sys.MemPeak)
 	}
-	e = commandtest.New(t)
+	e = commandtest.New(t, Commands(), shStub)
 	e.Sys.MemLimit = 64 << 10
 	_, _, st = e.Run([]string{"awk", `BEGIN { while (1) a[i++] = i }`}, "")
 	if st != 1 {

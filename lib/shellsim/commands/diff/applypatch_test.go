@@ -52,7 +52,7 @@ func TestApplyPatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := commandtest.New(t)
+			e := commandtest.New(t, Commands())
 			for _, f := range c.files {
 				e.WriteFile(f.path, f.content)
 			}

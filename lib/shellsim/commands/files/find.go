@@ -1017,5 +1017,3 @@ func findTime(k byte, t time.Time) string {
 	}
 	return system.Strftime("%"+string(k), t)
 }
-
-func init() { command.Register("find", command.Real, Find) }

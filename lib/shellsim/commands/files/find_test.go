@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
-	_ "github.com/shellbox/shellbox/lib/shellsim/commands/system" // echo-free exec targets: true, false
 )
 
 func TestFind(t *testing.T) {

@@ -26,10 +26,6 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
-func init() {
-	command.Register("sed", command.Real, Sed)
-}
-
 type options struct {
 	quiet          bool
 	ere            bool

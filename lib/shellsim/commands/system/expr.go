@@ -439,5 +439,3 @@ func (p *exprParser) primary(ev bool) (exprVal, error) {
 	}
 	return strVal(t), nil
 }
-
-func init() { command.Register("expr", command.Real, Expr) }

@@ -32,11 +32,6 @@ import (
 // partial and fail (exit 2). --color=always uses GNU's default GREP_COLORS
 // (GREP_COLORS and GREP_COLOR are not read).
 // Directories are walked in name order.
-func init() {
-	command.Register("grep", command.Partial, Grep)
-	command.Register("egrep", command.Partial, Grep)
-	command.Register("fgrep", command.Partial, Grep)
-}
 
 var grepSpec = getopt.Spec{
 	Short: "0123456789A:B:C:D:EFGHIJLPRTUVZabcd:e:f:hiLlm:noqRrsuvwxyz",

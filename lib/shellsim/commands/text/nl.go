@@ -19,7 +19,6 @@ import (
 // STYLE is a (all), t (non-empty), n (none) or pBRE; FORMAT is ln, rn or
 // rz. Logical pages are split by the section delimiters \:\:\: (header),
 // \:\: (body) and \: (footer), which print as empty lines.
-func init() { command.Register("nl", command.Real, Nl) }
 
 var nlSpec = getopt.Spec{
 	Short: "b:d:f:h:i:l:n:ps:v:w:",

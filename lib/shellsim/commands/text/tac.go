@@ -14,7 +14,6 @@ import (
 //
 // Records end with SEP (newline by default); -b puts the separator before
 // each record instead, -r reads SEP as a basic regular expression.
-func init() { command.Register("tac", command.Real, Tac) }
 
 var tacSpec = getopt.Spec{
 	Short: "brs:",
