@@ -123,13 +123,3 @@ func TestGrepMatchSemantics(t *testing.T) {
 		{Args: []string{"grep", "-oP", `\d+`}, Stdin: "x12y345\n", Stdout: "12\n345\n"},
 	})
 }
-
-func TestGrepLiteralFastPathAgreesWithTheRegexp(t *testing.T) {
-	for _, expr := range []string{"error", "(?:a.b)", "(?i)error", "x+", "(?:error)", "(?s)(?:warn)"} {
-		lit, ok := literalOf(expr)
-		want := map[string]string{"error": "error", "(?:error)": "error", "(?s)(?:warn)": "warn"}[expr]
-		if ok != (want != "") || string(lit) != want {
-			t.Errorf("literalOf(%q) = %q, %v; want %q", expr, lit, ok, want)
-		}
-	}
-}

@@ -1,88 +1,20 @@
-// Package posixre translates POSIX basic and extended regular expressions,
-// with the GNU extensions grep and sed accept, into Go regexp (RE2) syntax.
-//
-// The translation keeps GNU's meaning where RE2 differs: context-dependent
-// literals (a leading '*' in a BRE, a BRE '^' or '$' in the middle), GNU's
-// no-op leading repetition in an ERE, GNU escapes (\+ \? \| \w \s \` \'),
-// bracket expressions (where '\' is literal and ']' may come first),
-// stacked repetitions (a**), intervals like {,n}, and glibc's error messages
-// for malformed patterns.
-//
-// Two GNU features have no RE2 equivalent. TranslateBRE, TranslateERE and
-// Translate reject backreferences with an error wrapping ErrBackreference
-// and approximate \< and \> by \b (exact when the neighbouring pattern
-// character is a word character, as in \<word\>). TranslateBackrefs
-// instead emits placeholders for both, which CompileMatcher runs on a
-// small backtracking matcher (POSIX leftmost-longest, with a step budget);
-// patterns without them still compile to RE2.
-//
-// The result carries no flags: callers add (?i) for case folding and (?s)
-// where '.' must match a newline (sed's pattern space).
 package posixre
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// ErrBackreference is wrapped by the error returned for \1...\9.
-var ErrBackreference = errors.New("backreferences are not supported")
-
-// Error is a malformed-pattern error; Msg is glibc's wording
-// ("Unmatched ( or \\(").
-type Error struct {
-	Msg string
-	err error
-}
-
-func (e *Error) Error() string { return e.Msg }
-func (e *Error) Unwrap() error { return e.err }
+// The parser reads a POSIX pattern and writes RE2 syntax. What RE2 cannot
+// say (backreferences, one-sided word boundaries, Unicode word
+// boundaries) becomes a private-use placeholder rune that only the
+// backtracking matcher understands (see backtrack.go).
 
 // maxRepeat is RE2's repetition limit. glibc allows up to 32767, so a
 // count between the two is reported as too big rather than mistranslated.
 const maxRepeat = 1000
-
-// TranslateBRE translates a POSIX basic regular expression.
-func TranslateBRE(pattern string) (string, error) {
-	return translate(pattern, false)
-}
-
-// TranslateERE translates a POSIX extended regular expression.
-func TranslateERE(pattern string) (string, error) {
-	return translate(pattern, true)
-}
-
-// TranslateBackrefs is Translate for patterns that may hold
-// backreferences: each \N (and \<, \>, which RE2 lacks) becomes a
-// placeholder character that only CompileMatcher understands (see
-// ShiftBackrefs for combining patterns).
-func TranslateBackrefs(pattern string, extended bool) (expr string, warnings []string, err error) {
-	return TranslateWith(pattern, Options{Extended: extended, Backrefs: true})
-}
-
-// Options selects the dialect for TranslateWith.
-type Options struct {
-	Extended bool // ERE rather than BRE
-	// Backrefs emits placeholders for \1-\9, \< and \> that only
-	// CompileMatcher runs (see TranslateBackrefs).
-	Backrefs bool
-	// Unicode gives character classes, \w, \s and word boundaries their
-	// meaning in a UTF-8 locale (glibc's C.UTF-8): é is alphabetic and a
-	// word character. It implies Backrefs for \b, \B, \< and \>.
-	Unicode bool
-}
-
-// TranslateWith translates a pattern in the dialect o describes.
-func TranslateWith(pattern string, o Options) (expr string, warnings []string, err error) {
-	p := newParser(pattern, o.Extended)
-	p.backrefs = o.Backrefs || o.Unicode
-	p.unicode = o.Unicode
-	expr, err = p.run()
-	return expr, p.warnings, err
-}
 
 // unicodeClasses are glibc's C.UTF-8 character classes in RE2 syntax (for
 // use inside brackets).
@@ -101,53 +33,28 @@ var unicodeClasses = map[string]string{
 	"graph":  `\p{L}\p{M}\p{N}\p{P}\p{S}`,
 }
 
-// Translate translates a BRE or (extended) an ERE and also returns the
-// warnings GNU grep prints for it, such as "* at start of expression".
-func Translate(pattern string, extended bool) (expr string, warnings []string, err error) {
-	p := newParser(pattern, extended)
-	expr, err = p.run()
-	return expr, p.warnings, err
-}
-
-// Compile translates and compiles a pattern; icase folds case.
-func Compile(pattern string, extended, icase bool) (*regexp.Regexp, error) {
-	expr, err := translate(pattern, extended)
-	if err != nil {
-		return nil, err
-	}
-	if icase {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		// Should not happen for a translated pattern; report it plainly.
-		return nil, &Error{Msg: "Invalid regular expression", err: err}
-	}
-	return re, nil
+var classes = map[string]bool{
+	"alpha": true, "upper": true, "lower": true, "digit": true, "xdigit": true, "space": true,
+	"print": true, "punct": true, "graph": true, "cntrl": true, "blank": true, "alnum": true,
 }
 
 type parser struct {
 	src      []rune
 	i        int
 	ere      bool
+	flavor   Flavor
+	unicode  bool
 	depth    int
 	warnings []string
-	backrefs bool // emit placeholders for \1-\9, \< and \> (backtracking)
-	unicode  bool // UTF-8 locale classes and word characters
-	groups   int  // groups closed so far
+	groups   int // groups closed so far
 }
 
-func newParser(pattern string, ere bool) *parser {
-	p := &parser{src: []rune(pattern), ere: ere}
+func newParser(pattern string, o Options) *parser {
 	if !utf8.ValidString(pattern) {
 		// Keep invalid bytes as they are; RE2 matches them as U+FFFD.
-		p.src = []rune(strings.ToValidUTF8(pattern, "\uFFFD"))
+		pattern = strings.ToValidUTF8(pattern, "\uFFFD")
 	}
-	return p
-}
-
-func translate(pattern string, ere bool) (string, error) {
-	return newParser(pattern, ere).run()
+	return &parser{src: []rune(pattern), ere: o.Extended, flavor: o.Flavor, unicode: o.Unicode}
 }
 
 func (p *parser) run() (string, error) {
@@ -171,19 +78,16 @@ func (p *parser) peek(k int) (rune, bool) {
 
 // atAltBar reports whether the parser is at an alternation operator.
 func (p *parser) atAltBar() bool {
-	c, _ := p.peek(0)
+	c, ok := p.peek(0)
 	if p.ere {
-		return p.i < len(p.src) && c == '|'
+		return ok && c == '|'
 	}
 	d, _ := p.peek(1)
 	return c == '\\' && d == '|'
 }
 
-// atClose reports whether the parser is at the end of the current group.
+// atClose reports whether the parser is at the end of a group.
 func (p *parser) atClose() bool {
-	if p.depth == 0 {
-		return false
-	}
 	c, ok := p.peek(0)
 	if !ok {
 		return false
@@ -220,34 +124,44 @@ type piece struct {
 	atom       string
 	quantified bool
 	anchor     bool // ^ at the start of a branch
+	wordLit    bool // an ASCII word character, unrepeated
+	// wordStart, wordEnd: \< or \>, settled once the neighbours are known.
+	wordStart, wordEnd bool
 }
 
 func (p *parser) branch() (string, error) {
 	var pieces []piece
 	start := true // at the start of the branch (for literal * and BRE ^)
-	for p.i < len(p.src) && !p.atAltBar() && !p.atClose() {
+	for p.i < len(p.src) && !p.atAltBar() && !(p.depth > 0 && p.atClose()) {
 		c := p.src[p.i]
-		// Repetition operators.
-		if q, n, isQ, err := p.quantifier(); err != nil {
+		if q, n, isQ, err := p.quantifier(start); err != nil {
 			return "", err
 		} else if isQ {
 			onlyAnchor := len(pieces) == 1 && pieces[0].anchor
 			afterAnchor := len(pieces) > 0 && pieces[len(pieces)-1].anchor
-			if p.ere && (start || afterAnchor) {
-				// GNU applies a leading repetition to an empty
-				// expression: it matches nothing more and is dropped.
-				op := string(p.src[p.i])
-				if op == "{" {
-					op = "{...}"
+			if start || onlyAnchor || (p.ere && afterAnchor) {
+				switch {
+				case p.flavor == Sed && (p.ere || p.src[p.i] == '\\' && p.src[p.i+1] == '{'):
+					// GNU sed's regcomp syntax refuses a repetition of
+					// nothing.
+					return "", &Error{Msg: "Invalid preceding regular expression"}
+				case p.flavor == GNU && p.ere:
+					// GNU grep applies a leading repetition to an empty
+					// expression: it matches nothing more and is dropped.
+					op := string(p.src[p.i])
+					if op == "{" {
+						op = "{...}"
+					}
+					p.warnings = append(p.warnings, op+" at start of expression")
+					p.i += n
+					continue
 				}
-				p.warnings = append(p.warnings, op+" at start of expression")
-				p.i += n
-				continue
-			}
-			if start || (onlyAnchor && !p.ere) {
-				// A leading repetition operator is literal.
+				// Otherwise a leading repetition operator is literal.
 				lit := string(p.src[p.i : p.i+n])
-				if !p.ere {
+				if p.flavor == Awk {
+					lit = string(p.src[p.i]) // "{2}": only the brace is special
+					n = 1
+				} else if !p.ere {
 					lit = strings.ReplaceAll(lit, "\\", "")
 				}
 				p.i += n
@@ -257,11 +171,13 @@ func (p *parser) branch() (string, error) {
 			}
 			p.i += n
 			last := &pieces[len(pieces)-1]
-			if last.quantified {
+			// RE2 refuses a repetition of a repetition (a** or a
+			// placeholder's {1}) unless the first is grouped.
+			if last.quantified || strings.HasSuffix(last.atom, "){1}") {
 				last.atom = "(?:" + last.atom + ")"
 			}
 			last.atom += q
-			last.quantified = true
+			last.quantified, last.wordLit = true, false
 			continue
 		}
 		start = false
@@ -278,15 +194,25 @@ func (p *parser) branch() (string, error) {
 			pieces = append(pieces, piece{atom: "$", anchor: p.ere})
 			continue
 		}
-		atom, err := p.atom()
+		pc, err := p.atom()
 		if err != nil {
 			return "", err
 		}
-		// A backreference placeholder already carries a {1}.
-		pieces = append(pieces, piece{atom: atom, quantified: strings.HasSuffix(atom, "){1}")})
+		pieces = append(pieces, pc)
 	}
 	var b strings.Builder
-	for _, pc := range pieces {
+	for k, pc := range pieces {
+		switch {
+		case pc.wordStart && !pc.quantified:
+			// \< before a word character is \b, which RE2 runs.
+			if k+1 < len(pieces) && pieces[k+1].wordLit {
+				pc.atom = `\b`
+			}
+		case pc.wordEnd && !pc.quantified:
+			if k > 0 && pieces[k-1].wordLit {
+				pc.atom = `\b`
+			}
+		}
 		b.WriteString(pc.atom)
 	}
 	return b.String(), nil
@@ -307,7 +233,7 @@ func (p *parser) breDollarIsAnchor() bool {
 
 // quantifier recognizes a repetition operator at the cursor without
 // consuming it; n is its length in runes.
-func (p *parser) quantifier() (q string, n int, ok bool, err error) {
+func (p *parser) quantifier(start bool) (q string, n int, ok bool, err error) {
 	c, _ := p.peek(0)
 	d, _ := p.peek(1)
 	switch {
@@ -318,8 +244,14 @@ func (p *parser) quantifier() (q string, n int, ok bool, err error) {
 	case !p.ere && c == '\\' && (d == '+' || d == '?'):
 		return string(d), 2, true, nil
 	case p.ere && c == '{':
+		if start && p.flavor == Awk {
+			return "", 1, true, nil // a literal brace (see branch)
+		}
 		return p.interval(1)
 	case !p.ere && c == '\\' && d == '{':
+		if start && p.flavor == Sed {
+			return "", 2, true, nil // refused by branch
+		}
 		return p.interval(2)
 	}
 	return "", 0, false, nil
@@ -377,9 +309,6 @@ func (p *parser) interval(open int) (string, int, bool, error) {
 	if hi >= 0 && hi < lo {
 		return "", 0, false, &Error{Msg: "Invalid content of \\{\\}"}
 	}
-	if lo > 32767 || hi > 32767 {
-		return "", 0, false, &Error{Msg: "Regular expression too big"}
-	}
 	if lo > maxRepeat || hi > maxRepeat {
 		return "", 0, false, &Error{Msg: "Regular expression too big"}
 	}
@@ -404,30 +333,39 @@ func (p *parser) hasBREClose() bool {
 	return false
 }
 
-func (p *parser) atom() (string, error) {
+func literal(r rune) piece {
+	return piece{atom: regexp.QuoteMeta(string(r)), wordLit: r < utf8.RuneSelf && isWordRune(r)}
+}
+
+func (p *parser) atom() (piece, error) {
 	c := p.src[p.i]
 	switch c {
 	case '.':
 		p.i++
-		return ".", nil
+		return piece{atom: "."}, nil
 	case '[':
-		return p.bracket()
+		s, err := p.bracket()
+		return piece{atom: s}, err
 	case '(':
 		if p.ere {
 			p.i++
-			return p.group(1)
+			s, err := p.group(1)
+			return piece{atom: s}, err
 		}
 	case ')':
 		if p.ere {
-			// An unmatched ')' is ordinary in GNU EREs.
+			if p.flavor != GNU {
+				return piece{}, &Error{Msg: "Unmatched ) or \\)"}
+			}
+			// An unmatched ')' is ordinary in GNU grep's EREs.
 			p.i++
-			return `\)`, nil
+			return piece{atom: `\)`}, nil
 		}
 	case '\\':
 		return p.escape()
 	}
 	p.i++
-	return regexp.QuoteMeta(string(c)), nil
+	return literal(c), nil
 }
 
 func (p *parser) group(closeLen int) (string, error) {
@@ -437,7 +375,7 @@ func (p *parser) group(closeLen int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !p.atCloseAt() {
+	if !p.atClose() {
 		return "", &Error{Msg: "Unmatched ( or \\("}
 	}
 	p.i += closeLen
@@ -445,100 +383,201 @@ func (p *parser) group(closeLen int) (string, error) {
 	return "(" + inner + ")", nil
 }
 
-func (p *parser) atCloseAt() bool {
-	c, ok := p.peek(0)
-	if !ok {
-		return false
-	}
-	if p.ere {
-		return c == ')'
-	}
-	d, _ := p.peek(1)
-	return c == '\\' && d == ')'
-}
+// placeholder is an atom RE2 cannot run; {1} keeps RE2's parser from
+// merging it into a neighbouring literal.
+func placeholder(r rune) string { return "(?:" + string(r) + "){1}" }
 
-func (p *parser) escape() (string, error) {
+func (p *parser) escape() (piece, error) {
 	if p.i+1 >= len(p.src) {
-		return "", &Error{Msg: "Trailing backslash"}
+		if p.flavor == Awk {
+			p.i++
+			return literal('\\'), nil
+		}
+		return piece{}, &Error{Msg: "Trailing backslash"}
 	}
 	d := p.src[p.i+1]
 	p.i += 2
+	switch p.flavor {
+	case Sed:
+		if r, ok := p.sedEscape(d); ok {
+			return literal(r), nil
+		}
+	case Awk:
+		if pc, ok := p.awkEscape(d); ok {
+			return pc, nil
+		}
+	}
 	switch d {
 	case '(':
 		if !p.ere {
-			return p.group(2)
+			s, err := p.group(2)
+			return piece{atom: s}, err
 		}
 	case ')':
 		if !p.ere {
-			return "", &Error{Msg: "Unmatched ) or \\)"}
+			return piece{}, &Error{Msg: "Unmatched ) or \\)"}
 		}
 	case '{':
 		if !p.ere {
 			// Only reached at the start of an expression, where GNU
-			// treats \{ as a literal brace.
-			return `\{`, nil
+			// grep treats \{ as a literal brace.
+			return piece{atom: `\{`}, nil
 		}
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if int(d-'0') > p.groups {
-			return "", &Error{Msg: "Invalid back reference"}
+			return piece{}, &Error{Msg: "Invalid back reference"}
 		}
-		if p.backrefs {
-			// Wrapped so that the parser never merges it into a class.
-			return "(?:" + string(backrefRune(int(d-'0'))) + "){1}", nil
-		}
-		return "", &Error{Msg: "backreference \\" + string(d) + " is not supported", err: ErrBackreference}
+		return piece{atom: placeholder(backrefRune(int(d - '0')))}, nil
 	case 'w', 'W', 's', 'S', 'b', 'B':
 		if p.unicode {
 			switch d {
 			case 'w':
-				return `[\p{L}\p{Nd}_]`, nil
+				return piece{atom: `[\p{L}\p{Nd}_]`}, nil
 			case 'W':
-				return `[^\p{L}\p{Nd}_]`, nil
+				return piece{atom: `[^\p{L}\p{Nd}_]`}, nil
 			case 's':
-				return "[" + unicodeClasses["space"] + "]", nil
+				return piece{atom: "[" + unicodeClasses["space"] + "]"}, nil
 			case 'S':
-				return "[^" + unicodeClasses["space"] + "]", nil
+				return piece{atom: "[^" + unicodeClasses["space"] + "]"}, nil
 			case 'b':
-				return "(?:" + string(rune(uWordBoundRune)) + "){1}", nil
+				return piece{atom: placeholder(uWordBoundRune)}, nil
 			case 'B':
-				return "(?:" + string(rune(uNotWordBoundRune)) + "){1}", nil
+				return piece{atom: placeholder(uNotWordBoundRune)}, nil
 			}
 		}
-		return `\` + string(d), nil
+		return piece{atom: `\` + string(d)}, nil
 	case '<', '>':
-		if p.unicode {
-			r := rune(uWordStartRune)
-			if d == '>' {
-				r = uWordEndRune
-			}
-			return "(?:" + string(r) + "){1}", nil
+		switch {
+		case p.unicode && d == '<':
+			return piece{atom: placeholder(uWordStartRune)}, nil
+		case p.unicode:
+			return piece{atom: placeholder(uWordEndRune)}, nil
+		case d == '<':
+			return piece{atom: placeholder(wordStartRune), wordStart: true}, nil
+		default:
+			return piece{atom: placeholder(wordEndRune), wordEnd: true}, nil
 		}
-		if p.backrefs {
-			// Exact one-sided word boundaries on the backtracking matcher.
-			r := rune(wordStartRune)
-			if d == '>' {
-				r = wordEndRune
-			}
-			return "(?:" + string(r) + "){1}", nil
-		}
-		// RE2 has no one-sided word boundary; \b is exact whenever the
-		// neighbouring pattern character is a word character, the way
-		// \<word\> is written.
-		return `\b`, nil
 	case '`':
-		return `\A`, nil
+		return piece{atom: `\A`}, nil
 	case '\'':
-		return `\z`, nil
+		return piece{atom: `\z`}, nil
 	case 'n':
 		// GNU sed and grep read \n as a newline.
-		return `\n`, nil
+		return literal('\n'), nil
 	}
-	return regexp.QuoteMeta(string(d)), nil
+	return literal(d), nil
 }
 
-var classes = map[string]bool{
-	"alpha": true, "upper": true, "lower": true, "digit": true, "xdigit": true, "space": true,
-	"print": true, "punct": true, "graph": true, "cntrl": true, "blank": true, "alnum": true,
+// sedEscape: GNU sed turns these escapes into characters before its
+// regcomp sees the pattern.
+func (p *parser) sedEscape(d rune) (rune, bool) {
+	switch d {
+	case 'a':
+		return '\a', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	case 'v':
+		return '\v', true
+	case 'c':
+		if p.i < len(p.src) {
+			c := p.src[p.i]
+			p.i++
+			return rune(byte(c)&^0x20 ^ 0x40), true
+		}
+	case 'x', 'o', 'd':
+		base, width := 16, 2
+		if d == 'o' {
+			base, width = 8, 3
+		} else if d == 'd' {
+			base, width = 10, 3
+		}
+		v, n := 0, 0
+		for ; n < width && p.i+n < len(p.src); n++ {
+			dv := digitVal(p.src[p.i+n])
+			if dv < 0 || dv >= base {
+				break
+			}
+			v = v*base + dv
+		}
+		if n > 0 {
+			p.i += n
+			return rune(byte(v)), true
+		}
+	}
+	return 0, false
+}
+
+// awkEscape reads gawk's escapes: its regexp operators, then the string
+// escapes (\/ \" \n \ddd ...); any other escaped character is itself.
+func (p *parser) awkEscape(d rune) (piece, bool) {
+	switch d {
+	case 'y':
+		if p.unicode {
+			return piece{atom: placeholder(uWordBoundRune)}, true
+		}
+		return piece{atom: `\b`}, true
+	case 'B', 'w', 'W', 's', 'S', '<', '>', '`', '\'', '(', ')', '{', '}', '|', '*', '+', '?', '.', '[', ']', '^', '$':
+		return piece{}, false // the common readings (an operator, or the character)
+	}
+	p.i--
+	r := awkStringEscape(p.src, &p.i)
+	return literal(r), true
+}
+
+// awkStringEscape reads the escape whose letter is at src[*i] as gawk's
+// string escapes do, advancing *i past it.
+func awkStringEscape(src []rune, i *int) rune {
+	c := src[*i]
+	*i++
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	case 'a':
+		return 7
+	case 'b':
+		return 8
+	case 'f':
+		return 12
+	case 'v':
+		return 11
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		v := int(c - '0')
+		for k := 0; k < 2 && *i < len(src) && src[*i] >= '0' && src[*i] <= '7'; k++ {
+			v = v*8 + int(src[*i]-'0')
+			*i++
+		}
+		return rune(byte(v))
+	case 'x':
+		v, n := 0, 0
+		for ; n < 2 && *i < len(src) && digitVal(src[*i]) >= 0 && digitVal(src[*i]) < 16; n++ {
+			v = v*16 + digitVal(src[*i])
+			*i++
+		}
+		if n > 0 {
+			return rune(byte(v))
+		}
+	}
+	return c
+}
+
+func digitVal(c rune) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c|0x20 >= 'a' && c|0x20 <= 'f':
+		return int(c|0x20-'a') + 10
+	}
+	return -1
 }
 
 // bracket translates a bracket expression starting at '['.
@@ -552,8 +591,7 @@ func (p *parser) bracket() (string, error) {
 		j++
 	}
 	first := true
-	// element reads one bracket element: a character, a class, or an
-	// equivalence class or collating symbol.
+	// elem is one bracket element: a character or a class.
 	type elem struct {
 		r     rune
 		class string
@@ -572,23 +610,34 @@ func (p *parser) bracket() (string, error) {
 					break
 				}
 			}
-			if end < 0 {
-				return elem{}, unmatched
-			}
-			name := string(p.src[j+2 : end])
-			j = end + 2
-			switch kind {
-			case ':':
-				if !classes[name] {
-					return elem{}, &Error{Msg: "Invalid character class name"}
+			if end >= 0 {
+				name := string(p.src[j+2 : end])
+				j = end + 2
+				if kind == ':' {
+					if !classes[name] {
+						return elem{}, &Error{Msg: "Invalid character class name"}
+					}
+					return elem{class: name}, nil
 				}
-				return elem{class: name}, nil
-			default:
 				rs := []rune(name)
 				if len(rs) != 1 {
 					return elem{}, &Error{Msg: "Invalid collation character"}
 				}
 				return elem{r: rs[0]}, nil
+			}
+			if p.flavor != Awk {
+				return elem{}, unmatched
+			}
+		}
+		if c == '\\' && j+1 < len(p.src) {
+			switch {
+			case p.flavor == Awk:
+				j++
+				return elem{r: awkStringEscape(p.src, &j)}, nil
+			case p.flavor == Sed && strings.ContainsRune("nt\\", p.src[j+1]):
+				// GNU sed converts these before regcomp sees them.
+				j += 2
+				return elem{r: map[rune]rune{'n': '\n', 't': '\t', '\\': '\\'}[p.src[j-1]]}, nil
 			}
 		}
 		j++
@@ -596,6 +645,9 @@ func (p *parser) bracket() (string, error) {
 	}
 	lit := func(r rune) string {
 		if r < 0x80 && !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			if r < 0x20 || r == 0x7f {
+				return `\x{` + strconv.FormatInt(int64(r), 16) + `}`
+			}
 			return `\` + string(r)
 		}
 		return string(r)
