@@ -78,10 +78,11 @@ func isWordRune(r rune) bool {
 }
 
 type backtrack struct {
-	re   *syntax.Regexp
-	ncap int
-	max  int64
-	fuel func(int64) error
+	re     *syntax.Regexp
+	ncap   int
+	max    int64
+	fuel   func(int64) error
+	giveUp func(error)
 
 	// Per call.
 	steps   int64
@@ -94,7 +95,20 @@ type backtrack struct {
 // skipped); with submatch each holds every group's span.
 func (b *backtrack) findAll(s []byte, n int, submatch bool) [][]int {
 	b.steps, b.charged, b.err = 0, 0, nil
-	defer b.settle()
+	// Not deferred: a Fuel that panics to stop its process unwinds
+	// through here without being called again.
+	out := b.find(s, n, submatch)
+	b.settle()
+	if b.err != nil {
+		if b.giveUp != nil {
+			b.giveUp(b.err)
+		}
+		return nil
+	}
+	return out
+}
+
+func (b *backtrack) find(s []byte, n int, submatch bool) [][]int {
 	var out [][]int
 	prevEnd := -1
 	for start := 0; start <= len(s) && (n < 0 || len(out) < n); {

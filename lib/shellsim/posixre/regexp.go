@@ -47,6 +47,10 @@ type Options struct {
 	// Fuel, when set, is charged with the backtracking matcher's steps as
 	// it works; an error from it stops the call and becomes Err.
 	Fuel func(steps int64) error
+	// GiveUp, when set, is called when a call stops without an answer
+	// (ErrTooComplex, or the Fuel's error); an interpreter that unwinds
+	// with panics can stop there instead of checking Err after each call.
+	GiveUp func(err error)
 }
 
 // DefaultMaxSteps bounds one call of the backtracking matcher: far more
@@ -191,7 +195,7 @@ func (e *Expr) Compile(o Options) (*Regexp, error) {
 	if max <= 0 {
 		max = DefaultMaxSteps
 	}
-	return &Regexp{bt: &backtrack{re: tree, ncap: tree.MaxCap(), max: max, fuel: o.Fuel}}, nil
+	return &Regexp{bt: &backtrack{re: tree, ncap: tree.MaxCap(), max: max, fuel: o.Fuel, giveUp: o.GiveUp}}, nil
 }
 
 // Regexp is a compiled pattern. It is not safe for concurrent use (the

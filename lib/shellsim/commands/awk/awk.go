@@ -25,11 +25,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 const usage = "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\n" +
@@ -168,7 +168,7 @@ func Awk(inv *command.Invocation) int {
 		return 2
 	}
 	m := &interp{inv: inv, prog: prog, outputs: map[string]*outStream{}, inputs: map[string]*inStream{},
-		regexCache: map[string]*regexp.Regexp{}}
+		regexCache: map[string]*posixre.Regexp{}}
 	m.globals = make([]cell, prog.nglobals)
 	m.seed = 1 // gawk's initial seed, as srand() reports it
 	m.seedRand(1)
