@@ -208,3 +208,59 @@ func TestLiteralBytes(t *testing.T) {
 		}
 	}
 }
+
+// Each flavour reads the tool's own escapes and context rules: GNU sed
+// 4.9 and gawk 5.2 behave so.
+func TestFlavors(t *testing.T) {
+	cases := []struct {
+		fl        Flavor
+		ere       bool
+		pat, text string
+		match     bool
+		err       string
+	}{
+		{GNU, false, `\t`, "t", true, ""},
+		{Sed, false, `\t`, "\t", true, ""},
+		{Sed, false, `\t`, "t", false, ""},
+		{Sed, false, `[\n]`, "\n", true, ""},
+		{Sed, false, `[\n]`, "n", false, ""},
+		{GNU, false, `[\n]`, "n", true, ""},
+		{Sed, false, `\x41\o102\d067`, "ABC", true, ""},
+		{Sed, false, `\cA`, "\x01", true, ""},
+		{Sed, false, `*a`, "*a", true, ""},
+		{Sed, false, `\{2\}`, "", false, "Invalid preceding regular expression"},
+		{Sed, true, `*a`, "", false, "Invalid preceding regular expression"},
+		{Sed, true, `a)`, "", false, `Unmatched ) or \)`},
+		{GNU, true, `a)`, "a)", true, ""},
+		{Awk, true, `a\/b`, "a/b", true, ""},
+		{Awk, true, `[\]]`, "]", true, ""},
+		{Awk, true, `[\/]`, "/", true, ""},
+		{Awk, true, `\y`, "a b", true, ""},
+		{Awk, true, `a\yb`, "ab", false, ""},
+		{Awk, true, `\101`, "A", true, ""},
+		{Awk, true, `{2}`, "{2}", true, ""},
+		{Awk, true, `*a`, "*a", true, ""},
+		{Awk, true, `a{2}`, "aa", true, ""},
+		{Awk, true, `a{2}`, "a{2}", false, ""},
+		{Awk, true, `a)`, "", false, `Unmatched ) or \)`},
+		{Awk, true, `a\`, `a\`, true, ""},
+		{Awk, true, `\<a`, "ba", false, ""},
+		{Awk, true, `\<a`, "b a", true, ""},
+	}
+	for _, c := range cases {
+		re, err := Compile(c.pat, Options{Flavor: c.fl, Extended: c.ere})
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%v %q: error %v, want %q", c.fl, c.pat, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v %q: %v", c.fl, c.pat, err)
+			continue
+		}
+		if got := re.MatchString(c.text); got != c.match {
+			t.Errorf("%v %q on %q = %v, want %v", c.fl, c.pat, c.text, got, c.match)
+		}
+	}
+}

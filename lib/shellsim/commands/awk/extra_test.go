@@ -139,3 +139,25 @@ func TestAwkMemory(t *testing.T) {
 		t.Errorf("memory exhaustion: status %d, want 1", st)
 	}
 }
+
+// \< before a group runs on posixre's backtracking matcher: an
+// exponential pattern costs fuel, and without a fuel limit it ends in a
+// fatal error at the matcher's step bound instead of running on.
+func TestHostileRegex(t *testing.T) {
+	line := strings.Repeat("a", 60) + "c\n"
+	e := commandtest.New(t, Commands(), shStub)
+	e.Sys.Fuel = 2_000_000
+	out, _, st := e.Run([]string{"awk", `/\<(a|aa)*b/`}, strings.Repeat(line, 50))
+	if out != "" || st == 0 || e.Sys.Fuel > 1000 {
+		t.Errorf("with fuel: out %q status %d fuel left %d", out, st, e.Sys.Fuel)
+	}
+	e = commandtest.New(t, Commands(), shStub)
+	_, errs, st := e.Run([]string{"awk", `/\<(a|aa)*b/`}, line)
+	if st != 2 || !strings.Contains(errs, "too complex") {
+		t.Errorf("unmetered: status %d stderr %q", st, errs)
+	}
+	// The same matcher agrees with the plain one where both apply.
+	if out, _, _ := e.Run([]string{"awk", `/\<(ab|a)+$/ {print "y"}`}, "x aab\nab\nxab\n"); out != "y\ny\n" {
+		t.Errorf("match: %q", out)
+	}
+}

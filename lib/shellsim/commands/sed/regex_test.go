@@ -1,6 +1,7 @@
 package sed
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -54,4 +55,21 @@ func TestRegexDialect(t *testing.T) {
 		{Name: "s/[a-c]\\{2,\\}/R/", Args: []string{"sed", "s/[a-c]\\{2,\\}/R/"}, Stdin: regexIn, Stdout: "Rdbcd aa ab\nthe Rt\tx*y a{2}b +b\nfoo foo Rr\nHELLO hello\n\x01A\n"},
 		{Name: "s/.*/\\U&/", Args: []string{"sed", "s/.*/\\U&/"}, Stdin: regexIn, Stdout: "ABCDBCD AA AB\nTHE CAT\tX*Y A{2}B +B\nFOO FOO BAR\nHELLO HELLO\n\x01A\n"},
 	})
+}
+
+// A pattern whose backtracking is exponential costs fuel (sed stops when
+// it runs out) and is cut at posixre's step bound when fuel is unlimited.
+func TestHostilePattern(t *testing.T) {
+	line := strings.Repeat("a", 60) + "c\n"
+	e := commandtest.New(t, Commands())
+	e.Sys.Fuel = 2_000_000
+	out, _, st := e.Run([]string{"sed", "-n", `/\(a*\)*b\1/p`}, strings.Repeat(line, 50))
+	if out != "" || st == 0 || e.Sys.Fuel > 1000 {
+		t.Errorf("with fuel: out %q status %d fuel left %d", out, st, e.Sys.Fuel)
+	}
+	e = commandtest.New(t, Commands())
+	_, errs, st := e.Run([]string{"sed", `s/\(a*\)*b\1/x/`}, line)
+	if st != 4 || errs != "sed: regular expression too complex to match\n" {
+		t.Errorf("unmetered: status %d stderr %q", st, errs)
+	}
 }
