@@ -1,7 +1,7 @@
 // Package posixre is ShellSim's one POSIX regular-expression engine, used
-// by grep, sed, awk, expr, tac, nl and the shell's [[ =~ ]]: basic and extended regular
-// expressions with each tool's GNU extensions (Flavor), POSIX
-// leftmost-longest matching, and backreferences.
+// by grep, sed, awk, expr, tac, nl and the shell's [[ =~ ]]: basic and
+// extended regular expressions with each tool's GNU extensions (Flavor),
+// POSIX leftmost-longest matching, and backreferences.
 //
 // A pattern is parsed once into RE2 syntax, keeping GNU's meaning where
 // RE2 differs: context-dependent literals (a leading '*' in a BRE, a BRE
