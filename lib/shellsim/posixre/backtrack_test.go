@@ -140,3 +140,15 @@ func TestBacktrackBounded(t *testing.T) {
 		t.Errorf("aabx: %v", m.Err())
 	}
 }
+
+// A pattern's own private-use characters are literals, not the
+// placeholders the backtracking matcher reads.
+func TestPrivateUseLiteral(t *testing.T) {
+	m, err := Compile("a\U000F0001", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.MatchString("a\U000F0001") || m.MatchString("a") || m.Backtracks() {
+		t.Error("private-use literal misread")
+	}
+}

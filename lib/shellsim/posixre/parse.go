@@ -334,6 +334,12 @@ func (p *parser) hasBREClose() bool {
 }
 
 func literal(r rune) piece {
+	if r >= backrefBase && r <= uNotWordBoundRune {
+		// Written as an escape so that a pattern's own private-use
+		// character is never taken for a placeholder (needsBacktrack
+		// looks for the raw runes).
+		return piece{atom: `\x{` + strconv.FormatInt(int64(r), 16) + `}`}
+	}
 	return piece{atom: regexp.QuoteMeta(string(r)), wordLit: r < utf8.RuneSelf && isWordRune(r)}
 }
 
