@@ -52,27 +52,13 @@ func TestAwkDeterministicFuel(t *testing.T) {
 }
 
 func TestAwkPipes(t *testing.T) {
-	tests := []struct {
-		prog, stdout string
-	}{
-		{`BEGIN { print "b" | "sort"; print "a" | "sort"; print "direct" }`,
-			"direct\n[-c sort] \"b\\na\\n\"\n"},
-		{`BEGIN { print "x" | "cat"; r = close("cat"); print "closed", r }`,
-			"[-c cat] \"x\\n\"\nclosed 0\n"},
-		{`BEGIN { "date" | getline d; print "got", d; close("date") }`,
-			"got [-c date] \"\"\n"},
-		{`BEGIN { while (("ls" | getline l) > 0) n++; print n }`,
-			"1\n"},
-		{`BEGIN { print "before"; s = system("fail now"); print "status", s }`,
-			"before\n[-c fail now] \"\"\nstatus 3\n"},
-	}
-	for _, tc := range tests {
-		e := commandtest.New(t, Commands(), shStub)
-		out, errs, st := e.Run([]string{"awk", tc.prog}, "")
-		if out != tc.stdout || errs != "" || st != 0 {
-			t.Errorf("%s:\n got %q %q %d\nwant %q", tc.prog, out, errs, st, tc.stdout)
-		}
-	}
+	commandtest.Goldens{Commands: [][]command.Entry{Commands(), shStub}}.Run(t, []commandtest.Golden{
+		{Args: []string{"awk", `BEGIN { print "b" | "sort"; print "a" | "sort"; print "direct" }`}, Stdout: "direct\n[-c sort] \"b\\na\\n\"\n"},
+		{Args: []string{"awk", `BEGIN { print "x" | "cat"; r = close("cat"); print "closed", r }`}, Stdout: "[-c cat] \"x\\n\"\nclosed 0\n"},
+		{Args: []string{"awk", `BEGIN { "date" | getline d; print "got", d; close("date") }`}, Stdout: "got [-c date] \"\"\n"},
+		{Args: []string{"awk", `BEGIN { while (("ls" | getline l) > 0) n++; print n }`}, Stdout: "1\n"},
+		{Args: []string{"awk", `BEGIN { print "before"; s = system("fail now"); print "status", s }`}, Stdout: "before\n[-c fail now] \"\"\nstatus 3\n"},
+	})
 }
 
 func TestAwkFileOutput(t *testing.T) {

@@ -78,18 +78,11 @@ var shStub = []command.Entry{
 }
 
 func TestSedExecute(t *testing.T) {
-	tests := []struct{ script, in, out string }{
-		{"1e echo hi", "a\nb\n", "<-c echo hi>\na\nb\n"},
-		{"e", "date\n", "<-c date>\n"},
-		{"s/^/run /e", "x\n", "<-c run x>\n"},
-	}
-	for _, tc := range tests {
-		e := commandtest.New(t, Commands(), shStub)
-		out, errs, st := e.Run([]string{"sed", tc.script}, tc.in)
-		if out != tc.out || errs != "" || st != 0 {
-			t.Errorf("%s: got %q %q %d, want %q", tc.script, out, errs, st, tc.out)
-		}
-	}
+	commandtest.Goldens{Commands: [][]command.Entry{Commands(), shStub}}.Run(t, []commandtest.Golden{
+		{Args: []string{"sed", "1e echo hi"}, Stdin: "a\nb\n", Stdout: "<-c echo hi>\na\nb\n"},
+		{Args: []string{"sed", "e"}, Stdin: "date\n", Stdout: "<-c date>\n"},
+		{Args: []string{"sed", "s/^/run /e"}, Stdin: "x\n", Stdout: "<-c run x>\n"},
+	})
 }
 
 func TestSedInPlaceSymlinks(t *testing.T) {
