@@ -21,25 +21,13 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	lock, err := dockertest.Shared()
+	f, lock, err := dockertest.Setup(context.Background(), docker.GvisorConfig(docker.Options{}))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer lock.Release()
-	ctx := context.Background()
-	if err := dockertest.StartDaemon(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if factory, err = docker.New(ctx, docker.GvisorConfig(docker.Options{})); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := dockertest.EnsureBusybox(ctx, factory.Client()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	factory = f
 	return m.Run()
 }
 
