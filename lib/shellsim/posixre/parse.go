@@ -241,14 +241,16 @@ func (p *parser) quantifier(start bool) (q string, n int, ok bool, err error) {
 		return "*", 1, true, nil
 	case p.ere && (c == '+' || c == '?'):
 		return string(c), 1, true, nil
-	case !p.ere && c == '\\' && (d == '+' || d == '?'):
+	case !p.ere && p.flavor != Emacs && c == '\\' && (d == '+' || d == '?'):
 		return string(d), 2, true, nil
+	case p.flavor == Emacs && (c == '+' || c == '?'):
+		return string(c), 1, true, nil
 	case p.ere && c == '{':
 		if start && p.flavor == Awk {
 			return "", 1, true, nil // a literal brace (see branch)
 		}
 		return p.interval(1)
-	case !p.ere && c == '\\' && d == '{':
+	case !p.ere && p.flavor != Emacs && c == '\\' && d == '{':
 		if start && p.flavor == Sed {
 			return "", 2, true, nil // refused by branch
 		}
@@ -607,7 +609,8 @@ func (p *parser) bracket() (string, error) {
 			return elem{}, unmatched
 		}
 		c := p.src[j]
-		if c == '[' && j+1 < len(p.src) && strings.ContainsRune(":=.", p.src[j+1]) {
+		// Emacs syntax has no classes: "[:" is two characters.
+		if c == '[' && p.flavor != Emacs && j+1 < len(p.src) && strings.ContainsRune(":=.", p.src[j+1]) {
 			kind := p.src[j+1]
 			end := -1
 			for k := j + 2; k+1 < len(p.src); k++ {

@@ -246,6 +246,15 @@ func TestFlavors(t *testing.T) {
 		{Awk, true, `a\`, `a\`, true, ""},
 		{Awk, true, `\<a`, "ba", false, ""},
 		{Awk, true, `\<a`, "b a", true, ""},
+		{Emacs, false, `ab+c?`, "abbb", true, ""},
+		{Emacs, false, `ab\+`, "ab+", true, ""},
+		{Emacs, false, `ab\+`, "abb", false, ""},
+		{Emacs, false, `.*\.\(txt\|log\)`, "a.log", true, ""},
+		{Emacs, false, `+a`, "+a", true, ""},
+		{Emacs, false, `a\{2\}`, "a{2}", true, ""},
+		{Emacs, false, `a\{2\}`, "aa", false, ""},
+		{Emacs, false, `^[[:alpha:]]+$`, "a", false, ""},
+		{Emacs, false, `\(a\)\1`, "aa", true, ""},
 	}
 	for _, c := range cases {
 		re, err := Compile(c.pat, Options{Flavor: c.fl, Extended: c.ere})

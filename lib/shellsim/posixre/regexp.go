@@ -23,6 +23,10 @@ const (
 	// escapes (\/ \" \n \ddd ...) in and out of brackets, \y for a word
 	// boundary, no backreferences, a leading repetition is literal.
 	Awk
+	// Emacs is GNU find's default -regex syntax: a BRE whose + and ? are
+	// operators unescaped (\+ and \? are the characters), without
+	// intervals or character classes.
+	Emacs
 )
 
 // Options select the dialect and the matching mode.
