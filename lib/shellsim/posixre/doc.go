@@ -1,5 +1,5 @@
 // Package posixre is ShellSim's one POSIX regular-expression engine, used
-// by grep, sed, awk, expr, tac, nl and the shell's [[ =~ ]]: basic and
+// by grep, sed, awk, expr, find, tac, nl and the shell's [[ =~ ]]: basic and
 // extended regular expressions with each tool's GNU extensions (Flavor),
 // POSIX leftmost-longest matching, and backreferences.
 //
