@@ -58,7 +58,7 @@ func TestBackrefErrors(t *testing.T) {
 	for _, c := range []struct {
 		ere bool
 		pat string
-	}{{true, `(b\1`}, {false, `\(a\)\2`}, {false, `a\1`}} {
+	}{{true, `(b\1`}, {false, `\(a\)\2`}, {false, `a\1`}, {true, `(\.(a|b)\1`}, {false, `\(\(a*\)\1\.`}} {
 		if _, err := Parse(c.pat, Options{Extended: c.ere}); err == nil || err.Error() != "Invalid back reference" {
 			t.Errorf("%q: got %v", c.pat, err)
 		}

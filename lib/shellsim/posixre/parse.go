@@ -46,7 +46,8 @@ type parser struct {
 	unicode  bool
 	depth    int
 	warnings []string
-	groups   int // groups closed so far
+	groups   int          // groups opened so far (a group's number is its rank)
+	closed   map[int]bool // the groups closed so far, which \N may name
 }
 
 func newParser(pattern string, o Options) *parser {
@@ -377,6 +378,8 @@ func (p *parser) atom() (piece, error) {
 }
 
 func (p *parser) group(closeLen int) (string, error) {
+	p.groups++
+	n := p.groups
 	p.depth++
 	inner, err := p.alternation()
 	p.depth--
@@ -387,7 +390,10 @@ func (p *parser) group(closeLen int) (string, error) {
 		return "", &Error{Msg: "Unmatched ( or \\("}
 	}
 	p.i += closeLen
-	p.groups++
+	if p.closed == nil {
+		p.closed = map[int]bool{}
+	}
+	p.closed[n] = true
 	return "(" + inner + ")", nil
 }
 
@@ -432,7 +438,8 @@ func (p *parser) escape() (piece, error) {
 			return piece{atom: `\{`}, nil
 		}
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		if int(d-'0') > p.groups {
+		// glibc: only a group already closed may be named.
+		if !p.closed[int(d-'0')] {
 			return piece{}, &Error{Msg: "Invalid back reference"}
 		}
 		return piece{atom: placeholder(backrefRune(int(d - '0')))}, nil
