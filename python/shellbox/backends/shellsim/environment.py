@@ -84,6 +84,8 @@ class ShellSimEnvironment(MachineEnvironment):
     """One ShellSim machine per trial."""
 
     bash = "bash"
+    # ShellSim builds nothing: a task's environment/, when present, only holds files to copy.
+    requires_environment_dir = False
 
     def __init__(
         self,
