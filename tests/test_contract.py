@@ -85,7 +85,9 @@ def test_result_fields_are_positional():
 
 
 def test_sources_serialize_with_their_type():
-    assert _go.to_json(HostImage(read_only=(Path("/opt"),))) == {"read_only": ["/opt"], "bin_dirs": [], "type": "HostImage"}
+    assert _go.to_json(HostImage(read_only=(Path("/opt"),))) == {
+        "read_only": ["/opt"], "bin_dirs": [], "mounts": [], "type": "HostImage"
+    }
     prepared = PreparedImage(Path("/l"), "sha256:" + "a" * 64, RegistryImage("busybox"))
     assert _go.to_json(prepared)["source"] == {"reference": "busybox", "type": "RegistryImage"}
     assert _go.to_json(ShellSimBuiltins()) == {"type": "ShellSimBuiltins"}

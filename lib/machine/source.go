@@ -39,6 +39,14 @@ type PreparedImage struct {
 type HostImage struct {
 	ReadOnly []string `json:"read_only"`
 	BinDirs  []string `json:"bin_dirs"`
+	Mounts   []Mount  `json:"mounts"`
+}
+
+// Mount is a host file or directory a HostImage machine sees read-only at
+// Guest.
+type Mount struct {
+	Host  string `json:"host"`
+	Guest string `json:"guest"`
 }
 
 // QemuBundle is a staged microVM runtime directory.

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Protocol, runtime_checkable
 
 from shellbox.image import DockerfileSource, PreparedImage, RegistryImage
 
 HARBOR_EXEC_OUTPUT_LIMIT_BYTES = 128 * 1024 * 1024
 DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES = 1_048_576
+SHELL_SIMULATOR_CAPABILITIES = frozenset({"shell", "filesystem", "python"})
+LINUX_PROCESS_CAPABILITIES = SHELL_SIMULATOR_CAPABILITIES | {"process", "network", "git_repository"}
 
 
 class NetworkPolicy(StrEnum):
@@ -92,16 +94,31 @@ class PackageSpec:
 
 
 @dataclass(frozen=True)
+class Mount:
+    """A host file or directory that commands see read-only at ``guest``."""
+
+    host: Path
+    guest: PurePosixPath
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "host", Path(self.host))
+        object.__setattr__(self, "guest", PurePosixPath(self.guest))
+
+
+@dataclass(frozen=True)
 class HostImage:
     """The host's programs, read-only, plus extra read-only directories (at
-    their own paths) and program directories put first on PATH."""
+    their own paths), each Mount at its guest path, and program directories
+    put first on PATH."""
 
     read_only: tuple[Path, ...] = ()
     bin_dirs: tuple[Path, ...] = ()
+    mounts: tuple[Mount, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "read_only", tuple(Path(p) for p in self.read_only))
         object.__setattr__(self, "bin_dirs", tuple(Path(p) for p in self.bin_dirs))
+        object.__setattr__(self, "mounts", tuple(self.mounts))
 
 
 ImageSource = (
@@ -209,6 +226,15 @@ class MachineInfrastructureError(RuntimeError):
 
 class DownloadLimitExceeded(RuntimeError):
     """A bounded download is larger than its bound; the target is untouched."""
+
+
+class PathNotFound(FileNotFoundError, RuntimeError):
+    """A transfer's source does not exist (a RuntimeError too, as marin-shellbox raises)."""
+
+
+class PathRefused(PermissionError, RuntimeError):
+    """A transfer would follow a symlink or write where it may not (a RuntimeError too, as
+    marin-shellbox raises)."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -321,3 +347,6 @@ class MachineFactory(Protocol):
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None: ...
 
     async def create(self, spec: MachineSpec) -> Machine: ...
+
+
+from shellbox._requirements import check_execution_requirements  # noqa: E402  (it uses the names above)

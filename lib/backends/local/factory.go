@@ -50,6 +50,14 @@ type Options struct {
 	// PidsLimit bounds each machine's tasks (threads included) through a
 	// cgroup's pids.max when the host has one; 0 means 1024.
 	PidsLimit int `json:"pids_limit"`
+	// SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
+	// /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+	SystemDirectories string `json:"system_directories"`
+	// TTL, in seconds, closes a machine that lives that long (nil: never).
+	TTL *float64 `json:"ttl"`
+	// CgroupParent is a cgroup directory (v2, or a v1 hierarchy) under
+	// which each machine gets a child that enforces Spec.CPUs and MemoryMB.
+	CgroupParent string `json:"cgroup_parent"`
 }
 
 // Factory creates local machines.
@@ -82,6 +90,20 @@ func New(o Options) (*Factory, error) {
 	}
 	if o.PidsLimit == 0 {
 		f.opts.PidsLimit = pidsLimit
+	}
+	switch o.SystemDirectories {
+	case "", "read_only", "copy_on_write":
+	default:
+		return nil, &machine.InvalidSpec{Field: "system_directories", Reason: fmt.Sprintf("%q is neither read_only nor copy_on_write", o.SystemDirectories)}
+	}
+	if o.SystemDirectories == "copy_on_write" {
+		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories", Reason: "copy_on_write is not implemented yet"}
+	}
+	if o.CgroupParent != "" {
+		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "cgroup_parent", Reason: "not implemented yet"}
+	}
+	if o.TTL != nil && !(*o.TTL > 0 && *o.TTL < 1e9) {
+		return nil, &machine.InvalidSpec{Field: "ttl", Reason: "must be a positive number of seconds"}
 	}
 	var err error
 	if f.opts.ReadOnly, err = absDirs("read_only", o.ReadOnly); err != nil {

@@ -36,6 +36,8 @@ type Machine struct {
 
 	mu        sync.Mutex
 	closed    bool
+	expired   bool        // closed by its TTL
+	ttl       *time.Timer // nil without a TTL
 	closeDone chan struct{}
 	closeErr  error
 }
@@ -93,7 +95,7 @@ func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
 // Run executes a command in the sandbox.
 func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
 	if m.isClosed() {
-		return machine.Result{}, machine.ErrClosed
+		return machine.Result{}, m.closedErr()
 	}
 	req, err := m.request(cmd)
 	if err != nil {
@@ -128,7 +130,7 @@ func (m *Machine) opError(ctx context.Context, err error) error {
 		return err
 	case errors.As(err, &conn):
 		if m.isClosed() {
-			return machine.ErrClosed
+			return m.closedErr()
 		}
 		select {
 		case <-m.exited:
@@ -184,7 +186,7 @@ func splitPath(p string) []string {
 // Upload copies a host file or directory into the machine.
 func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if m.isClosed() {
-		return machine.ErrClosed
+		return m.closedErr()
 	}
 	if err := m.checkGuest("target", target, true); err != nil {
 		return err
@@ -198,7 +200,7 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 // Download copies a file or directory out of the machine.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	if m.isClosed() {
-		return machine.ErrClosed
+		return m.closedErr()
 	}
 	if err := m.checkGuest("source", source, false); err != nil {
 		return err
@@ -225,7 +227,7 @@ func (m *Machine) OpenTerminal(ctx context.Context, cmd machine.Command) (machin
 
 func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (machine.Process, error) {
 	if m.isClosed() {
-		return nil, machine.ErrClosed
+		return nil, m.closedErr()
 	}
 	req, err := m.request(cmd)
 	if err != nil {
@@ -243,6 +245,29 @@ func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (mac
 // itself before killing bubblewrap.
 const closeTimeout = 2 * time.Second
 
+// closedErr is what an operation after Close returns: a machine its TTL
+// closed has been terminated, not closed by its caller.
+func (m *Machine) closedErr() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.expired {
+		return &machine.TerminatedError{Reason: "its ttl ran out"}
+	}
+	return machine.ErrClosed
+}
+
+// expire closes the machine when its TTL runs out.
+func (m *Machine) expire() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.expired = true
+	m.mu.Unlock()
+	m.Close(context.Background())
+}
+
 // Close stops the sandbox and removes the machine's directory.
 func (m *Machine) Close(ctx context.Context) error {
 	m.mu.Lock()
@@ -254,6 +279,9 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.closeDone = make(chan struct{})
+	if m.ttl != nil {
+		m.ttl.Stop()
+	}
 	m.mu.Unlock()
 	m.procs.Close()
 	defer close(m.closeDone)

@@ -176,7 +176,11 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	}
 	readOnly = append(append(readOnly, f.opts.ReadOnly...), binDirs...)
 	readOnly = append(readOnly, f.opts.BinDirs...)
-	system := append(append([]string{}, hostSystemDirs...), readOnly...)
+	mountArgs, guests, err := hostMounts(src.Mounts)
+	if err != nil {
+		return nil, err
+	}
+	system := append(append(append([]string{}, hostSystemDirs...), readOnly...), guests...)
 	workdir := spec.Workdir
 	if workdir == "" {
 		workdir = "/"
@@ -220,6 +224,7 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 		seen[d] = true
 		mounts = append(mounts, "--ro-bind", d, d)
 	}
+	mounts = append(mounts, mountArgs...)
 	pathDirs := append(append([]string{}, binDirs...), f.opts.BinDirs...)
 	pathDirs = append(pathDirs, defaultPath)
 	env := map[string]string{"PATH": strings.Join(pathDirs, ":"), "HOME": "/home/shellbox", "LANG": "C.UTF-8"}
@@ -352,6 +357,11 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	select {
 	case err := <-ready:
 		if err == nil {
+			if ttl := f.opts.TTL; ttl != nil {
+				m.mu.Lock()
+				m.ttl = time.AfterFunc(time.Duration(*ttl*float64(time.Second)), m.expire)
+				m.mu.Unlock()
+			}
 			return m, nil
 		}
 		m.stop()
@@ -437,4 +447,37 @@ func userTasks(uid int) int {
 		}
 	}
 	return n
+}
+
+// hostMounts checks a HostImage's mounts and returns their bubblewrap
+// arguments and guest paths. A guest path may not lie in a system or
+// private directory (bubblewrap cannot make a mount point inside a
+// read-only bind) nor inside another mount.
+func hostMounts(ms []machine.Mount) (args, guests []string, err error) {
+	reserved := append(append([]string{}, hostSystemDirs...), "/etc", "/proc", "/dev", "/sys", "/.shellbox")
+	for i, m := range ms {
+		field := fmt.Sprintf("source.mounts[%d]", i)
+		host, err := filepath.Abs(m.Host)
+		if err != nil {
+			return nil, nil, &machine.InvalidSpec{Field: field, Reason: err.Error()}
+		}
+		if _, err := os.Stat(host); err != nil {
+			return nil, nil, &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("host path %s does not exist", host)}
+		}
+		guest := path.Clean(m.Guest)
+		if !path.IsAbs(m.Guest) || guest == "/" {
+			return nil, nil, &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("guest path %q must be an absolute path other than /", m.Guest)}
+		}
+		if underAny(guest, reserved) {
+			return nil, nil, &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("guest path %s is inside a system directory", guest)}
+		}
+		for _, g := range guests {
+			if underAny(guest, []string{g}) || underAny(g, []string{guest}) {
+				return nil, nil, &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("guest path %s overlaps the mount at %s", guest, g)}
+			}
+		}
+		guests = append(guests, guest)
+		args = append(args, "--ro-bind", host, guest)
+	}
+	return args, guests, nil
 }
