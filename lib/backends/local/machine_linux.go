@@ -191,6 +191,9 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err := m.checkGuest("target", target, true); err != nil {
 		return err
 	}
+	if err := m.uploadDirect(source, target); !errors.Is(err, errNotDirect) {
+		return err
+	}
 	if err := m.client.Upload(ctx, source, path.Clean(target), m.plan.links); err != nil {
 		return m.opError(ctx, err)
 	}
@@ -203,6 +206,9 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 		return m.closedErr()
 	}
 	if err := m.checkGuest("source", source, false); err != nil {
+		return err
+	}
+	if err := m.downloadDirect(ctx, source, target, opts); !errors.Is(err, errNotDirect) {
 		return err
 	}
 	if err := m.client.Download(ctx, path.Clean(source), target, m.plan.links, opts.MaxBytes); err != nil {

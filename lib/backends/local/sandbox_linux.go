@@ -83,6 +83,7 @@ type layoutPlan struct {
 	mounts   []string // bwrap filesystem arguments
 	readOnly []string // guest path prefixes that are read-only
 	links    []string // guest symbolic links transfers may pass through
+	direct   bool     // single files may move straight to and from dir/root (direct_linux.go)
 	workdir  string
 	baseEnv  map[string]string
 	users    userDB
@@ -233,7 +234,7 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	}
 	return &layoutPlan{dir: dir, lock: lock, files: f.etcFiles, mounts: mounts, readOnly: system, links: hostSystemLinks(),
 		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"},
-		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid)}, nil
+		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid), direct: true}, nil
 }
 
 // start launches bwrap with the helper and waits until it is ready.
