@@ -68,8 +68,9 @@ type Factory struct {
 	uid, gid int
 	cacheDir string
 	cgroups  *cgroup.Support
-	etc      etcTemplate // a HostImage machine's /etc
-	etcFiles *os.File    // etc's files, for the helpers to write
+	limits   *cgroup.Limits // cgroup_parent: CPU and memory limits; nil without
+	etc      etcTemplate    // a HostImage machine's /etc
+	etcFiles *os.File       // etc's files, for the helpers to write
 
 	unpackMu sync.Mutex
 	unpacks  map[string]*sync.Mutex
@@ -100,7 +101,11 @@ func New(o Options) (*Factory, error) {
 		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories", Reason: "copy_on_write is not implemented yet"}
 	}
 	if o.CgroupParent != "" {
-		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "cgroup_parent", Reason: "not implemented yet"}
+		l, err := cgroup.OpenLimits(o.CgroupParent)
+		if err != nil {
+			return nil, &machine.UnsupportedSpec{Backend: Name, Field: "cgroup_parent", Reason: err.Error()}
+		}
+		f.limits = l
 	}
 	if o.TTL != nil && !(*o.TTL > 0 && *o.TTL < 1e9) {
 		return nil, &machine.InvalidSpec{Field: "ttl", Reason: "must be a positive number of seconds"}
@@ -236,10 +241,12 @@ func (f *Factory) CheckEnvironment(req machine.Requirements, spec machine.Spec) 
 
 func (f *Factory) checkSpec(spec machine.Spec) error {
 	switch {
-	case spec.CPUs != nil:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "cpus", Reason: "local machines share the host's CPUs"}
-	case spec.MemoryMB != nil:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "local machines cannot limit memory"}
+	case spec.CPUs != nil && f.limits == nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "cpus", Reason: "local machines share the host's CPUs unless the factory has a cgroup_parent"}
+	case spec.MemoryMB != nil && f.limits == nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "local machines cannot limit memory unless the factory has a cgroup_parent"}
+	case spec.MemoryMB != nil && *spec.MemoryMB < 8:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "a local machine needs at least 8 MB"}
 	case spec.StorageMB != nil:
 		return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "local machines cannot limit storage"}
 	case spec.GPUs != 0:

@@ -21,8 +21,9 @@ import (
 type Machine struct {
 	f      *Factory
 	dir    string
-	lock   *os.File      // dir's lock (see newMachineDir)
-	group  *cgroup.Group // nil without cgroups
+	lock   *os.File           // dir's lock (see newMachineDir)
+	group  *cgroup.Group      // nil without cgroups
+	limits *cgroup.LimitGroup // cgroup_parent's CPU and memory cgroups; nil without
 	cmd    *exec.Cmd
 	exited chan struct{}
 	stderr *boundedBuffer
@@ -317,6 +318,10 @@ func (m *Machine) stop() error {
 	if m.group != nil {
 		m.group.Kill()
 		m.group.Remove()
+	}
+	if m.limits != nil {
+		m.limits.Kill()
+		m.limits.Remove()
 	}
 	err := removeTree(m.dir)
 	m.lock.Close()

@@ -240,11 +240,16 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 // start launches bwrap with the helper and waits until it is ready.
 func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan) (m *Machine, err error) {
 	var group *cgroup.Group
+	var limits *cgroup.LimitGroup
 	defer func() {
 		if err != nil {
 			if group != nil {
 				group.Kill()
 				group.Remove()
+			}
+			if limits != nil {
+				limits.Kill()
+				limits.Remove()
 			}
 			removeTree(plan.dir)
 			plan.lock.Close()
@@ -287,11 +292,37 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	// until the sandbox is gone.
 	launch := []string{launcher.Command}
 	var pidsEvents, pidsCurrent *os.File // read by the helper: see execd's exhausting
-	if f.cgroups.Available() {
+	if f.limits != nil {
+		cpus, mem := 0, 0
+		if spec.CPUs != nil {
+			cpus = *spec.CPUs
+		}
+		if spec.MemoryMB != nil {
+			mem = *spec.MemoryMB
+		}
+		pids := 0
+		if f.limits.V2 {
+			pids = f.opts.PidsLimit
+		}
+		if limits, err = f.limits.Create(filepath.Base(plan.dir), cpus, mem, pids); err != nil {
+			return nil, startErr(err)
+		}
+		if f.limits.V2 {
+			// One v2 cgroup does it all: it is also the pids cgroup below.
+			group = cgroup.Open(limits.Dirs()[0])
+		} else {
+			for _, d := range limits.Dirs() {
+				launch = append(launch, "--join", d)
+			}
+		}
+	}
+	if group == nil && f.cgroups.Available() {
 		group, err = f.cgroups.Create(filepath.Base(plan.dir), f.opts.PidsLimit)
 		if err != nil {
 			return nil, startErr(err)
 		}
+	}
+	if group != nil {
 		if pidsEvents, err = os.Open(filepath.Join(group.Dir(), "pids.events")); err != nil {
 			return nil, startErr(err)
 		}
@@ -301,7 +332,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		}
 		defer pidsCurrent.Close()
 		launch = append(launch, "--cgroup", group.Dir())
-		if !group.V2() {
+		if !group.V2() && f.cgroups.Home() != "" {
 			launch = append(launch, "--cgroup-home", f.cgroups.Home())
 		}
 	}
@@ -339,7 +370,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		cmd.Wait()
 		close(exited)
 	}()
-	m = &Machine{f: f, dir: plan.dir, lock: plan.lock, group: group, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
+	m = &Machine{f: f, dir: plan.dir, lock: plan.lock, group: group, limits: limits, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
 		client: execd.NewClient(sock), plan: plan, spec: spec}
 	m.procs.OpError = m.opError
 

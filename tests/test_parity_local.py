@@ -1,0 +1,91 @@
+"""The local backend's features from issue 14 section 2 on real bubblewrap and real cgroups."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from shellbox.backends.local.machine import LocalMachineFactory
+from shellbox.machine import Command, HostImage, MachineSpec, UnsupportedMachineSpec
+
+
+def own_cgroup(controller: str) -> str:
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controller in controllers.split(","):
+            return path
+    raise AssertionError(f"no {controller} cgroup")
+
+
+@pytest.fixture
+def v1_parent():
+    """A cgroup_parent inside this process's own memory cgroup of the v1 hierarchy (these hosts run the
+    hybrid layout); the same relative path is used in the cpu and cpuacct hierarchies."""
+    if not Path("/sys/fs/cgroup/memory/memory.limit_in_bytes").exists():
+        pytest.fail("this host has no cgroup v1 memory hierarchy (the hybrid layout CI runs)", pytrace=False)
+    rel = own_cgroup("memory").strip("/")
+    parent = Path("/sys/fs/cgroup/memory") / rel / f"shellbox-parity-{os.getpid()}"
+    yield parent
+    for controller in ("memory", "cpu", "cpuacct"):
+        directory = Path("/sys/fs/cgroup") / controller / rel / parent.name
+        if directory.exists():
+            assert not [d for d in directory.iterdir() if d.is_dir()], f"machine cgroups left in {directory}"
+            directory.rmdir()
+
+
+def children(directory: Path) -> list[Path]:
+    return [d for d in directory.iterdir() if d.is_dir()] if directory.exists() else []
+
+
+async def test_cgroup_v1_limits_are_enforced_and_removed(v1_parent):
+    factory = LocalMachineFactory(cgroup_parent=v1_parent)
+    rel = v1_parent.relative_to("/sys/fs/cgroup/memory")
+    cpu_parent = Path("/sys/fs/cgroup/cpu") / rel
+    machine = await factory.create(MachineSpec(HostImage(), cpus=1, memory_mb=64))
+    try:
+        [memory] = children(v1_parent)
+        [cpu] = children(cpu_parent)
+        assert (memory / "memory.limit_in_bytes").read_text().strip() == str(64 << 20)
+        assert (memory / "memory.memsw.limit_in_bytes").read_text().strip() == str(64 << 20)  # no swap
+        assert (cpu / "cpu.cfs_quota_us").read_text().strip() == "100000"
+        # Every process of the machine is inside, the helper and the commands alike.
+        probe = await machine.run(Command(("sh", "-c", "cat /proc/self/cgroup")))
+        assert probe.exit_code == 0
+        inside = {int(p) for p in (memory / "cgroup.procs").read_text().split()}
+        assert len(inside) >= 2  # the launcher, bubblewrap and the helper
+        # Memory: a command that takes more than the limit is killed.
+        hog = await machine.run(Command(("python3", "-c", "b = bytearray(200 << 20); print('survived')")))
+        assert hog.exit_code != 0 and b"survived" not in hog.stdout, hog
+        small = await machine.run(Command(("python3", "-c", "b = bytearray(8 << 20); print('ok')")))
+        assert small.stdout == b"ok\n", small
+        # CPU: two busy processes get at most about one CPU between them.
+        cpuacct = Path("/sys/fs/cgroup/cpuacct") / rel / memory.name
+        before = int((cpuacct / "cpuacct.usage").read_text())
+        began = time.monotonic()
+        spin = "end=$(($(date +%s) + 2)); while [ $(date +%s) -lt $end ]; do :; done"
+        busy = await machine.run(Command(("sh", "-c", f"({spin}) & ({spin}) & wait")))
+        wall = time.monotonic() - began
+        used = (int((cpuacct / "cpuacct.usage").read_text()) - before) / 1e9
+        assert busy.exit_code == 0
+        assert used <= wall * 1.15 + 0.1, (used, wall)
+        await machine.run(Command(("sh", "-c", "sleep 1000 & echo started")))
+    finally:
+        await machine.close()
+    assert not children(v1_parent) and not children(cpu_parent), "the machine's cgroups outlived close"
+
+
+async def test_cgroup_parent_refusals(tmp_path):
+    with pytest.raises(UnsupportedMachineSpec) as refused:
+        LocalMachineFactory(cgroup_parent=tmp_path)
+    assert refused.value.field == "cgroup_parent"
+    # The hybrid layout's v2 tree has no controllers delegated: said, not ignored.
+    if Path("/sys/fs/cgroup/unified/cgroup.controllers").exists():
+        with pytest.raises(UnsupportedMachineSpec, match="controller"):
+            LocalMachineFactory(cgroup_parent=Path("/sys/fs/cgroup/unified"))
+    factory = LocalMachineFactory()
+    with pytest.raises(UnsupportedMachineSpec) as refused:
+        await factory.create(MachineSpec(HostImage(), memory_mb=64))
+    assert refused.value.field == "memory_mb"
