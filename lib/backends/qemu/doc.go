@@ -4,8 +4,9 @@
 // an initramfs whose /init is the shellbox guest program (package guest),
 // carrying the virtio modules the kernel needs.
 //
-// Images (PreparedImage, DockerImage exported from the local daemon, or a
-// staged QemuBundle) become ext4 disks staged once per manifest digest and
+// Images (RegistryImage pulled with containers/image, DockerfileSource
+// built by the local Docker daemon through its Engine API, DockerImage
+// exported from the daemon, PreparedImage, or a staged QemuBundle) become ext4 disks staged once per manifest digest and
 // size (mkfs.ext4 -d), attached copy-on-write so machines never change
 // them. The host talks to the agent with lib/execd's protocol over one
 // virtio-serial port, one yamux stream per operation (guest/channel).

@@ -3,7 +3,6 @@ package qemu
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -45,38 +44,7 @@ func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (mac
 			Reason: fmt.Sprintf("Docker image %s is %s/%s; only linux/amd64 images are supported", src.Reference, info.Os, info.Architecture)}
 	}
 	id := strings.TrimPrefix(info.ID, "sha256:")
-	dir := filepath.Join(f.cacheDir, "docker", id)
-	digestFile := filepath.Join(dir, "manifest-digest")
-	read := func() (machine.PreparedImage, error) {
-		d, err := os.ReadFile(digestFile)
-		if err != nil {
-			return machine.PreparedImage{}, err
-		}
-		return machine.PreparedImage{Layout: dir, ManifestDigest: strings.TrimSpace(string(d)), Origin: src}, nil
-	}
-	if img, err := read(); err == nil {
-		return img, nil
-	}
-	err = withLock(dir+".lock", func() error {
-		if _, err := read(); err == nil {
-			return nil
-		}
-		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".export-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		digest, err := oci.SaveDockerImage(ctx, cli, info.ID, tmp)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(tmp, "manifest-digest"), []byte(digest+"\n"), 0o644); err != nil {
-			return err
-		}
-		return os.Rename(tmp, dir)
+	return f.cachedLayout(ctx, filepath.Join(f.cacheDir, "docker", id), src, func(tmp string) (string, error) {
+		return oci.SaveDockerImage(ctx, cli, info.ID, tmp)
 	})
-	if err != nil {
-		return startup(err)
-	}
-	return read()
 }

@@ -65,6 +65,13 @@ type Options struct {
 	// DockerHost is the Docker daemon that DockerImage sources come from;
 	// "" means $DOCKER_HOST or the local socket.
 	DockerHost string `json:"docker_host"`
+	// AuthFile holds registry credentials for RegistryImage sources
+	// (containers-auth.json or a Docker config.json); "" looks where
+	// containers/image does, ~/.docker/config.json included.
+	AuthFile string `json:"authfile"`
+	// RegistryCertDir holds the registry's CA certificate (ca.crt) and
+	// client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
+	RegistryCertDir string `json:"registry_cert_dir"`
 	// Restore, unless false, starts machines by restoring a saved state
 	// of a booted template (made on the first create of a configuration)
 	// instead of booting the kernel.
@@ -223,13 +230,13 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "this QEMU has no user-mode networking (slirp)"}
 	}
 	switch src := spec.Source.(type) {
-	case machine.PreparedImage, machine.DockerImage:
+	case machine.PreparedImage, machine.DockerImage, machine.RegistryImage, machine.DockerfileSource:
 	case machine.QemuBundle:
 		if spec.StorageMB != nil {
 			return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "a QemuBundle's disk has the size it was staged with"}
 		}
 	default:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a PreparedImage, a DockerImage or a QemuBundle)", src.Kind())}
+		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a RegistryImage, a DockerfileSource, a PreparedImage, a DockerImage or a QemuBundle)", src.Kind())}
 	}
 	return nil
 }

@@ -80,12 +80,8 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	var disk *stagedDisk
-	if d, ok := spec.Source.(machine.DockerImage); ok {
-		img, err := f.dockerImage(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		spec.Source = img
+	if spec.Source, err = f.prepare(ctx, spec.Source); err != nil {
+		return nil, err
 	}
 	switch src := spec.Source.(type) {
 	case machine.PreparedImage:
