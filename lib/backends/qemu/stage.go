@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/oci"
 )
