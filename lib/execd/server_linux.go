@@ -221,6 +221,8 @@ type server struct {
 	killed  map[uint64]struct{}
 	// keepCaps: see ServeOptions.KeepCapabilities.
 	keepCaps bool
+	// cgroup: see ServeOptions.CommandCgroup.
+	cgroup *os.File
 }
 
 func (s *server) handle(c net.Conn) {
