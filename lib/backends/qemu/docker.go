@@ -3,6 +3,7 @@ package qemu
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,9 +28,9 @@ func (f *Factory) dockerClient() (*client.Client, error) {
 // dockerImage exports an image of the local Docker daemon into an OCI
 // layout, cached by image ID (the digest of its config), and returns it
 // as a prepared image.
-func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (machine.PreparedImage, error) {
-	startup := func(err error) (machine.PreparedImage, error) {
-		return machine.PreparedImage{}, &machine.StartupError{Backend: Name, Err: err}
+func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (machine.PreparedImage, *os.File, error) {
+	startup := func(err error) (machine.PreparedImage, *os.File, error) {
+		return machine.PreparedImage{}, nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	cli, err := f.dockerClient()
 	if err != nil {
@@ -40,7 +41,7 @@ func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (mac
 		return startup(fmt.Errorf("Docker image %s: %w", src.Reference, err))
 	}
 	if info.Os != "linux" || info.Architecture != "amd64" {
-		return machine.PreparedImage{}, &machine.UnsupportedSpec{Backend: Name, Field: "source",
+		return machine.PreparedImage{}, nil, &machine.UnsupportedSpec{Backend: Name, Field: "source",
 			Reason: fmt.Sprintf("Docker image %s is %s/%s; only linux/amd64 images are supported", src.Reference, info.Os, info.Architecture)}
 	}
 	id := strings.TrimPrefix(info.ID, "sha256:")

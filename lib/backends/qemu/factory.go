@@ -1,6 +1,7 @@
 package qemu
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docker/docker/client"
@@ -72,6 +74,10 @@ type Options struct {
 	// RegistryCertDir holds the registry's CA certificate (ca.crt) and
 	// client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
 	RegistryCertDir string `json:"registry_cert_dir"`
+	// CacheMaxMB bounds the cache's staged disks, saved states and OCI
+	// layouts (0: 20 GiB); the least recently used go first, never one a
+	// machine uses.
+	CacheMaxMB int `json:"cache_max_mb"`
 	// Restore, unless false, starts machines by restoring a saved state
 	// of a booted template (made on the first create of a configuration)
 	// instead of booting the kernel.
@@ -98,6 +104,10 @@ type Factory struct {
 	kernel   kernelSource
 	cacheDir string
 	userNet  bool
+	// cacheMax bounds the cache in bytes; grew says something was added
+	// since the last eviction.
+	cacheMax int64
+	grew     atomic.Bool
 
 	assetsOnce sync.Once
 	assets     *bootAssets
@@ -135,6 +145,10 @@ func New(o Options) (*Factory, error) {
 	if f.opts.DiskSizeMB == 0 {
 		f.opts.DiskSizeMB = defaultDiskSizeMB
 	}
+	if o.CacheMaxMB < 0 {
+		return nil, &machine.InvalidSpec{Field: "cache_max_mb", Reason: "must not be negative"}
+	}
+	f.cacheMax = int64(cmp.Or(o.CacheMaxMB, defaultCacheMaxMB)) << 20
 	var failures []machine.CandidateError
 	f.qemu = o.QEMU
 	if f.qemu == "" {

@@ -52,6 +52,9 @@ type Machine struct {
 	restored bool
 
 	procs execd.ProcessSet // open processes, aborted by Close
+	// uses are the use locks of the cache entries QEMU reads (the disk,
+	// the saved state), released once it exited.
+	uses holds
 
 	mu        sync.Mutex
 	closed    bool
@@ -79,9 +82,29 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	if err != nil {
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
-	var disk *stagedDisk
-	if spec.Source, err = f.prepare(ctx, spec.Source); err != nil {
+	// The cache entries this machine uses stay held until it closes.
+	var uses holds
+	m, err := f.create(ctx, spec, assets, &uses)
+	if err != nil {
+		uses.release()
 		return nil, err
+	}
+	m.uses = uses
+	if f.grew.Swap(false) {
+		f.evict()
+	}
+	return m, nil
+}
+
+func (f *Factory) create(ctx context.Context, spec machine.Spec, assets *bootAssets, uses *holds) (*Machine, error) {
+	var disk *stagedDisk
+	src, layoutUse, err := f.prepare(ctx, spec.Source)
+	if err != nil {
+		return nil, err
+	}
+	spec.Source = src
+	if layoutUse != nil {
+		defer layoutUse.Close() // needed only to stage the disk
 	}
 	switch src := spec.Source.(type) {
 	case machine.PreparedImage:
@@ -89,9 +112,11 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 		if spec.StorageMB != nil {
 			size = *spec.StorageMB
 		}
-		if disk, err = f.stageImage(ctx, src, size); err != nil {
+		d, use, err := f.stageImage(ctx, src, size)
+		if err != nil {
 			return nil, err
 		}
+		disk, *uses = d, append(*uses, use)
 	case machine.QemuBundle:
 		if disk, err = loadDisk(src.Path); err != nil {
 			return nil, &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf("QemuBundle %s: %v", src.Path, err)}
@@ -107,7 +132,10 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	if _, err := qemuImg(f.qemu); disk != nil && err != nil {
 		return f.boot(ctx, spec, assets, disk, accel) // no saved states without qemu-img
 	}
-	st, err := f.savedStateFor(ctx, spec, assets, disk, accel)
+	st, use, err := f.savedStateFor(ctx, spec, assets, disk, accel)
+	if use != nil {
+		*uses = append(*uses, use)
+	}
 	if err != nil {
 		// Saving is a boot: its failure is this machine's.
 		var se *machine.StartupError
@@ -759,6 +787,7 @@ func (m *Machine) kill() error {
 			return &machine.InfrastructureError{Op: "stopping QEMU", Err: errors.New("QEMU did not exit after SIGKILL")}
 		}
 	}
+	m.uses.release()
 	if err := os.RemoveAll(m.dir); err != nil {
 		return &machine.InfrastructureError{Op: "removing the machine directory", Err: err}
 	}

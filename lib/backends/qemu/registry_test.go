@@ -33,7 +33,11 @@ func TestRegistryImage(t *testing.T) {
 		t.Fatalf("got %q %q", r.Stdout, r.Stderr)
 	}
 	pulls := reg.Pulls.Load()
-	if _, err := f.prepare(context.Background(), spec.Source); err != nil || reg.Pulls.Load() != pulls {
+	_, use, err := f.prepare(context.Background(), spec.Source)
+	if use != nil {
+		use.Close()
+	}
+	if err != nil || reg.Pulls.Load() != pulls {
 		t.Fatalf("a second create pulled again (%d -> %d manifest GETs): %v", pulls, reg.Pulls.Load(), err)
 	}
 

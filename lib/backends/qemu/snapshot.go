@@ -74,9 +74,22 @@ func resources(spec machine.Spec) (mem, cpus int) {
 
 // savedStateFor returns the saved state for the configuration, making it
 // first when there is none (one flock per key: concurrent creates save
-// once).
-func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*savedState, error) {
+// once), and its use lock, held.
+func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*savedState, *os.File, error) {
 	key := stateKey(assets, disk, spec, accel)
+	hold, err := useLock(stateUseLock(f.cacheDir, key))
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := f.savedState(ctx, spec, assets, disk, accel, key)
+	if err != nil {
+		hold.Close()
+		return nil, nil, err
+	}
+	return s, hold, nil
+}
+
+func (f *Factory) savedState(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, key string) (*savedState, error) {
 	states := filepath.Join(f.cacheDir, "states")
 	final := filepath.Join(states, key)
 	load := func(dir string) *savedState {
@@ -108,6 +121,7 @@ func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *
 		if load(final) != nil {
 			return nil
 		}
+		f.grew.Store(true)
 		tmp, err := os.MkdirTemp(states, ".save-")
 		if err != nil {
 			return err
@@ -188,7 +202,13 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 	if err != nil {
 		return err
 	}
-	meta, _ := json.Marshal(map[string]any{"cmdline": m.cmdline, "disk": overlay != ""})
+	// disk_key ties the state to its staged disk in the cache: they are
+	// evicted together (the overlay reads the disk).
+	diskKey := ""
+	if disk != nil && filepath.Dir(filepath.Dir(disk.path)) == filepath.Join(f.cacheDir, "disks") {
+		diskKey = filepath.Base(filepath.Dir(disk.path))
+	}
+	meta, _ := json.Marshal(map[string]any{"cmdline": m.cmdline, "disk": overlay != "", "disk_key": diskKey})
 	return os.WriteFile(filepath.Join(dir, "meta.json"), meta, 0o644)
 }
 

@@ -39,23 +39,33 @@ func Stage(ctx context.Context, src machine.Source, o StageOptions) (string, err
 	if o.DiskSizeMB == 0 {
 		o.DiskSizeMB = defaultDiskSizeMB
 	}
-	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB, AuthFile: o.AuthFile, RegistryCertDir: o.RegistryCertDir}, cacheDir: o.CacheDir}
+	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB, AuthFile: o.AuthFile, RegistryCertDir: o.RegistryCertDir}, cacheDir: o.CacheDir,
+		cacheMax: defaultCacheMaxMB << 20}
 	if f.cacheDir == "" {
 		f.cacheDir = defaultCacheDir()
 	}
-	p, err := f.prepare(ctx, src)
+	p, layoutUse, err := f.prepare(ctx, src)
 	if err != nil {
 		return "", err
 	}
+	if layoutUse != nil {
+		defer layoutUse.Close()
+	}
+	defer func() {
+		if f.grew.Swap(false) {
+			f.evict()
+		}
+	}()
 	prepared, ok := p.(machine.PreparedImage)
 	if !ok {
 		return "", &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s cannot be staged (use a RegistryImage, a DockerfileSource, a PreparedImage or a DockerImage)", src.Kind())}
 	}
 	if o.Output == "" {
-		d, err := f.stageImage(ctx, prepared, o.DiskSizeMB)
+		d, use, err := f.stageImage(ctx, prepared, o.DiskSizeMB)
 		if err != nil {
 			return "", err
 		}
+		use.Close()
 		return filepath.Dir(d.path), nil
 	}
 	return stageBundle(ctx, prepared, o)

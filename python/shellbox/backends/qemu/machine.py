@@ -39,7 +39,8 @@ class QemuMachineFactory(GoMachineFactory):
     works on this host (the verdict is cached per kernel and host boot) and
     TCG otherwise; a forced KVM that does not work raises MachineStartupError.
     ``bundle_cache`` holds staged disks and boot assets (default
-    ~/.cache/shellbox/qemu). ``image_cache``, ``authfile`` and ``policy`` are
+    ~/.cache/shellbox/qemu); ``cache_max_mb`` bounds it (0: 20 GiB), evicting
+    the least recently used images, never one a machine uses. ``image_cache``, ``authfile`` and ``policy`` are
     marin-shellbox's registry options: ``authfile`` holds registry
     credentials (default: where containers/image looks, ~/.docker/config.json
     included); signature ``policy`` files are not enforced. ``restore``
@@ -59,6 +60,7 @@ class QemuMachineFactory(GoMachineFactory):
         authfile: Path | None = None,
         policy: Path | None = None,
         restore: bool = True,
+        cache_max_mb: int = 0,
     ):
         self.acceleration = Acceleration(acceleration)
         self.assets = assets or QemuAssets()
@@ -77,5 +79,6 @@ class QemuMachineFactory(GoMachineFactory):
                 "disk_size_mb": self.assets.disk_size_mb,
                 "authfile": _path(authfile),
                 "restore": restore,
+                "cache_max_mb": cache_max_mb,
             }
         )
