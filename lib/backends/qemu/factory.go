@@ -74,6 +74,10 @@ type Options struct {
 	// RegistryCertDir holds the registry's CA certificate (ca.crt) and
 	// client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
 	RegistryCertDir string `json:"registry_cert_dir"`
+	// RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
+	// file restored machines map copy-on-write) or "stream" (in the
+	// migration stream, loaded by each restore).
+	RestoreRAM string `json:"restore_ram"`
 	// CacheMaxMB bounds the cache's staged disks, saved states and OCI
 	// layouts (0: 20 GiB); the least recently used go first, never one a
 	// machine uses.
@@ -144,6 +148,13 @@ func New(o Options) (*Factory, error) {
 	}
 	if f.opts.DiskSizeMB == 0 {
 		f.opts.DiskSizeMB = defaultDiskSizeMB
+	}
+	switch o.RestoreRAM {
+	case "":
+		f.opts.RestoreRAM = RAMFile
+	case RAMFile, RAMStream:
+	default:
+		return nil, &machine.InvalidSpec{Field: "restore_ram", Reason: fmt.Sprintf("unknown value %q (file or stream)", o.RestoreRAM)}
 	}
 	if o.CacheMaxMB < 0 {
 		return nil, &machine.InvalidSpec{Field: "cache_max_mb", Reason: "must not be negative"}

@@ -50,6 +50,8 @@ type Machine struct {
 	deadline time.Time
 	cmdline  string
 	restored bool
+	// ramFromFile: restoring a state whose RAM is a file (see snapshot.go).
+	ramFromFile bool
 
 	procs execd.ProcessSet // open processes, aborted by Close
 	// uses are the use locks of the cache entries QEMU reads (the disk,
@@ -165,6 +167,7 @@ func (m *Machine) Restored() bool { return m.restored }
 // template that writes to a qcow2 overlay, or a restore of a saved state.
 type launch struct {
 	overlay string      // a template's writable qcow2 overlay
+	ram     string      // a template's RAM file (shared mapping)
 	restore *savedState // restore this state instead of booting
 }
 
@@ -231,6 +234,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	// directory, removed at Close.
 	m.cmd.Env = append(os.Environ(), "TMPDIR="+m.dir)
 	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	m.ramFromFile = how.restore != nil && how.restore.ram != ""
 	if how.restore != nil {
 		state, err := os.Open(how.restore.state)
 		if err != nil {
@@ -289,6 +293,14 @@ func (m *Machine) resume(ctx context.Context) (net.Conn, error) {
 		}
 	}
 	err := m.qmp(ctx, time.Until(m.deadline), func(mon *qmp.SocketMonitor) error {
+		if m.ramFromFile {
+			if _, err := mon.Run([]byte(ignoreSharedRAM)); err != nil {
+				return err
+			}
+			if _, err := mon.Run([]byte(`{"execute":"migrate-incoming","arguments":{"uri":"fd:3"}}`)); err != nil {
+				return err
+			}
+		}
 		for {
 			raw, err := mon.Run([]byte(`{"execute":"query-status"}`))
 			if err != nil {
@@ -428,8 +440,18 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		// The same machine as the template's, down to the command line.
 		m.cmdline = how.restore.cmdline
 	}
+	machineOpt, ramFile, share := "microvm", how.ram, "on"
+	if how.restore != nil && how.restore.ram != "" {
+		// A private mapping: pages shared with the page cache until written.
+		ramFile, share = how.restore.ram, "off"
+	}
+	var ramArgs []string
+	if ramFile != "" {
+		machineOpt += ",memory-backend=ram"
+		ramArgs = []string{"-object", "memory-backend-file,id=ram,size=" + strconv.Itoa(mem) + "M,mem-path=" + qemuEscape(ramFile) + ",share=" + share}
+	}
 	args := []string{
-		"-machine", "microvm", "-accel", string(accel),
+		"-machine", machineOpt, "-accel", string(accel),
 		"-m", strconv.Itoa(mem) + "M", "-smp", strconv.Itoa(cpus),
 		"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
 		"-serial", "stdio",
@@ -440,6 +462,7 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		"-device", "virtserialport,chardev=agent,name=" + channel.PortName,
 		"-device", "virtio-rng-device",
 	}
+	args = append(args, ramArgs...)
 	if accel == AccelKVM {
 		args = append(args, "-cpu", "host")
 	}
@@ -457,8 +480,14 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	}
 	if how.restore != nil {
 		// Paused after loading, so the host connects before the guest runs.
-		// The state arrives on descriptor 3 (see start).
-		args = append(args, "-S", "-incoming", "fd:3")
+		// The state arrives on descriptor 3 (see start); with a RAM file
+		// the migration capability that leaves RAM out of the stream is
+		// set first, over QMP (see resume).
+		incoming := "fd:3"
+		if how.restore.ram != "" {
+			incoming = "defer"
+		}
+		args = append(args, "-S", "-incoming", incoming)
 	}
 	if spec.Network == machine.NetworkAllow {
 		// User-mode networking: outbound connections through QEMU, nothing
