@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docker/docker/api/types/image"
 
@@ -112,10 +113,15 @@ func removeBuilt(t *testing.T, f *Factory) {
 	if err != nil {
 		return
 	}
+	// Bounded: a busy shared daemon must not hold up the test's end.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	entries, _ := os.ReadDir(filepath.Join(f.cacheDir, "docker"))
 	for _, e := range entries {
 		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			cli.ImageRemove(context.Background(), "sha256:"+e.Name(), image.RemoveOptions{Force: true, PruneChildren: true})
+			if _, err := cli.ImageRemove(ctx, "sha256:"+e.Name(), image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
+				t.Logf("removing the built image: %v", err)
+			}
 		}
 	}
 }
