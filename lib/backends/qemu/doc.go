@@ -21,6 +21,7 @@
 // is bounded (cache_max_mb): least recently used disks, states and layouts
 // are evicted, never one a machine holds (cache.go). Inside the guest, the
 // agent is exempt from the OOM killer and commands run in a
-// memory-bounded cgroup (package guest). Acceleration AUTO uses KVM only after a bounded probe
-// boot proved it works (cached per kernel and host boot), TCG otherwise.
+// memory-bounded cgroup (package guest). Acceleration AUTO uses KVM only
+// after a bounded probe boot proved it works (cached per kernel and host
+// boot), TCG otherwise.
 package qemu
