@@ -39,7 +39,7 @@ func serveAgent(name string) error {
 		return fmt.Errorf("the commands' cgroup: %w", err)
 	}
 	defer cg.Close()
-	err = execd.ServeConns(newStreamRouter(session), execd.ServeOptions{KeepCapabilities: true, CommandCgroup: cg})
+	err = execd.ServeConns(newStreamRouter(session), execd.ServeOptions{KeepCapabilities: true, CommandCgroup: cg, KillNote: oomKillNote})
 	if session.IsClosed() {
 		return nil // the host closed the channel
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -49,6 +50,29 @@ func protectMemory() error {
 		return fmt.Errorf("memory.max: %w", err)
 	}
 	return nil
+}
+
+// oomKills counts the commands' cgroup's OOM kills already reported.
+var oomKills atomic.Int64
+
+// oomKillNote explains a command's SIGKILL when the commands' cgroup had
+// an OOM kill since the last one reported (execd.ServeOptions.KillNote).
+func oomKillNote() string {
+	b, err := os.ReadFile(CommandCgroup + "/memory.events")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "oom_kill "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			if old := oomKills.Load(); n > old && oomKills.CompareAndSwap(old, n) {
+				limit, _ := os.ReadFile(CommandCgroup + "/memory.max")
+				mib, _ := strconv.ParseInt(strings.TrimSpace(string(limit)), 10, 64)
+				return fmt.Sprintf("shellbox: killed by the guest's out-of-memory killer (commands share %d MiB of the machine's memory)\n", mib>>20)
+			}
+		}
+	}
+	return ""
 }
 
 // memTotal is MemTotal of /proc/meminfo in bytes.

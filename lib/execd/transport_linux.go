@@ -19,6 +19,10 @@ type ServeOptions struct {
 	// guest agent that made itself unkillable by the OOM killer keeps that
 	// from its commands, whose memory the cgroup bounds.
 	CommandCgroup *os.File
+	// KillNote, when set, is asked about each command that died of
+	// SIGKILL without a timeout or kill request; a non-empty answer is
+	// appended to its stderr (a guest agent names its OOM killer's kills).
+	KillNote func() string
 }
 
 // ServeConns serves one operation per connection accepted from ln, as Serve
@@ -32,7 +36,7 @@ func ServeConns(ln net.Listener, opts ServeOptions) error {
 	}
 	defer devNull.Close()
 	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{},
-		keepCaps: opts.KeepCapabilities, cgroup: opts.CommandCgroup}
+		keepCaps: opts.KeepCapabilities, cgroup: opts.CommandCgroup, killNote: opts.KillNote}
 	for {
 		c, err := ln.Accept()
 		if err != nil {

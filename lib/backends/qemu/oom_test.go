@@ -29,17 +29,29 @@ for p in /proc/[0-9]*; do case "$(cat $p/cmdline 2>/dev/null | tr '\0' ' ')" in 
 	// busybox reading the whole of /dev/zero into memory.
 	bombs := []string{`x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done`, `head -c 1000000000 /dev/zero | sort`}
 	done := make(chan machine.Result, len(bombs))
+	named := 0
 	for _, b := range bombs {
 		go func() { done <- run(t, m, sh(b)) }()
 	}
 	for range bombs {
 		if r := <-done; code(r) != 137 {
 			t.Errorf("bomb ended with %d %q (want 137: SIGKILL by the OOM killer)", code(r), r.Stderr)
+		} else if !strings.Contains(string(r.Stderr), "out-of-memory killer") {
+			t.Logf("a bomb's kill was not named (another kill was reported first): %q", r.Stderr)
+		} else {
+			named++
 		}
 	}
+	if named == 0 {
+		t.Error("no bomb's stderr names the OOM killer")
+	}
 	r = run(t, m, sh(`x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done`))
-	if code(r) != 137 {
+	if code(r) != 137 || !strings.Contains(string(r.Stderr), "shellbox: killed by the guest's out-of-memory killer") {
 		t.Errorf("third bomb: %d %q", code(r), r.Stderr)
+	}
+	// A SIGKILL that is not the OOM killer's gets no note.
+	if r := run(t, m, sh(`kill -9 $$`)); code(r) != 137 || len(r.Stderr) != 0 {
+		t.Errorf("kill -9: %d %q", code(r), r.Stderr)
 	}
 	// Right after a kill the cgroup can still be at its limit for a
 	// moment (an exec then fails to charge its argument pages: E2BIG);
