@@ -92,6 +92,9 @@ type layoutPlan struct {
 	userns     bool
 	sandboxUID uint32 // the helper's uid inside the sandbox
 	sandboxGID uint32
+	// netns, when set, is a task group's network namespace that the
+	// sandbox joins instead of getting its own (task_linux.go).
+	netns *os.File
 }
 
 // hostSystemArgs binds the host's system directories read-only, as
@@ -300,7 +303,11 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		}
 	}
 	launch = append(launch, "--", f.bwrap)
-	launch = append(launch, f.namespaceArgs(spec.Network, plan.userns)...)
+	network := spec.Network
+	if plan.netns != nil {
+		network = machine.NetworkAllow // no namespace of its own: it runs in plan.netns
+	}
+	launch = append(launch, f.namespaceArgs(network, plan.userns)...)
 	if plan.userns {
 		launch = append(launch, "--uid", fmt.Sprint(plan.sandboxUID), "--gid", fmt.Sprint(plan.sandboxGID))
 	}
@@ -322,7 +329,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	stderr := &boundedBuffer{limit: 64 << 10}
 	cmd.Stderr = stderr
 	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, pidsEvents, pidsCurrent, plan.files, plan.lock}
-	if err := cmd.Start(); err != nil {
+	if err := startIn(plan.netns, cmd); err != nil {
 		readyW.Close()
 		lifeW.Close()
 		return nil, startErr(err)
