@@ -127,11 +127,11 @@ type specWire struct {
 }
 
 type containerWire struct {
-	Name      string          `json:"name"`
-	Machine   machine.Spec    `json:"machine"`
-	Endpoints []endpointWire  `json:"endpoints"`
-	Readiness *probeWire      `json:"readiness"`
-	Command   []string        `json:"command"`
+	Name      string         `json:"name"`
+	Machine   machine.Spec   `json:"machine"`
+	Endpoints []endpointWire `json:"endpoints"`
+	Readiness *probeWire     `json:"readiness"`
+	Command   []string       `json:"command"`
 }
 
 type endpointWire struct {
@@ -141,11 +141,11 @@ type endpointWire struct {
 }
 
 type probeWire struct {
-	Command     []string         `json:"command"`
-	Timeout     machine.Seconds  `json:"timeout"`
-	Interval    machine.Seconds  `json:"interval"`
-	StartPeriod machine.Seconds  `json:"start_period"`
-	Attempts    *int             `json:"attempts"`
+	Command     []string        `json:"command"`
+	Timeout     machine.Seconds `json:"timeout"`
+	Interval    machine.Seconds `json:"interval"`
+	StartPeriod machine.Seconds `json:"start_period"`
+	Attempts    *int            `json:"attempts"`
 }
 
 // UnmarshalJSON reads a spec sent by the Python TaskSpec and validates it.
