@@ -301,4 +301,3 @@ func (r *Relay) removeBinary() {
 	defer cancel()
 	r.m.Run(ctx, machine.Command{Argv: []string{"rm", "-f", r.binary}, OutputLimit: 1024})
 }
-
