@@ -282,3 +282,8 @@ class GoMachineFactory:
             raise TypeError(f"create takes a MachineSpec, got {type(spec).__name__}")
         reply = await call(self._handle.id, "create", spec_json(spec))
         return self.machine_class(reply.header["handle"], spec, self.backend)
+
+    async def create_task(self, spec):  # -> shellbox.task.Task
+        from shellbox.task import create_task
+
+        return await create_task(self, spec)
