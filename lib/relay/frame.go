@@ -58,16 +58,26 @@ func writeFrame(w io.Writer, typ byte, id uint32, head any, body []byte) error {
 			return err
 		}
 	}
-	buf := make([]byte, 13, 13+len(h))
+	// A small frame goes in one write (one message through the process
+	// session); a large body is not copied.
+	whole := len(body) <= 64<<10
+	size := 13 + len(h)
+	if whole {
+		size += len(body)
+	}
+	buf := make([]byte, 13, size)
 	buf[0] = typ
 	binary.BigEndian.PutUint32(buf[1:], id)
 	binary.BigEndian.PutUint32(buf[5:], uint32(4+len(h)+len(body)))
 	binary.BigEndian.PutUint32(buf[9:], uint32(len(h)))
 	buf = append(buf, h...)
+	if whole {
+		buf = append(buf, body...)
+	}
 	if _, err := w.Write(buf); err != nil {
 		return err
 	}
-	if len(body) > 0 {
+	if !whole {
 		_, err := w.Write(body)
 		return err
 	}
