@@ -4,11 +4,13 @@
 //   - the median round trip of a 1 KiB POST from inside a machine through
 //     the relay to a host handler, against the same client on the host
 //     talking to a host HTTP server with the same handler;
+//
 //   - the throughput of 16 concurrent clients, both ways;
+//
 //   - create + ready + close of a two-member local group, against creating
 //     and closing two single machines.
 //
-//	go run ./bench/relay [-n 500] [-groups 20]
+//     go run ./bench/relay [-n 500] [-groups 20]
 package main
 
 import (

@@ -86,7 +86,7 @@ func (g *Guest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > MaxBody {
-		http.Error(w, "request body over 4 MiB", http.StatusRequestEntityTooLarge)
+		tooLarge(w, r)
 		return
 	}
 	select {
@@ -100,7 +100,7 @@ func (g *Guest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			http.Error(w, "request body over 4 MiB", http.StatusRequestEntityTooLarge)
+			tooLarge(w, r)
 			return
 		}
 		http.Error(w, "reading the request body failed", http.StatusBadRequest)
@@ -134,4 +134,15 @@ func (g *Guest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.mu.Unlock()
 		g.write(frameCancel, id, nil, nil)
 	}
+}
+
+// drainLimit bounds the body read and dropped before a 413: a client
+// still sending when the server closes gets a reset (busybox wget dies of
+// SIGPIPE without a word) instead of the answer.
+const drainLimit = 4 * MaxBody
+
+func tooLarge(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, io.LimitReader(r.Body, drainLimit))
+	w.Header().Set("Connection", "close")
+	http.Error(w, "request body over 4 MiB", http.StatusRequestEntityTooLarge)
 }
