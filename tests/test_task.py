@@ -19,6 +19,7 @@ from shellbox.machine import (
     MachineClosed,
     MachineSpec,
     NetworkPolicy,
+    Requirements,
     ShellSimBuiltins,
     UnsupportedMachineSpec,
 )
@@ -192,13 +193,25 @@ async def test_one_member_tasks_everywhere_and_groups_refused():
         await task.containers["main"].run(Command(["touch", "/workspace/up"]))
         await task.wait_ready(timeout=10)
     two = TaskSpec((ContainerSpec("main", MachineSpec(ShellSimBuiltins())), ContainerSpec("db", MachineSpec(ShellSimBuiltins()), command=("true",))), "main")
+    requirements = Requirements()
+    sim.check_environment(requirements, TaskSpec(two.containers[:1], "main"))
+    with pytest.raises(UnsupportedMachineSpec) as info:
+        sim.check_environment(requirements, two)
+    assert info.value.field == "containers"
     with pytest.raises(UnsupportedMachineSpec) as info:
         await sim.create_task(two)
     assert info.value.field == "containers"
     image = DockerImage(security_image())
     gvisor = GvisorMachineFactory()
+    group = TaskSpec((ContainerSpec("main", MachineSpec(image)), ContainerSpec("db", MachineSpec(image), command=("sleep", "9"))), "main")
     with pytest.raises(UnsupportedMachineSpec, match="loopback"):
-        await gvisor.create_task(TaskSpec((ContainerSpec("main", MachineSpec(image)), ContainerSpec("db", MachineSpec(image), command=("sleep", "9"))), "main"))
+        gvisor.check_environment(requirements, group)
+    with pytest.raises(UnsupportedMachineSpec, match="loopback"):
+        await gvisor.create_task(group)
+    DockerMachineFactory().check_environment(requirements, group)
+    LocalMachineFactory().check_environment(requirements, TaskSpec((AGENT, web()), "agent"))
+    with pytest.raises(UnsupportedMachineSpec):  # a member the backend cannot run
+        LocalMachineFactory().check_environment(requirements, TaskSpec((AGENT, ContainerSpec("db", MachineSpec(image), command=("x",))), "agent"))
 
 
 def docker_task_containers() -> int:

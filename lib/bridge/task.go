@@ -16,6 +16,37 @@ import (
 func init() {
 	extraRoot["create_task"] = createTask
 	extraRoot["serve_http"] = serveHTTP
+	extraRoot["check_task"] = checkTask
+}
+
+// checkTask: {"factory": handle, "requirements": ..., "spec": TaskSpec}.
+func checkTask(b *Bridge, _ context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Factory      uint64               `json:"factory"`
+		Requirements machine.Requirements `json:"requirements"`
+		Spec         json.RawMessage      `json:"spec"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	f, err := factoryOf(b, r.Factory)
+	if err != nil {
+		return Reply{}, err
+	}
+	var spec task.Spec
+	if err := decode(r.Spec, &spec); err != nil {
+		return Reply{}, err
+	}
+	return Reply{}, task.CheckEnvironment(f, r.Requirements, spec)
+}
+
+func factoryOf(b *Bridge, h uint64) (machine.Factory, error) {
+	o, ok := b.lookup(h)
+	f, isFactory := o.(*factoryObject)
+	if !ok || !isFactory {
+		return nil, &machine.InvalidSpec{Field: "factory", Reason: "not a factory handle"}
+	}
+	return f.factory, nil
 }
 
 type memberReply struct {
@@ -33,16 +64,15 @@ func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
-	o, ok := b.lookup(r.Factory)
-	f, isFactory := o.(*factoryObject)
-	if !ok || !isFactory {
-		return Reply{}, &machine.InvalidSpec{Field: "factory", Reason: "not a factory handle"}
+	f, err := factoryOf(b, r.Factory)
+	if err != nil {
+		return Reply{}, err
 	}
 	var spec task.Spec
 	if err := decode(r.Spec, &spec); err != nil {
 		return Reply{}, err
 	}
-	t, err := task.Create(ctx, f.factory, spec)
+	t, err := task.Create(ctx, f, spec)
 	if err != nil {
 		return Reply{}, err
 	}

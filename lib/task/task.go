@@ -23,6 +23,46 @@ type Host interface {
 	NewGroup(ctx context.Context, names []string) (Group, error)
 }
 
+// GroupChecker is a Host that can say, without acquiring anything,
+// whether it can run groups on this host.
+type GroupChecker interface {
+	CheckGroup() error
+}
+
+// CheckEnvironment rejects, without acquiring anything, a spec factory f
+// cannot run: each member as f.CheckEnvironment sees it, the network
+// policy, and more than one member on a backend without groups.
+func CheckEnvironment(f machine.Factory, req machine.Requirements, spec Spec) error {
+	if err := spec.Validate(); err != nil {
+		return err
+	}
+	for i, c := range spec.Containers {
+		if c.Machine.Network != machine.NetworkDeny {
+			return &machine.UnsupportedSpec{Backend: f.Backend(), Field: fmt.Sprintf("containers[%d].machine.network", i),
+				Reason: "every member of a task must use NetworkPolicy.DENY: a group has only its private network"}
+		}
+		if err := f.CheckEnvironment(req, c.Machine); err != nil {
+			return fmt.Errorf("container %q: %w", c.Name, err)
+		}
+	}
+	if len(spec.Containers) == 1 {
+		return nil
+	}
+	host, ok := f.(Host)
+	if !ok {
+		return noGroups(f, len(spec.Containers))
+	}
+	if gc, ok := host.(GroupChecker); ok {
+		return gc.CheckGroup()
+	}
+	return nil
+}
+
+func noGroups(f machine.Factory, n int) error {
+	return &machine.UnsupportedSpec{Backend: f.Backend(), Field: "containers",
+		Reason: fmt.Sprintf("the %s backend cannot run a group of %d containers (one shared private network); use local or docker", f.Backend(), n)}
+}
+
 // Group is one group's network on a backend.
 type Group interface {
 	// Start creates a member on the group's network; the primary is
@@ -108,8 +148,12 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 	if len(ordered) > 1 {
 		host, ok := f.(Host)
 		if !ok {
-			return nil, &machine.UnsupportedSpec{Backend: f.Backend(), Field: "containers",
-				Reason: fmt.Sprintf("the %s backend cannot run a group of %d containers (one shared private network); use local or docker", f.Backend(), len(ordered))}
+			return nil, noGroups(f, len(ordered))
+		}
+		if gc, ok := host.(GroupChecker); ok {
+			if err := gc.CheckGroup(); err != nil {
+				return nil, err
+			}
 		}
 		names := make([]string, len(ordered))
 		for i, c := range ordered {

@@ -70,3 +70,20 @@ func newSimFactory(t *testing.T) machine.Factory {
 	}
 	return shellsim.NewFactory(shellsim.NewEngine(o))
 }
+
+func TestCheckEnvironment(t *testing.T) {
+	f := newSimFactory(t)
+	one := task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: simSpec()}}}
+	if err := task.CheckEnvironment(f, machine.Requirements{}, one); err != nil {
+		t.Fatalf("one member: %v", err)
+	}
+	two := task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: simSpec()}, {Name: "db", Machine: simSpec(), Command: []string{"true"}}}}
+	var un *machine.UnsupportedSpec
+	if err := task.CheckEnvironment(f, machine.Requirements{}, two); !errors.As(err, &un) || un.Field != "containers" {
+		t.Fatalf("two members on shellsim: %v", err)
+	}
+	bad := task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: machine.Spec{Source: machine.HostImage{}, Network: machine.NetworkDeny}}}}
+	if err := task.CheckEnvironment(f, machine.Requirements{}, bad); !errors.As(err, &un) || !strings.Contains(err.Error(), `container "main"`) {
+		t.Fatalf("a member shellsim cannot run: %v", err)
+	}
+}

@@ -271,6 +271,10 @@ class GoMachineFactory:
         self._handle = _Handle(reply.header["handle"])
 
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None:
+        if not isinstance(spec, MachineSpec):  # a shellbox.task.TaskSpec
+            from shellbox.task import check_task_environment
+
+            return check_task_environment(self, requirements, spec)
         call_sync(
             self._handle.id,
             "check_environment",

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from shellbox import _go
 from shellbox.machine import Machine, MachineClosed, MachineSpec, NetworkPolicy, _invalid
 
-__all__ = ["ContainerSpec", "ReadinessProbe", "ServiceEndpoint", "Task", "TaskSpec", "create_task"]
+__all__ = ["ContainerSpec", "ReadinessProbe", "ServiceEndpoint", "Task", "TaskSpec", "check_task_environment", "create_task"]
 
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 
@@ -211,3 +211,16 @@ async def create_task(factory: _go.GoMachineFactory, spec: TaskSpec) -> Task:
     for name, member in reply.header["members"].items():
         containers[name] = factory.machine_class(member["handle"], by_name[name].machine, factory.backend)
     return Task(reply.header["handle"], spec, containers)
+
+
+def check_task_environment(factory: _go.GoMachineFactory, requirements: Any, spec: TaskSpec) -> None:
+    """Refuse, without starting anything, a task factory cannot run (each member
+    as check_environment sees it; several members on a backend without groups);
+    ``factory.check_environment(requirements, task_spec)`` is the same."""
+    if not isinstance(spec, TaskSpec):
+        raise TypeError(f"check_environment takes a MachineSpec or a TaskSpec, got {type(spec).__name__}")
+    _go.call_sync(
+        0,
+        "check_task",
+        {"factory": factory._handle.id, "requirements": _go.requirements_json(requirements), "spec": _spec_json(spec)},
+    )

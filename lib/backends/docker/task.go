@@ -29,9 +29,8 @@ const LabelTask = "dev.shellbox.task"
 // guest. gVisor cannot share a namespace's loopback between sandboxes (each
 // sentry has its own network stack), so the gVisor backend refuses groups.
 func (f *Factory) NewGroup(ctx context.Context, names []string) (task.Group, error) {
-	if f.runtime == "runsc" || f.backend == "gvisor" {
-		return nil, f.unsupported("containers", "a task group of several containers needs one shared loopback, and gVisor keeps loopback inside each sandbox "+
-			"(a Docker network instead would let members reach the host's addresses); run groups on the docker or local backend")
+	if err := f.CheckGroup(); err != nil {
+		return nil, err
 	}
 	hosts := make([]string, 0, len(names))
 	for _, n := range names {
@@ -78,6 +77,15 @@ func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, [
 		return nil, nil, err
 	}
 	return m, service, nil
+}
+
+// CheckGroup refuses groups under gVisor.
+func (f *Factory) CheckGroup() error {
+	if f.runtime == "runsc" || f.backend == "gvisor" {
+		return f.unsupported("containers", "a task group of several containers needs one shared loopback, and gVisor keeps loopback inside each sandbox "+
+			"(a Docker network instead would let members reach the host's addresses); run groups on the docker or local backend")
+	}
+	return nil
 }
 
 // Close has nothing to release: the namespace ends with the containers.

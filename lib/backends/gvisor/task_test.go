@@ -29,7 +29,11 @@ func TestTaskOneMemberAndNoGroups(t *testing.T) {
 	if err := tk.WaitReady(ctx, 120*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	_, err = task.Create(ctx, factory, task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: spec}, {Name: "db", Machine: spec, Command: []string{"sleep", "100"}}}})
+	group := task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: spec}, {Name: "db", Machine: spec, Command: []string{"sleep", "100"}}}}
+	if err := task.CheckEnvironment(factory, machine.Requirements{}, group); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("CheckEnvironment of a gVisor group: %v", err)
+	}
+	_, err = task.Create(ctx, factory, group)
 	var un *machine.UnsupportedSpec
 	if !errors.As(err, &un) || un.Field != "containers" || !strings.Contains(un.Reason, "loopback") {
 		t.Fatalf("a gVisor group: %v", err)

@@ -24,11 +24,8 @@ var _ task.Host = (*Factory)(nil)
 // the group holds its descriptor or a member runs in it; nothing is
 // mounted, so nothing outlives the group.
 func (f *Factory) NewGroup(ctx context.Context, names []string) (task.Group, error) {
-	if !f.root {
-		// Joining a namespace needs CAP_SYS_ADMIN over it; an
-		// unprivileged host's sandboxes each own a user namespace.
-		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "containers",
-			Reason: "a local task group of several containers needs a host process running as root (members join one network namespace)"}
+	if err := f.CheckGroup(); err != nil {
+		return nil, err
 	}
 	ns, err := newLoopbackNetns()
 	if err != nil {
@@ -36,6 +33,17 @@ func (f *Factory) NewGroup(ctx context.Context, names []string) (task.Group, err
 	}
 	hosts := "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.0.1\t" + strings.Join(names, " ") + "\n"
 	return &group{f: f, netns: ns, hosts: hosts}, nil
+}
+
+// CheckGroup refuses groups on a host process that is not root: joining
+// a namespace needs CAP_SYS_ADMIN over it, and an unprivileged host's
+// sandboxes each own a user namespace.
+func (f *Factory) CheckGroup() error {
+	if !f.root {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "containers",
+			Reason: "a local task group of several containers needs a host process running as root (members join one network namespace)"}
+	}
+	return nil
 }
 
 type group struct {
