@@ -38,6 +38,10 @@ type Handler func(ctx context.Context, req Request) (Response, error)
 // HelperName is the guest program, found with helpers.Path.
 const HelperName = "shellbox-relay"
 
+// guestProgram finds the program placed in the machine (tests put a
+// hostile one in its place).
+var guestProgram = func() (string, error) { return helpers.Path(HelperName) }
+
 // startTimeout bounds the wait for the guest listener.
 const startTimeout = 60 * time.Second
 
@@ -79,7 +83,7 @@ func Serve(ctx context.Context, m machine.Machine, port int, h Handler) (*Relay,
 	if !ok {
 		return nil, &machine.UnsupportedSpec{Field: "machine", Reason: "serve_http needs a machine that runs long-lived processes (local, docker, gvisor)"}
 	}
-	bin, err := helpers.Path(HelperName)
+	bin, err := guestProgram()
 	if err != nil {
 		return nil, err
 	}
