@@ -66,17 +66,24 @@ func noGroups(f machine.Factory, n int) error {
 // Group is one group's network on a backend.
 type Group interface {
 	// Start creates a member on the group's network; the primary is
-	// started first. service is the argv of the image's own entrypoint
-	// and command, nil when it has none.
-	Start(ctx context.Context, c Container) (m machine.Machine, service []string, err error)
+	// started first. image is what the member's image starts by itself
+	// (zero when it starts nothing).
+	Start(ctx context.Context, c Container) (m machine.Machine, image ImageService, err error)
 	// Close releases the network once every member is closed.
 	Close(ctx context.Context) error
+}
+
+// ImageService is what an image runs by itself: its entrypoint followed
+// by its command, in its working directory.
+type ImageService struct {
+	Argv []string
+	Cwd  string // "": the machine's workdir
 }
 
 // ImageCommander is implemented by a machine that knows its image's
 // entrypoint and command (used for a one-member task without a Host).
 type ImageCommander interface {
-	ImageCommand(ctx context.Context) ([]string, error)
+	ImageCommand(ctx context.Context) (ImageService, error)
 }
 
 // MemberError says which member ended a group, and why.
@@ -165,7 +172,7 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 	}
 	for _, c := range ordered {
 		var m machine.Machine
-		var image []string
+		var image ImageService
 		if t.group != nil {
 			m, image, err = t.group.Start(ctx, c)
 		} else {
@@ -183,16 +190,16 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 		if err != nil {
 			return nil, err
 		}
-		argv := c.Command
+		argv, cwd := c.Command, ""
 		if argv == nil && c.Name != spec.Primary {
-			argv = image
+			argv, cwd = image.Argv, image.Cwd
 			if argv == nil {
 				return nil, &machine.UnsupportedSpec{Backend: f.Backend(), Field: "command",
 					Reason: fmt.Sprintf("member %q is a service but its image has no entrypoint or command; give ContainerSpec.command", c.Name)}
 			}
 		}
 		if argv != nil {
-			if err := t.startService(ctx, c.Name, m, c.Machine, argv); err != nil {
+			if err := t.startService(ctx, c.Name, m, argv, cwd); err != nil {
 				return nil, err
 			}
 		}
@@ -208,12 +215,12 @@ type service struct {
 	done   chan struct{}
 }
 
-func (t *Task) startService(ctx context.Context, name string, m machine.Machine, spec machine.Spec, argv []string) error {
+func (t *Task) startService(ctx context.Context, name string, m machine.Machine, argv []string, cwd string) error {
 	pm, ok := m.(machine.ProcessMachine)
 	if !ok {
 		return &machine.UnsupportedSpec{Field: "command", Reason: "this backend cannot run a member's service (no long-lived processes)"}
 	}
-	p, err := pm.OpenProcess(ctx, machine.Command{Argv: argv, OutputLimit: tailSize})
+	p, err := pm.OpenProcess(ctx, machine.Command{Argv: argv, Cwd: cwd, OutputLimit: tailSize})
 	if err != nil {
 		return fmt.Errorf("starting the service of member %q: %w", name, err)
 	}

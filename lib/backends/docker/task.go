@@ -49,7 +49,7 @@ type group struct {
 }
 
 // Start creates a member's container on the group's network.
-func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, []string, error) {
+func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, task.ImageService, error) {
 	g.mu.Lock()
 	primary := g.primary
 	g.mu.Unlock()
@@ -64,7 +64,7 @@ func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, [
 		host.NetworkMode = container.NetworkMode("container:" + primary)
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, task.ImageService{}, err
 	}
 	if primary == "" {
 		g.mu.Lock()
@@ -74,7 +74,7 @@ func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, [
 	service, err := m.ImageCommand(ctx)
 	if err != nil {
 		m.Close(context.Background())
-		return nil, nil, err
+		return nil, task.ImageService{}, err
 	}
 	return m, service, nil
 }
@@ -91,23 +91,23 @@ func (f *Factory) CheckGroup() error {
 // Close has nothing to release: the namespace ends with the containers.
 func (g *group) Close(context.Context) error { return nil }
 
-// ImageCommand is the image's ENTRYPOINT followed by its CMD (what docker
-// run would start), or nil when the image has neither.
-func (m *Machine) ImageCommand(ctx context.Context) ([]string, error) {
+// ImageCommand is the image's ENTRYPOINT followed by its CMD in its
+// WORKDIR (what docker run would start); no Argv when it has neither.
+func (m *Machine) ImageCommand(ctx context.Context) (task.ImageService, error) {
 	insp, err := m.cli.ContainerInspect(ctx, m.id)
 	if err != nil {
-		return nil, fmt.Errorf("inspecting container %s: %w", m.name, err)
+		return task.ImageService{}, fmt.Errorf("inspecting container %s: %w", m.name, err)
 	}
 	img, err := m.cli.ImageInspect(ctx, insp.Image)
 	if err != nil {
-		return nil, fmt.Errorf("inspecting image %s: %w", insp.Image, err)
+		return task.ImageService{}, fmt.Errorf("inspecting image %s: %w", insp.Image, err)
 	}
 	if img.Config == nil {
-		return nil, nil
+		return task.ImageService{}, nil
 	}
 	argv := append(append([]string{}, img.Config.Entrypoint...), img.Config.Cmd...)
 	if len(argv) == 0 {
-		return nil, nil
+		return task.ImageService{}, nil
 	}
-	return argv, nil
+	return task.ImageService{Argv: argv, Cwd: img.Config.WorkingDir}, nil
 }

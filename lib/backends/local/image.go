@@ -250,6 +250,8 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 	}
 	plan := &layoutPlan{dir: mdir, lock: lock, mounts: mounts, readOnly: readOnly, links: links, workdir: workdir,
 		baseEnv: env, users: users, defUser: defUser, userns: !f.root}
+	plan.image.Argv = append(append([]string{}, img.config.Entrypoint...), img.config.Cmd...)
+	plan.image.Cwd = img.config.WorkingDir
 	if !f.root && defUser != nil {
 		// Without root the sandbox has one uid, mapped to the caller: make
 		// it the image's user.

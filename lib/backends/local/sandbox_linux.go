@@ -23,6 +23,7 @@ import (
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/task"
 )
 
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -95,6 +96,8 @@ type layoutPlan struct {
 	// netns, when set, is a task group's network namespace that the
 	// sandbox joins instead of getting its own (task_linux.go).
 	netns *os.File
+	// image is what an image's config starts by itself (task_linux.go).
+	image task.ImageService
 }
 
 // hostSystemArgs binds the host's system directories read-only, as

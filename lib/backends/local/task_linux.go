@@ -53,13 +53,13 @@ type group struct {
 }
 
 // Start creates a member inside the group's namespace.
-func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, []string, error) {
+func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, task.ImageService, error) {
 	spec := c.Machine
 	if err := spec.Validate(); err != nil {
-		return nil, nil, err
+		return nil, task.ImageService{}, err
 	}
 	if err := g.f.checkSpec(spec); err != nil {
-		return nil, nil, err
+		return nil, task.ImageService{}, err
 	}
 	var plan *layoutPlan
 	var err error
@@ -74,18 +74,48 @@ func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, [
 		plan, err = g.f.imageLayout(ctx, *src, spec)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, task.ImageService{}, err
 	}
 	plan.netns = g.netns
+	etcImage, err := g.imageHosts(plan)
+	if err != nil {
+		removeTree(plan.dir)
+		plan.lock.Close()
+		return nil, task.ImageService{}, &machine.StartupError{Backend: Name, Err: fmt.Errorf("writing member %q's /etc/hosts: %w", c.Name, err)}
+	}
 	m, err := g.f.start(ctx, spec, plan)
 	if err != nil {
-		return nil, nil, err
+		return nil, task.ImageService{}, err
+	}
+	if etcImage {
+		return m, plan.image, nil
 	}
 	if err := g.writeHosts(ctx, m); err != nil {
 		m.Close(context.Background())
-		return nil, nil, &machine.StartupError{Backend: Name, Err: fmt.Errorf("writing member %q's /etc/hosts: %w", c.Name, err)}
+		return nil, task.ImageService{}, &machine.StartupError{Backend: Name, Err: fmt.Errorf("writing member %q's /etc/hosts: %w", c.Name, err)}
 	}
-	return m, nil, nil
+	return m, plan.image, nil
+}
+
+// imageHosts gives an image member (whose /etc is the image's, bound
+// read-only) a private copy of that /etc with the group's hosts file.
+func (g *group) imageHosts(plan *layoutPlan) (bool, error) {
+	for i := 0; i+2 < len(plan.mounts); i++ {
+		if plan.mounts[i] != "--ro-bind" || plan.mounts[i+2] != "/etc" {
+			continue
+		}
+		etc := filepath.Join(plan.dir, "etc")
+		if err := copyTree(plan.mounts[i+1], etc); err != nil {
+			return true, err
+		}
+		os.Remove(filepath.Join(etc, "hosts"))
+		if err := os.WriteFile(filepath.Join(etc, "hosts"), []byte(g.hosts), 0o644); err != nil {
+			return true, err
+		}
+		plan.mounts[i+1] = etc
+		return true, nil
+	}
+	return false, nil
 }
 
 // writeHosts puts the group's names into the member's own /etc/hosts.
@@ -100,6 +130,15 @@ func (g *group) writeHosts(ctx context.Context, m *Machine) error {
 		return err
 	}
 	return m.Upload(ctx, file, "/etc/hosts")
+}
+
+// ImageCommand is what the machine's image starts by itself: an image's
+// entrypoint and command in its working directory; nothing for HostImage.
+func (m *Machine) ImageCommand(context.Context) (task.ImageService, error) {
+	if len(m.plan.image.Argv) == 0 {
+		return task.ImageService{}, nil
+	}
+	return m.plan.image, nil
 }
 
 // Close drops the group's hold on the namespace.

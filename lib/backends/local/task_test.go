@@ -236,3 +236,25 @@ func TestTaskGroupsLeaveNothing(t *testing.T) {
 		t.Errorf("goroutines: %d -> %d\n%s", before.goroutines, after.goroutines, buf[:n])
 	}
 }
+
+// An image member with no command starts its image's entrypoint and
+// command in its working directory.
+func TestTaskImageServiceOnLocal(t *testing.T) {
+	f := newFactory(t, Options{})
+	img := busyboxLayout(t, "--config.entrypoint", "httpd", "--config.entrypoint", "-f", "--config.cmd", "-p", "--config.cmd", "8081", "--config.workingdir", "/app")
+	spec := machine.Spec{Source: img, Workdir: "/workspace", Network: machine.NetworkDeny}
+	web := task.Container{Name: "web", Machine: spec, Readiness: &task.Probe{Command: []string{"wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8081/hello.txt"},
+		Timeout: 5 * time.Second, Interval: 100 * time.Millisecond, Attempts: 100}}
+	tk := createTask(t, f, task.Spec{Primary: "agent", Containers: []task.Container{agentMember(), web}})
+	waitReady(t, tk)
+	res := run(t, tk.Members()["agent"], sh("wget -q -O- http://web:8081/hello.txt"))
+	if string(res.Stdout) != "from the image\n" {
+		t.Fatalf("the image's service: %q %q", res.Stdout, res.Stderr)
+	}
+	// HostImage has nothing to start: a supporting member needs a command.
+	_, err := task.Create(context.Background(), f, task.Spec{Primary: "agent", Containers: []task.Container{agentMember(), {Name: "idle", Machine: hostSpec()}}})
+	var un *machine.UnsupportedSpec
+	if !errors.As(err, &un) || un.Field != "command" {
+		t.Fatalf("a HostImage member without a command: %v", err)
+	}
+}
