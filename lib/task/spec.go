@@ -26,6 +26,12 @@ type Container struct {
 	// Command, when set, replaces the image's entrypoint and command as
 	// the member's service.
 	Command []string
+	// Args, when set, replaces only the image's command: the service is
+	// the image's entrypoint with these arguments (compose's command).
+	Args []string
+	// ServiceCwd is where the service starts; "": the image's working
+	// directory, else the machine's.
+	ServiceCwd string
 }
 
 // Endpoint is a port a member serves.
@@ -100,6 +106,14 @@ func (c Container) validate() error {
 	if c.Command != nil {
 		if err := (machine.Command{Argv: c.Command}).Validate(); err != nil {
 			return &machine.InvalidSpec{Field: "command", Reason: err.Error()}
+		}
+		if c.Args != nil {
+			return &machine.InvalidSpec{Field: "args", Reason: "give command (the whole service) or args (the image's entrypoint's arguments), not both"}
+		}
+	}
+	if c.ServiceCwd != "" {
+		if err := machine.ValidateGuestPath("service_cwd", c.ServiceCwd); err != nil {
+			return err
 		}
 	}
 	if p := c.Readiness; p != nil {

@@ -76,8 +76,17 @@ type Group interface {
 // ImageService is what an image runs by itself: its entrypoint followed
 // by its command, in its working directory.
 type ImageService struct {
-	Argv []string
-	Cwd  string // "": the machine's workdir
+	Entrypoint []string
+	Cmd        []string
+	Cwd        string // "": the machine's workdir
+}
+
+// Argv is the entrypoint followed by the command.
+func (s ImageService) Argv() []string {
+	if len(s.Entrypoint)+len(s.Cmd) == 0 {
+		return nil
+	}
+	return append(append([]string{}, s.Entrypoint...), s.Cmd...)
 }
 
 // ImageCommander is implemented by a machine that knows its image's
@@ -190,9 +199,15 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 		if err != nil {
 			return nil, err
 		}
-		argv, cwd := c.Command, ""
+		argv, cwd := c.Command, c.ServiceCwd
+		if cwd == "" {
+			cwd = image.Cwd
+		}
+		if argv == nil && c.Args != nil {
+			argv = append(append([]string{}, image.Entrypoint...), c.Args...)
+		}
 		if argv == nil && c.Name != spec.Primary {
-			argv, cwd = image.Argv, image.Cwd
+			argv = image.Argv()
 			if argv == nil {
 				return nil, &machine.UnsupportedSpec{Backend: f.Backend(), Field: "command",
 					Reason: fmt.Sprintf("member %q is a service but its image has no entrypoint or command; give ContainerSpec.command", c.Name)}

@@ -92,7 +92,7 @@ func (f *Factory) CheckGroup() error {
 func (g *group) Close(context.Context) error { return nil }
 
 // ImageCommand is the image's ENTRYPOINT followed by its CMD in its
-// WORKDIR (what docker run would start); no Argv when it has neither.
+// WORKDIR (what docker run would start).
 func (m *Machine) ImageCommand(ctx context.Context) (task.ImageService, error) {
 	insp, err := m.cli.ContainerInspect(ctx, m.id)
 	if err != nil {
@@ -105,9 +105,5 @@ func (m *Machine) ImageCommand(ctx context.Context) (task.ImageService, error) {
 	if img.Config == nil {
 		return task.ImageService{}, nil
 	}
-	argv := append(append([]string{}, img.Config.Entrypoint...), img.Config.Cmd...)
-	if len(argv) == 0 {
-		return task.ImageService{}, nil
-	}
-	return task.ImageService{Argv: argv, Cwd: img.Config.WorkingDir}, nil
+	return task.ImageService{Entrypoint: img.Config.Entrypoint, Cmd: img.Config.Cmd, Cwd: img.Config.WorkingDir}, nil
 }

@@ -135,9 +135,6 @@ func (g *group) writeHosts(ctx context.Context, m *Machine) error {
 // ImageCommand is what the machine's image starts by itself: an image's
 // entrypoint and command in its working directory; nothing for HostImage.
 func (m *Machine) ImageCommand(context.Context) (task.ImageService, error) {
-	if len(m.plan.image.Argv) == 0 {
-		return task.ImageService{}, nil
-	}
 	return m.plan.image, nil
 }
 
