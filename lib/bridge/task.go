@@ -10,6 +10,7 @@ import (
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/relay"
 	"github.com/shellbox/shellbox/lib/task"
+	"github.com/shellbox/shellbox/lib/task/compose"
 )
 
 // Task groups (lib/task) and the host HTTP relay (lib/relay).
@@ -17,6 +18,41 @@ func init() {
 	extraRoot["create_task"] = createTask
 	extraRoot["serve_http"] = serveHTTP
 	extraRoot["check_task"] = checkTask
+	extraRoot["create_compose_task"] = createComposeTask
+}
+
+// createComposeTask: a Docker Compose project (lib/task/compose) created
+// as a task; the reply is create_task's.
+func createComposeTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Factory      uint64            `json:"factory"`
+		Files        []string          `json:"files"`
+		WorkingDir   string            `json:"working_dir"`
+		Env          map[string]string `json:"env"`
+		Primary      string            `json:"primary"`
+		Workdir      string            `json:"workdir"`
+		PrimaryBuild string            `json:"primary_build"`
+		PrimaryImage string            `json:"primary_image"`
+		PrimaryEnv   map[string]string `json:"primary_env"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	f, err := factoryOf(b, r.Factory)
+	if err != nil {
+		return Reply{}, err
+	}
+	for _, p := range r.Files {
+		if err := machine.ValidateHostPath("files", p); err != nil {
+			return Reply{}, err
+		}
+	}
+	spec, err := compose.Load(ctx, compose.Options{Files: r.Files, WorkingDir: r.WorkingDir, Env: r.Env, Primary: r.Primary,
+		Workdir: r.Workdir, PrimaryBuild: r.PrimaryBuild, PrimaryImage: r.PrimaryImage, PrimaryEnv: r.PrimaryEnv})
+	if err != nil {
+		return Reply{}, err
+	}
+	return startTask(b, ctx, f, spec)
 }
 
 // checkTask: {"factory": handle, "requirements": ..., "spec": TaskSpec}.
@@ -72,6 +108,12 @@ func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	if err := decode(r.Spec, &spec); err != nil {
 		return Reply{}, err
 	}
+	return startTask(b, ctx, f, spec)
+}
+
+// startTask creates spec's task and replies with its handle and a machine
+// handle per member.
+func startTask(b *Bridge, ctx context.Context, f machine.Factory, spec task.Spec) (Reply, error) {
 	t, err := task.Create(ctx, f, spec)
 	if err != nil {
 		return Reply{}, err
@@ -84,8 +126,9 @@ func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	}
 	return Reply{Header: struct {
 		Handle  uint64                 `json:"handle"`
+		Primary string                 `json:"primary"`
 		Members map[string]memberReply `json:"members"`
-	}{b.Add(&taskObject{t: t}), members}}, nil
+	}{b.Add(&taskObject{t: t}), t.Primary(), members}}, nil
 }
 
 type taskObject struct{ t *task.Task }

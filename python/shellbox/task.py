@@ -11,7 +11,9 @@ groups; the others refuse them with UnsupportedMachineSpec naming the reason."""
 from __future__ import annotations
 
 import math
+import os
 import re
+from os import PathLike
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -19,7 +21,16 @@ from typing import Any, Mapping
 from shellbox import _go
 from shellbox.machine import Machine, MachineClosed, MachineSpec, NetworkPolicy, _invalid
 
-__all__ = ["ContainerSpec", "ReadinessProbe", "ServiceEndpoint", "Task", "TaskSpec", "check_task_environment", "create_task"]
+__all__ = [
+    "ContainerSpec",
+    "ReadinessProbe",
+    "ServiceEndpoint",
+    "Task",
+    "TaskSpec",
+    "check_task_environment",
+    "create_compose_task",
+    "create_task",
+]
 
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 
@@ -158,16 +169,16 @@ class Task:
     (closing any of them closes the group); ``primary`` names the member agents
     drive. An async context manager that closes the group on exit."""
 
-    def __init__(self, handle: int, spec: TaskSpec, containers: dict[str, Machine]):
+    def __init__(self, handle: int, spec: TaskSpec | None, containers: dict[str, Machine], primary: str):
         self._handle = _go._Handle(handle)
-        self.spec = spec
+        self.spec = spec  # None for a compose project
         self.containers: Mapping[str, Machine] = MappingProxyType(containers)
-        self.primary = spec.primary
+        self.primary = primary
         self._closed = False
 
     def endpoint(self, member: str, endpoint: str) -> str:
         """``"member:port"``: how other members reach a member's endpoint."""
-        for c in self.spec.containers:
+        for c in self.spec.containers if self.spec else ():
             if c.name == member:
                 for e in c.endpoints:
                     if e.name == endpoint:
@@ -210,7 +221,44 @@ async def create_task(factory: _go.GoMachineFactory, spec: TaskSpec) -> Task:
     by_name = {c.name: c for c in spec.containers}
     for name, member in reply.header["members"].items():
         containers[name] = factory.machine_class(member["handle"], by_name[name].machine, factory.backend)
-    return Task(reply.header["handle"], spec, containers)
+    return Task(reply.header["handle"], spec, containers, spec.primary)
+
+
+async def create_compose_task(
+    factory: _go.GoMachineFactory,
+    files: list[str | PathLike[str]],
+    *,
+    working_dir: str | PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    primary: str = "main",
+    workdir: str = "",
+    primary_build: str | PathLike[str] | None = None,
+    primary_image: str | None = None,
+    primary_env: Mapping[str, str] | None = None,
+) -> Task:
+    """A Docker Compose project as a task group (Harbor's multi-container
+    tasks): each service a member, ``primary`` the one agents drive. ``env``
+    interpolates ``${VAR}`` in the files; ``primary_build`` (a build context)
+    or ``primary_image`` gives the primary its image unless the files do (as
+    Harbor's base file); ``primary_env`` joins the primary's environment. Keys a
+    group cannot honour (ports, volumes, other networks, privileges, ...) raise
+    UnsupportedMachineSpec naming the key."""
+    request = {
+        "factory": factory._handle.id,
+        "files": [os.path.abspath(f) for f in files],
+        "working_dir": os.path.abspath(working_dir) if working_dir else "",
+        "env": dict(env or {}),
+        "primary": primary,
+        "workdir": workdir,
+        "primary_build": os.path.abspath(primary_build) if primary_build else "",
+        "primary_image": primary_image or "",
+        "primary_env": dict(primary_env or {}),
+    }
+    reply = await _go.call(0, "create_compose_task", request)
+    containers: dict[str, Machine] = {}
+    for name, member in reply.header["members"].items():
+        containers[name] = factory.machine_class(member["handle"], None, factory.backend)
+    return Task(reply.header["handle"], None, containers, reply.header["primary"])
 
 
 def check_task_environment(factory: _go.GoMachineFactory, requirements: Any, spec: TaskSpec) -> None:

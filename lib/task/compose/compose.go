@@ -29,6 +29,27 @@ type Options struct {
 	// Workdir is the primary's working directory when its service sets
 	// none (Harbor's task workdir).
 	Workdir string
+	// PrimaryBuild (a build context with its Dockerfile) or PrimaryImage
+	// is the primary's image unless the files give it one (Harbor's base
+	// file does the same); at most one of them.
+	PrimaryBuild string
+	PrimaryImage string
+	// PrimaryEnv is added to the primary's environment (the task's env).
+	PrimaryEnv map[string]string
+}
+
+// base is Harbor's base file: the primary's image, kept alive.
+func (o Options) base(primary string) (types.ConfigFile, bool) {
+	svc := map[string]any{"command": []any{"sh", "-c", "sleep infinity"}}
+	switch {
+	case o.PrimaryBuild != "":
+		svc["build"] = map[string]any{"context": o.PrimaryBuild}
+	case o.PrimaryImage != "":
+		svc["image"] = o.PrimaryImage
+	default:
+		return types.ConfigFile{}, false
+	}
+	return types.ConfigFile{Filename: "shellbox-base.yaml", Config: map[string]any{"services": map[string]any{primary: svc}}}, true
 }
 
 // serviceKeys are the service keys a group honours; everything else is
@@ -55,7 +76,17 @@ func Load(ctx context.Context, o Options) (task.Spec, error) {
 	if dir == "" {
 		dir = filepath.Dir(o.Files[0])
 	}
+	primary := o.Primary
+	if primary == "" {
+		primary = "main"
+	}
+	if o.PrimaryBuild != "" && o.PrimaryImage != "" {
+		return task.Spec{}, &machine.InvalidSpec{Field: "primary_image", Reason: "give primary_build or primary_image, not both"}
+	}
 	details := types.ConfigDetails{WorkingDir: dir, Environment: o.Env}
+	if base, ok := o.base(primary); ok {
+		details.ConfigFiles = append(details.ConfigFiles, base)
+	}
 	for _, f := range o.Files {
 		abs, err := filepath.Abs(f)
 		if err != nil {
@@ -75,10 +106,6 @@ func Load(ctx context.Context, o Options) (task.Spec, error) {
 	if err != nil {
 		return task.Spec{}, &machine.InvalidSpec{Field: "compose", Reason: err.Error()}
 	}
-	primary := o.Primary
-	if primary == "" {
-		primary = "main"
-	}
 	if _, ok := project.Services[primary]; !ok {
 		return task.Spec{}, &machine.InvalidSpec{Field: "compose", Reason: fmt.Sprintf("the project has no %q service (the member agents drive)", primary)}
 	}
@@ -92,6 +119,11 @@ func Load(ctx context.Context, o Options) (task.Spec, error) {
 		c, err := member(project.Services[n], n == primary, o.Workdir)
 		if err != nil {
 			return task.Spec{}, err
+		}
+		if n == primary {
+			for k, v := range o.PrimaryEnv {
+				c.Machine.Env[k] = v
+			}
 		}
 		spec.Containers = append(spec.Containers, c)
 	}

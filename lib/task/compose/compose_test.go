@@ -124,7 +124,8 @@ func TestComposeGroupOnDocker(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, files := project(t, taskCompose)
-	spec, err := compose.Load(ctx, compose.Options{Files: files, WorkingDir: env, Env: map[string]string{"CONTEXT_DIR": env}, Workdir: "/workspace"})
+	// Harbor's base file given as PrimaryBuild instead of a file.
+	spec, err := compose.Load(ctx, compose.Options{Files: files[1:], PrimaryBuild: env, PrimaryEnv: map[string]string{"TASK_VAR": "from-task"}, Workdir: "/workspace"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +137,8 @@ func TestComposeGroupOnDocker(t *testing.T) {
 	if err := tk.WaitReady(ctx, 2*time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	res, err := tk.Members()["main"].Run(ctx, machine.Command{Argv: []string{"sh", "-c", `wget -q -O- "$SERVICE_URL"; pwd`}, OutputLimit: 4096})
-	if err != nil || res.ExitCode == nil || *res.ExitCode != 0 || string(res.Stdout) != "hello from compose\n/workspace\n" {
+	res, err := tk.Members()["main"].Run(ctx, machine.Command{Argv: []string{"sh", "-c", `wget -q -O- "$SERVICE_URL"; pwd; echo $TASK_VAR`}, OutputLimit: 4096})
+	if err != nil || res.ExitCode == nil || *res.ExitCode != 0 || string(res.Stdout) != "hello from compose\n/workspace\nfrom-task\n" {
 		t.Fatalf("main querying web: %+v %v", res, err)
 	}
 }
