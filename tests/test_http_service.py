@@ -187,3 +187,17 @@ async def test_one_relay_serves_a_docker_group():
             assert got.stdout == b'{"verdict": "pass"}'
             too_big = await sh(task.containers["app"], f"head -c {MAX_BODY_BYTES + 1} /dev/zero | tr '\\0' a > /tmp/o; wget -q -O- --post-file /tmp/o {url}/; true")
             assert b"413" in too_big.stderr
+
+
+async def test_shellsim_is_refused_by_name():
+    from shellbox.backends.shellsim.machine import ShellSimMachineFactory
+    from shellbox.machine import ShellSimBuiltins, UnsupportedMachineSpec
+
+    sim = await ShellSimMachineFactory().create(MachineSpec(ShellSimBuiltins()))
+    try:
+        with pytest.raises(UnsupportedMachineSpec) as info:
+            async with serve_http(sim, echo, port=8000):
+                pass
+        assert info.value.field == "machine"
+    finally:
+        await sim.close()

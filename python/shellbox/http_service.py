@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Union
 
 from shellbox import _go
+from shellbox.machine import Backend, UnsupportedMachineSpec
 
 __all__ = ["HttpRequest", "HttpResponse", "serve_http", "MAX_BODY_BYTES", "MAX_PENDING_REQUESTS"]
 
@@ -74,6 +75,12 @@ async def serve_http(machine: _go.GoMachine, handler: Handler, *, port: int) -> 
         raise TypeError(f"serve_http takes a shellbox machine, got {type(machine).__name__}")
     if isinstance(port, bool) or not isinstance(port, int):
         raise TypeError(f"port must be an int, got {type(port).__name__}")
+    if machine.backend == Backend.SHELLSIM:
+        raise UnsupportedMachineSpec(
+            "serve_http needs a machine that runs host programs; ShellSim's virtual network has static routes only "
+            "(a handler route is not built yet)",
+            "machine",
+        )
     reply = await _go.call(0, "serve_http", {"machine": machine._check(), "port": port})
     relay = _go._Handle(reply.header["handle"])
     answers: set[asyncio.Task[None]] = set()
