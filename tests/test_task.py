@@ -183,7 +183,15 @@ async def test_local_fifty_groups_leave_nothing(local):
             break
         await asyncio.sleep(0.05)
     assert descendants() == before_procs
-    assert temp_entries("shellbox-local-") <= before_temp
+    # Other processes on this host make local machines too: a directory of
+    # ours would stay, theirs come and go.
+    left = temp_entries("shellbox-local-") - before_temp
+    for _ in range(300):
+        left &= temp_entries("shellbox-local-")
+        if not left:
+            break
+        await asyncio.sleep(0.1)
+    assert not left
 
 
 async def test_one_member_tasks_everywhere_and_groups_refused():
