@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
-	"github.com/shellbox/shellbox/lib/backends/gvisor"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/relay"
 	"github.com/shellbox/shellbox/lib/task"
@@ -18,24 +17,15 @@ import (
 func dockerFactory(t *testing.T, backend string) *docker.Factory {
 	t.Helper()
 	helperstest.Build(t)
-	lock, err := dockertest.Shared()
+	cfg := docker.Config{Backend: "docker"}
+	if backend == "gvisor" {
+		cfg = docker.GvisorConfig(docker.Options{})
+	}
+	f, lock, err := dockertest.Setup(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(lock.Release)
-	ctx := context.Background()
-	var f *docker.Factory
-	if backend == "gvisor" {
-		f, err = gvisor.New(ctx, docker.Options{})
-	} else {
-		f, err = docker.New(ctx, docker.Config{Backend: "docker"})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dockertest.EnsureBusybox(ctx, f.Client()); err != nil {
-		t.Fatal(err)
-	}
 	return f
 }
 
