@@ -89,3 +89,39 @@ async def test_cgroup_parent_refusals(tmp_path):
     with pytest.raises(UnsupportedMachineSpec) as refused:
         await factory.create(MachineSpec(HostImage(), memory_mb=64))
     assert refused.value.field == "memory_mb"
+
+
+async def test_copy_on_write_system_directories(tmp_path):
+    from shellbox.backends.local.machine import SystemDirectories
+
+    factory = LocalMachineFactory(system_directories=SystemDirectories.COPY_ON_WRITE)
+    first = await factory.create(MachineSpec(HostImage(), workdir="/usr/local/shellbox-work"))
+    second = await factory.create(MachineSpec(HostImage()))
+    marker = "/usr/bin/shellbox-parity-cow"
+    try:
+        wrote = await first.run(Command(("sh", "-c", f"pwd; echo mine > {marker}; rm /usr/bin/true; echo '10.9.9.9 cow' >> /etc/hosts")))
+        assert (wrote.exit_code, wrote.stdout) == (0, b"/usr/local/shellbox-work\n"), wrote
+        # The machine keeps its writes between commands; the host and other machines never see them.
+        seen = await first.run(Command(("sh", "-c", f"cat {marker}; test -e /usr/bin/true || echo gone; grep -c cow /etc/hosts")))
+        assert seen.stdout == b"mine\ngone\n1\n", seen
+        assert not Path(marker).exists() and Path("/usr/bin/true").exists()
+        assert "10.9.9.9 cow" not in Path("/etc/hosts").read_text()
+        other = await second.run(Command(("sh", "-c", f"test -e {marker} || echo absent; /usr/bin/true && echo true")))
+        assert other.stdout == b"absent\ntrue\n", other
+        # Transfers see the machine's layer.
+        (tmp_path / "f").write_text("uploaded")
+        await first.upload(tmp_path / "f", "/usr/share/shellbox-parity-upload")
+        assert (await first.run(Command(("cat", "/usr/share/shellbox-parity-upload")))).stdout == b"uploaded"
+        await first.download(marker, tmp_path / "back")
+        assert (tmp_path / "back").read_text() == "mine\n"
+        assert not Path("/usr/share/shellbox-parity-upload").exists()
+    finally:
+        await first.close()
+        await second.close()
+    # A read-only factory still refuses writes there.
+    plain = await LocalMachineFactory().create(MachineSpec(HostImage()))
+    try:
+        refused = await plain.run(Command(("sh", "-c", f"echo x > {marker}")))
+        assert refused.exit_code != 0
+    finally:
+        await plain.close()

@@ -41,7 +41,8 @@ var uploadSeq atomic.Uint64
 // returns errNotDirect.
 func (m *Machine) directParent(p string) (*os.File, string, error) {
 	p = path.Clean(p)
-	if !m.plan.direct || p == "/" || underAny(p, sandboxMounts) || underAny(p, m.plan.readOnly) || underAny(p, m.plan.links) {
+	if !m.plan.direct || p == "/" || underAny(p, sandboxMounts) || underAny(p, m.plan.readOnly) || underAny(p, m.plan.links) ||
+		underAny(p, m.plan.overlaid) {
 		return nil, "", errNotDirect
 	}
 	root, err := os.Open(m.Root())

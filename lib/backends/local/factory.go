@@ -97,8 +97,10 @@ func New(o Options) (*Factory, error) {
 	default:
 		return nil, &machine.InvalidSpec{Field: "system_directories", Reason: fmt.Sprintf("%q is neither read_only nor copy_on_write", o.SystemDirectories)}
 	}
-	if o.SystemDirectories == "copy_on_write" {
-		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories", Reason: "copy_on_write is not implemented yet"}
+	if o.SystemDirectories == "copy_on_write" && f.uid != 0 {
+		// The launcher mounts the overlays in a mount namespace of its own,
+		// which takes CAP_SYS_ADMIN (overlay_linux.go).
+		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories", Reason: "copy_on_write needs a host process running as root"}
 	}
 	if o.CgroupParent != "" {
 		l, err := cgroup.OpenLimits(o.CgroupParent)
@@ -305,7 +307,10 @@ func (f *Factory) checkHostWorkdir(src machine.HostImage, workdir string) error 
 	if workdir == "" || path.Clean(workdir) == "/" {
 		return nil
 	}
-	ro := append(append(append([]string{}, hostSystemDirs...), f.opts.ReadOnly...), f.opts.BinDirs...)
+	ro := append(append([]string{}, f.opts.ReadOnly...), f.opts.BinDirs...)
+	if f.opts.SystemDirectories != "copy_on_write" {
+		ro = append(ro, hostSystemDirs...)
+	}
 	for _, d := range append(append([]string{}, src.ReadOnly...), src.BinDirs...) {
 		if a, err := filepath.Abs(d); err == nil {
 			ro = append(ro, a)

@@ -85,6 +85,8 @@ type layoutPlan struct {
 	readOnly []string // guest path prefixes that are read-only
 	links    []string // guest symbolic links transfers may pass through
 	direct   bool     // single files may move straight to and from dir/root (direct_linux.go)
+	overlays []string // copy-on-write overlays for the launcher to mount (lower:upper:work:target)
+	overlaid []string // the guest directories they cover
 	workdir  string
 	baseEnv  map[string]string
 	users    userDB
@@ -187,7 +189,15 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if err != nil {
 		return nil, err
 	}
+	cow := f.opts.SystemDirectories == "copy_on_write"
+	var overlaid []string // copy-on-write: the real directories among hostSystemDirs
+	if cow {
+		overlaid = overlaidDirs()
+	}
 	system := append(append(append([]string{}, hostSystemDirs...), readOnly...), guests...)
+	if cow {
+		system = append(append([]string{}, readOnly...), guests...)
+	}
 	workdir := spec.Workdir
 	if workdir == "" {
 		workdir = "/"
@@ -214,11 +224,34 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if err := os.Mkdir(filepath.Join(root, "opt"), 0o755); err != nil {
 		return fail(err)
 	}
-	if err := os.MkdirAll(filepath.Join(root, workdir), 0o755); err != nil {
+	workdirAt := filepath.Join(root, workdir)
+	var overlays []string
+	for _, d := range overlaid {
+		layer := filepath.Join(dir, "layers", strings.TrimPrefix(d, "/"))
+		for _, sub := range []string{"upper", "work"} {
+			if err := os.MkdirAll(filepath.Join(layer, sub), 0o755); err != nil {
+				return fail(err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			return fail(err)
+		}
+		// lower:upper:work:target, mounted by the launcher (overlay_linux.go).
+		overlays = append(overlays, strings.Join([]string{d, filepath.Join(layer, "upper"), filepath.Join(layer, "work"), filepath.Join(root, d)}, ":"))
+		if rel, err := filepath.Rel(d, workdir); err == nil && !strings.HasPrefix(rel, "..") {
+			// A workdir in an overlaid directory is made in its layer.
+			workdirAt = filepath.Join(layer, "upper", rel)
+		}
+	}
+	if err := os.MkdirAll(workdirAt, 0o755); err != nil {
 		return fail(err)
 	}
 	mounts := []string{"--bind", root, "/"}
-	mounts = append(mounts, hostSystemArgs()...)
+	if cow {
+		mounts = append(mounts, overlayArgs(root, overlaid)...)
+	} else {
+		mounts = append(mounts, hostSystemArgs()...)
+	}
 	mounts = append(mounts, f.etc.etcArgs()...)
 	mounts = append(mounts, "--dev", "/dev")
 	mounts = append(mounts, procAndSys()...)
@@ -240,7 +273,7 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	}
 	return &layoutPlan{dir: dir, lock: lock, files: f.etcFiles, mounts: mounts, readOnly: system, links: hostSystemLinks(),
 		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"},
-		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid), direct: true}, nil
+		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid), direct: true, overlays: overlays, overlaid: overlaid}, nil
 }
 
 // start launches bwrap with the helper and waits until it is ready.
@@ -341,6 +374,9 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		if !group.V2() && f.cgroups.Home() != "" {
 			launch = append(launch, "--cgroup-home", f.cgroups.Home())
 		}
+	}
+	for _, o := range plan.overlays {
+		launch = append(launch, "--overlay", o)
 	}
 	launch = append(launch, "--", f.bwrap)
 	network := spec.Network
@@ -522,4 +558,83 @@ func hostMounts(ms []machine.Mount) (args, guests []string, err error) {
 		args = append(args, "--ro-bind", host, guest)
 	}
 	return args, guests, nil
+}
+
+// overlaidDirs are the host system directories a copy-on-write machine
+// overlays: the real directories among hostSystemDirs (on a merged-/usr
+// host /bin and /lib are links into /usr, which stay links).
+func overlaidDirs() []string {
+	var out []string
+	for _, d := range hostSystemDirs {
+		if st, err := os.Lstat(d); err == nil && st.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// overlayArgs shows each overlaid directory (mounted on root's copy of it
+// by the launcher) at its own path, the other system directories as
+// hostSystemArgs does, and the host's mounts inside the overlaid
+// directories read-only again: an overlay shows only its lower directory's
+// own file system.
+func overlayArgs(root string, overlaid []string) []string {
+	var args []string
+	for _, d := range hostSystemDirs {
+		st, err := os.Lstat(d)
+		switch {
+		case err != nil:
+		case st.Mode()&fs.ModeSymlink != 0:
+			if target, err := os.Readlink(d); err == nil {
+				args = append(args, "--symlink", target, d)
+			}
+		case underAny(d, overlaid):
+			args = append(args, "--bind", filepath.Join(root, d), d)
+		}
+	}
+	for _, p := range nestedMounts(overlaid) {
+		args = append(args, "--ro-bind", p, p)
+	}
+	return args
+}
+
+// nestedMounts are the host's mount points strictly inside dirs, parents
+// first.
+func nestedMounts(dirs []string) []string {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 5 {
+			continue
+		}
+		p := unescapeMount(fields[4])
+		for _, d := range dirs {
+			if p != d && underAny(p, []string{d}) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.Count(out[i], "/") < strings.Count(out[j], "/") })
+	return out
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
