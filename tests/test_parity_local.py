@@ -125,3 +125,26 @@ async def test_copy_on_write_system_directories(tmp_path):
         assert refused.exit_code != 0
     finally:
         await plain.close()
+
+
+async def test_per_command_resource_usage(v1_parent):
+    machine = await LocalMachineFactory(cgroup_parent=v1_parent).create(MachineSpec(HostImage(), memory_mb=256))
+    try:
+        busy = await machine.run(
+            Command(("python3", "-c", "import time\nb = bytearray(48 << 20)\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"))
+        )
+        assert busy.exit_code == 0, busy
+        assert busy.usage is not None and busy.usage.cpu_seconds >= 0.25, busy.usage
+        assert busy.usage.peak_memory_bytes >= 48 << 20, busy.usage
+        quiet = await machine.run(Command(("true",)))
+        # The peak is the command's own: measured afresh for each one.
+        assert quiet.usage is not None and quiet.usage.peak_memory_bytes < 48 << 20, quiet.usage
+        assert quiet.usage.cpu_seconds < busy.usage.cpu_seconds
+        assert quiet.exit_code == 0
+    finally:
+        await machine.close()
+    plain = await LocalMachineFactory().create(MachineSpec(HostImage()))
+    try:
+        assert (await plain.run(Command(("true",)))).usage is None
+    finally:
+        await plain.close()

@@ -93,10 +93,11 @@ func (r commandRequest) command(stdin []byte) (machine.Command, error) {
 }
 
 type resultHeader struct {
-	ExitCode        *int               `json:"exit_code"`
-	StdoutTruncated bool               `json:"stdout_truncated"`
-	StderrTruncated bool               `json:"stderr_truncated"`
-	Reason          machine.ExitReason `json:"reason"`
+	ExitCode        *int                   `json:"exit_code"`
+	StdoutTruncated bool                   `json:"stdout_truncated"`
+	StderrTruncated bool                   `json:"stderr_truncated"`
+	Reason          machine.ExitReason     `json:"reason"`
+	Usage           *machine.ResourceUsage `json:"usage,omitempty"` // issue 14: per-command resource usage
 }
 
 func (m *machineObject) Call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
@@ -116,7 +117,7 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 			return Reply{}, err
 		}
 		return Reply{
-			Header: resultHeader{res.ExitCode, res.StdoutTruncated, res.StderrTruncated, res.Reason},
+			Header: resultHeader{res.ExitCode, res.StdoutTruncated, res.StderrTruncated, res.Reason, res.Usage},
 			Body:   [][]byte{res.Stdout, res.Stderr},
 			Free:   res.Free,
 		}, nil

@@ -28,6 +28,7 @@ from shellbox.machine import (
     MachineTerminated,
     PathNotFound,
     PathRefused,
+    ResourceUsage,
     Result,
     SandboxUnavailable,
     UnsupportedMachineSpec,
@@ -229,6 +230,7 @@ class GoMachine:
             head["stdout_truncated"],
             head["stderr_truncated"],
             ExitReason(head["reason"]),
+            ResourceUsage(**head["usage"]) if head.get("usage") else None,
         )
 
     async def upload(self, source: Path, target: str) -> None:

@@ -188,6 +188,14 @@ def _invalid(field_name: str, reason: str) -> ValueError:
 
 
 @dataclass(frozen=True)
+class ResourceUsage:
+    """What the machine used while a command ran (commands running at once share it)."""
+
+    cpu_seconds: float
+    peak_memory_bytes: int
+
+
+@dataclass(frozen=True)
 class Result:
     exit_code: int | None
     stdout: bytes
@@ -195,6 +203,7 @@ class Result:
     stdout_truncated: bool
     stderr_truncated: bool
     reason: ExitReason
+    usage: ResourceUsage | None = None  # after marin-shellbox's fields: where the backend measures it
 
 
 # ---- errors -----------------------------------------------------------------

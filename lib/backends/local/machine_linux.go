@@ -105,16 +105,28 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err := ctx.Err(); err != nil {
 		return machine.Result{}, err // never start what is already cancelled
 	}
+	var cpu0 uint64
+	if m.limits != nil {
+		m.limits.ResetPeak()
+		cpu0, _ = m.limits.Usage()
+	}
 	res, err := m.client.Exec(ctx, req, cmd.Stdin)
 	if err != nil {
 		return machine.Result{}, m.opError(ctx, err)
 	}
+	var out machine.Result
 	if res.TimedOut {
-		return machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
-			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut, Free: res.Free}, nil
+		out = machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
+			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}
+	} else {
+		out = machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
 	}
-	out := machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
 	out.Free = res.Free
+	if m.limits != nil {
+		cpu1, peak := m.limits.Usage()
+		d := time.Duration(cpu1 - min(cpu0, cpu1))
+		out.Usage = &machine.ResourceUsage{CPUTime: d, CPUSeconds: d.Seconds(), PeakMemoryBytes: peak}
+	}
 	return out, nil
 }
 

@@ -29,6 +29,13 @@ class DockerMachine(GoMachine):
             _machines[self._name] = self
         return self._name
 
+    @name.setter
+    def name(self, value: str) -> None:
+        # A plain attribute in marin-shellbox; docker() finds the machine under either name.
+        self.name  # noqa: B018  (registers the container's own name first)
+        self._name = value
+        _machines[value] = self
+
 
 @dataclass(frozen=True)
 class DockerCommandResult:
