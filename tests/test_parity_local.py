@@ -148,3 +148,33 @@ async def test_per_command_resource_usage(v1_parent):
         assert (await plain.run(Command(("true",)))).usage is None
     finally:
         await plain.close()
+
+
+async def test_package_spec_builds_a_locked_venv_with_uv_from_pypi(tmp_path):
+    import subprocess
+
+    from shellbox.backends.local.python_environment import UvError, resolve_python_environment
+    from shellbox.machine import PackageSpec
+
+    # The host's own /usr/bin/python3 version: no interpreter download (GitHub is not reachable here).
+    version = subprocess.run(
+        ["/usr/bin/python3", "-c", "import platform; print(platform.python_version())"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    factory = LocalMachineFactory(package_cache=tmp_path / "cache", python_version=version, hash_seed="0")
+    machine = await factory.create(MachineSpec(PackageSpec(pypi_packages=("six==1.16.0",), tools=("python3",)), workdir="/work"))
+    try:
+        result = await machine.run(Command(("python3", "-c", "import six, sys, os; print(six.__version__, sys.prefix.endswith('/venv'), os.environ['PYTHONHASHSEED'])")))
+        assert result.stdout == b"1.16.0 True 0\n", result
+    finally:
+        await machine.close()
+    lock = next((tmp_path / "cache").glob("*/requirements.lock"))
+    assert "--hash=sha256:" in lock.read_text()
+    # Built once: a second resolve reuses the same environment.
+    again = resolve_python_environment(tmp_path / "cache", ("six==1.16.0",), version)
+    assert (again.root / ".complete").exists()
+    with pytest.raises(ValueError):
+        resolve_python_environment(tmp_path / "cache", ("--index-url=http://x",), version)
+    with pytest.raises(UvError):
+        resolve_python_environment(tmp_path / "cache2", ("no-such-package-shellbox-parity==0.0.1",), version)
+    with pytest.raises(UnsupportedMachineSpec):
+        await factory.create(MachineSpec(PackageSpec(tools=("no-such-tool-shellbox",)), workdir="/work"))

@@ -63,6 +63,18 @@ def _uv(*args: str, env: dict[str, str] | None = None) -> None:
         raise UvError(f"{shlex.join(command)} exited with status {done.returncode}:\n{done.stderr}")
 
 
+def _system_python(python_version: str) -> str | None:
+    """The host's /usr/bin/pythonX.Y when it is exactly ``python_version``."""
+    major_minor = ".".join(python_version.split(".")[:2])
+    candidate = Path("/usr/bin") / f"python{major_minor}"
+    if not candidate.exists():
+        return None
+    done = subprocess.run(
+        [str(candidate), "-c", "import platform; print(platform.python_version())"], capture_output=True, text=True
+    )
+    return str(candidate) if done.returncode == 0 and done.stdout.strip() == python_version else None
+
+
 def _marker(lock: Path, python_version: str) -> str:
     return f"python {python_version}\nlock sha256 {hashlib.sha256(lock.read_bytes()).hexdigest()}\n"
 
@@ -88,9 +100,16 @@ def build_python_environment(
         shutil.rmtree(root, ignore_errors=True)
         install = {"UV_PYTHON_INSTALL_DIR": str(root / PYTHON_DIRECTORY)}
         try:
-            _uv("python", "install", "--no-config", "--no-bin", python_version, env=install)
-            _uv("venv", "--no-config", "--managed-python", "--no-python-downloads", "--python", python_version,
-                str(root / VENV_DIRECTORY), env=install)
+            system = _system_python(python_version)
+            if system is not None:
+                # Every local machine sees the host's /usr: its interpreter of exactly this version
+                # serves without a download (uv's CPython builds come from GitHub, which some hosts
+                # cannot reach).
+                _uv("venv", "--no-config", "--no-managed-python", "--python", system, str(root / VENV_DIRECTORY))
+            else:
+                _uv("python", "install", "--no-config", "--no-bin", python_version, env=install)
+                _uv("venv", "--no-config", "--managed-python", "--no-python-downloads", "--python", python_version,
+                    str(root / VENV_DIRECTORY), env=install)
             # Copies: a symlink into uv's cache would not be visible in the sandbox.
             _uv("pip", "sync", "--no-config", "--python", str(environment.python), "--require-hashes",
                 "--link-mode", "copy", *(("--no-build",) if only_binary else ()), str(lock))
