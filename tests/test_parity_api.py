@@ -190,3 +190,21 @@ def test_read_only_system_mounts_are_mount_points():
     mounted = {line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()}
     assert all(p in mounted for p in points)
     assert SystemDirectories("copy_on_write") is SystemDirectories.COPY_ON_WRITE
+
+
+def test_launch_applies_limits_and_niceness():
+    import resource
+    import subprocess
+    import sys
+
+    from shellbox.backends.local import launch
+
+    source = Path(launch.__file__).read_text()
+    limits = json.dumps([[resource.RLIMIT_NOFILE, 64], [resource.RLIMIT_CORE, 0]])
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", source, limits, "/bin/sh", "-c", "ulimit -n; ulimit -c; nice"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    n, core, niceness = done.stdout.split()
+    assert (n, core) == ("64", "0") and int(niceness) == min(19, os.nice(0) + launch.COMMAND_NICENESS)
