@@ -241,3 +241,11 @@ func (g *LimitGroup) ResetPeak() {
 	}
 	os.WriteFile(filepath.Join(g.dirs["memory"], "memory.max_usage_in_bytes"), []byte("0"), 0)
 }
+
+// Sweep removes the empty machine cgroups named with prefix that a killed
+// host process left (see Support.Sweep; it never kills).
+func (l *Limits) Sweep(prefix string) {
+	for _, parent := range l.Parents {
+		(&Support{parent: parent}).Sweep(prefix)
+	}
+}
