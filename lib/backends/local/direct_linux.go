@@ -1,13 +1,13 @@
 package local
 
 import (
-	"archive/tar"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -114,11 +114,15 @@ func (m *Machine) uploadDirect(source, target string) error {
 	return nil
 }
 
-// downloadDirect extracts the regular file source to target on the host
-// with transfer.Extract (the same limits, reserve and atomic replace as a
-// download through the helper), reading it straight from the root
-// directory; errNotDirect when the helper must do it.
+// downloadDirect copies the regular file source to target on the host with
+// a download's guarantees (its byte bound, the host's disk reserve, target
+// replaced atomically and untouched on failure, special mode bits
+// dropped), reading it straight from the root directory; errNotDirect when
+// the helper must do it.
 func (m *Machine) downloadDirect(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
+	if st, err := os.Lstat(target); err == nil && st.IsDir() {
+		return errNotDirect // the helper's path says what happens to a directory target
+	}
 	dir, name, err := m.directParent(source)
 	if err != nil {
 		return err
@@ -134,25 +138,47 @@ func (m *Machine) downloadDirect(ctx context.Context, source, target string, opt
 	if err != nil || !st.Mode().IsRegular() {
 		return errNotDirect
 	}
-	pr, pw := io.Pipe()
-	go func() {
-		tw := tar.NewWriter(pw)
-		err := tw.WriteHeader(&tar.Header{Name: transfer.RootName, Typeflag: tar.TypeReg, Mode: int64(st.Mode().Perm()),
-			Size: st.Size(), ModTime: st.ModTime()})
-		if err == nil {
-			// A guest may grow or shrink the file meanwhile: send exactly the size announced.
-			var n int64
-			n, err = io.Copy(tw, io.LimitReader(f, st.Size()))
-			if err == nil && n < st.Size() {
-				err = fmt.Errorf("%s shrank while it was read", source)
-			}
-		}
-		if err == nil {
-			err = tw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
-	err = transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
-	pr.CloseWithError(errors.New("download ended"))
-	return err
+	extract := transfer.ForDownload(opts)
+	if extract.Bounded && st.Size() > extract.MaxBytes {
+		return &machine.DownloadLimitExceeded{Path: target, Limit: extract.MaxBytes}
+	}
+	if err := transfer.ClaimSpace(target, st.Size(), extract); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return &machine.PathError{Op: "write", Path: filepath.Dir(target), Reason: err.Error()}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".shellbox-download-*")
+	if err != nil {
+		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	// A guest may grow the file meanwhile: copy exactly the size checked
+	// (io.Copy between files uses copy_file_range).
+	n, err := io.Copy(tmp, io.LimitReader(f, st.Size()))
+	if err != nil {
+		return fail(&machine.PathError{Op: "write", Path: target, Reason: err.Error()})
+	}
+	if n < st.Size() {
+		return fail(&machine.PathError{Op: "read", Path: source, Reason: "the file shrank while it was read"})
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		os.Remove(tmp.Name())
+		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
+	}
+	return nil
 }
