@@ -1,0 +1,69 @@
+package bridge
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/bridge/wire"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+func TestDecodeSpecDefaultsAndSources(t *testing.T) {
+	s, err := DecodeSpec([]byte(`{"source":{"type":"HostImage","read_only":["/opt"],"bin_dirs":[]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Workdir != "/workspace" || s.Network != machine.NetworkDeny {
+		t.Fatalf("defaults: %+v", s)
+	}
+	if h, ok := s.Source.(machine.HostImage); !ok || len(h.ReadOnly) != 1 || h.ReadOnly[0] != "/opt" {
+		t.Fatalf("source: %#v", s.Source)
+	}
+	raw := `{"source":{"type":"PreparedImage","layout":"/l","manifest_digest":"sha256:abababababababababababababababababababababababababababababababab","source":{"type":"RegistryImage","reference":"busybox"}},"workdir":"","startup_timeout":1.5}`
+	if s, err = DecodeSpec([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	p := s.Source.(machine.PreparedImage)
+	if p.Origin.(machine.RegistryImage).Reference != "busybox" || s.Workdir != "" || s.StartupTimeout.Seconds() != 1.5 {
+		t.Fatalf("prepared: %#v %+v", p, s)
+	}
+}
+
+func TestDecodeSpecRefusesNamingTheField(t *testing.T) {
+	for raw, want := range map[string][2]string{
+		`{"source":{"type":"HostImage"},"cpus":0}`:                {"cpus", "cpus must be positive"},
+		`{"source":{"type":"HostImage"},"cpus":"2"}`:              {"cpus", "cannot unmarshal"},
+		`{"source":{"type":"HostImage"},"storage_mb":-1}`:         {"storage_mb", "storage_mb must be positive"},
+		`{"source":{"type":"HostImage"},"workdir":"rel"}`:         {"workdir", "absolute"},
+		`{"source":{"type":"HostImage"},"network":"maybe"}`:       {"network", "network policy"},
+		`{"source":{"type":"HostImage"},"startup_timeout":0}`:     {"startup_timeout", "positive"},
+		`{"source":{"type":"HostImage"},"startup_timeout":"NaN"}`: {"startup_timeout", "finite"},
+		`{"source":{"type":"HostImage"},"startup_timeout":1e300}`: {"startup_timeout", "limit"},
+		`{"source":{"type":"Nope"}}`:                              {"source", "unknown image source"},
+		`{"source":{"type":"HostImage","read_only":"/x"}}`:        {"source", "cannot unmarshal"},
+		`{}`: {"source", "needs an image source"},
+		`{"source":{"type":"RegistryImage","reference":"http://x"}}`:                  {"source", "without a URL scheme"},
+		`{"source":{"type":"PreparedImage","layout":"/l","manifest_digest":"md5:1"}}`: {"source", "sha256"},
+	} {
+		_, err := DecodeSpec([]byte(raw))
+		var inv *machine.InvalidSpec
+		if !errors.As(err, &inv) || inv.Field != want[0] || !strings.Contains(err.Error(), want[1]) || ErrorKind(err) != wire.KindValueError {
+			t.Errorf("%s: got %v, want an invalid %s containing %q", raw, err, want[0], want[1])
+		}
+	}
+}
+
+func TestErrorHeaderCarriesTypedFacts(t *testing.T) {
+	h := errorOf(&stoppedError{&machine.TerminatedError{Reason: "cpu_exhausted"}, "cpu_exhausted"})
+	if h.Kind != wire.KindMachineTerminated || h.StopReason != wire.CPUExhausted {
+		t.Fatalf("stopped: %+v", h)
+	}
+	h = errorOf(&machine.SandboxUnavailable{Backend: "local", Candidates: []machine.CandidateError{{Candidate: "bwrap", Error: "no"}}})
+	if h.Kind != wire.KindSandboxUnavailable || len(h.Candidates) != 1 || h.Candidates[0] != (wire.Candidate{Candidate: "bwrap", Error: "no"}) {
+		t.Fatalf("sandbox: %+v", h)
+	}
+	if h := errorOf(&machine.UnsupportedSpec{Field: "gpus"}); h.Kind != wire.KindUnsupportedMachineSpec || h.Field != "gpus" {
+		t.Fatalf("unsupported: %+v", h)
+	}
+}
