@@ -66,6 +66,10 @@ var Methods = []Method{
 	{Object: SimObject, Name: "close"},
 }
 
+// Types are the types that cross the ABI outside the method table: the
+// error header of a failed call and the ShellSim factory's options.
+var Types = []any{Error{}, ShellSimOptions{}}
+
 // HandleReply names a new object.
 type HandleReply struct {
 	Handle uint64 `json:"handle"`

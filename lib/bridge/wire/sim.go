@@ -114,13 +114,13 @@ type SimState struct {
 	Closed     bool       `json:"closed"`
 }
 
-// Route is a virtual HTTP route: requests matching pattern (a URL, "*"
-// matching any rest) and method (any when absent) get status (200 when
-// 0), headers and body. The embedded environment's route_http and the
-// ShellSim factory's routes both take it.
+// Route is a virtual HTTP route (ShellSimRoute in Python): requests
+// matching pattern (a URL, "*" matching any rest) and method (any when
+// absent) get status (200 when 0), headers and body. The embedded
+// environment's route_http and the ShellSim factory's routes both take it.
 type Route struct {
 	Pattern string            `json:"pattern"`
-	Status  int               `json:"status"`
+	Status  int               `json:"status" py_default:"200"`
 	Body    []byte            `json:"body,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	Method  string            `json:"method,omitempty"`
