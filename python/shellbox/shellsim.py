@@ -95,10 +95,8 @@ class HttpResponse:
             object.__setattr__(self, "body", self.body.encode())
 
 
-@dataclass(frozen=True)
-class MountResult:
-    files: int
-    skipped_directories: tuple[str, ...]
+# What a mount copied (files) and skipped (directory names).
+MountResult = _wire.SimMountReply
 
 
 @dataclass(frozen=True)
@@ -239,8 +237,7 @@ class Environment:
         and directories only, modes kept, disk limit respected, all or
         nothing; .git, .venv, venv, target, node_modules, __pycache__ skipped)."""
         request = _wire.SimMountRequest(os.path.abspath(host_root), destination)
-        head: _wire.SimMountReply = _call(self._handle.id, _wire.SIM_MOUNT, request).header
-        return MountResult(head.files, head.skipped_directories)
+        return _call(self._handle.id, _wire.SIM_MOUNT, request).header
 
     def fork(self) -> Environment:
         """An independent deep copy: files, shell state, processes and background

@@ -5,7 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 )
 
 // checkedIn is the generated module, from this package's directory.
@@ -65,5 +69,30 @@ print("ok")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil || string(bytes.TrimSpace(out)) != "ok" {
 		t.Fatalf("%v: %s", err, out)
+	}
+}
+
+// TestABIPageListsEveryMethod keeps cgo/ABI.md's method table in step with
+// wire.Methods.
+func TestABIPageListsEveryMethod(t *testing.T) {
+	page, err := os.ReadFile("../../../../cgo/ABI.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(string(page), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 {
+			continue
+		}
+		object := strings.TrimSpace(cells[1])
+		for _, name := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(cells[2], -1) {
+			listed[object+"."+name[1]] = true
+		}
+	}
+	for _, m := range wire.Methods {
+		if key := string(m.Object) + "." + m.Name; !listed[key] {
+			t.Errorf("cgo/ABI.md does not list %s", key)
+		}
 	}
 }

@@ -48,7 +48,8 @@ ShellSimRoute = _wire.Route
 @dataclasses.dataclass(frozen=True)
 class ShellSimEngine:
     """What machines of a worker share: default limits and routes. One
-    engine can back every factory (and every Harbor trial) of a process."""
+    engine can back every factory (and every Harbor trial) of a process.
+    Go checks the values when a factory opens (0: the backend's default)."""
 
     cpu: int = DEFAULT_CPU_LIMIT
     memory_mb: int = DEFAULT_MEMORY_MB
@@ -57,9 +58,6 @@ class ShellSimEngine:
     routes: tuple[ShellSimRoute, ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("cpu", "memory_mb", "disk", "output"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
         object.__setattr__(self, "routes", tuple(self.routes))
 
     def options(self) -> _wire.ShellSimOptions:
