@@ -1944,12 +1944,16 @@ def _encode_Error(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class ShellSimOptions:
-    """ShellSimOptions are the ShellSim factory's options: default budgets of
-    its machines (0: the backend's default) and their routes.
+    """ShellSimOptions are the ShellSim factory's options (the backend's
+    Options): its machines' budgets, 0 meaning the backend's default, and the
+    routes every machine starts with.
     """
 
+    #: CPU is each machine's budget of work units.
     cpu: int = 0
+    #: MemoryMB is the memory limit of a machine whose spec has none.
     memory_mb: int = 0
+    #: Disk and Output are bytes, unless a spec's storage_mb sets the disk.
     disk: int = 0
     output: int = 0
     routes: tuple[Route, ...] = ()

@@ -126,12 +126,16 @@ type Route struct {
 	Method  string            `json:"method,omitempty"`
 }
 
-// ShellSimOptions are the ShellSim factory's options: default budgets of
-// its machines (0: the backend's default) and their routes.
+// ShellSimOptions are the ShellSim factory's options (the backend's
+// Options): its machines' budgets, 0 meaning the backend's default, and the
+// routes every machine starts with.
 type ShellSimOptions struct {
-	CPU      int64   `json:"cpu"`
-	MemoryMB int64   `json:"memory_mb"`
-	Disk     int64   `json:"disk"`
-	Output   int64   `json:"output"`
-	Routes   []Route `json:"routes"`
+	// CPU is each machine's budget of work units.
+	CPU int64 `json:"cpu"`
+	// MemoryMB is the memory limit of a machine whose spec has none.
+	MemoryMB int64 `json:"memory_mb"`
+	// Disk and Output are bytes, unless a spec's storage_mb sets the disk.
+	Disk   int64   `json:"disk"`
+	Output int64   `json:"output"`
+	Routes []Route `json:"routes"`
 }
