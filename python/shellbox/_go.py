@@ -42,6 +42,9 @@ _SIMPLE_ERRORS: dict[str, type[Exception]] = {
     ErrorKind.FILE_NOT_FOUND_ERROR: FileNotFoundError,
     ErrorKind.PERMISSION_ERROR: PermissionError,
     ErrorKind.RUNTIME_ERROR: RuntimeError,
+    # Failures of this process while it read a reply (shellbox._native).
+    "MemoryError": MemoryError,
+    "TimeoutError": TimeoutError,
 }
 
 
@@ -115,6 +118,7 @@ class GoObject:
     """A Go object behind a handle: close once, then release the handle."""
 
     _closed_message = "closed"
+    _close: _wire.Method = _wire.MACHINE_CLOSE
 
     def __init__(self, handle: int):
         self._handle = _Handle(handle)
@@ -130,7 +134,7 @@ class GoObject:
             return
         self._closed = True
         try:
-            await call(self._handle.id, "close")
+            await call(self._handle.id, self._close)
         finally:
             self._handle.detach()
             await call(self._handle.id, _wire.ANY_RELEASE)
@@ -146,6 +150,7 @@ class GoProcessSession(GoObject):
     """A ProcessSession backed by a Go process handle."""
 
     _closed_message = "process session is closed"
+    _close = _wire.PROCESS_CLOSE
 
     def __init__(self, handle: int):
         super().__init__(handle)
@@ -257,6 +262,7 @@ class GoShellSession(GoObject):
     machine; its ``handle`` is what BashAgent hands to the Go agent loop."""
 
     _closed_message = "shell session is closed"
+    _close = _wire.SHELL_CLOSE
 
     def __init__(self, handle: int, interactive: bool, mode: str):
         super().__init__(handle)

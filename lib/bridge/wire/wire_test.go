@@ -70,3 +70,42 @@ func TestEveryMethodHasTypes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSpec decodes hostile create requests: decoding never panics, and a
+// spec that decodes marshals back to JSON that decodes to the same spec.
+func FuzzSpec(f *testing.F) {
+	for _, seed := range []string{
+		`{"source":{"type":"HostImage","read_only":["/opt"]}}`,
+		`{"source":{"type":"PreparedImage","layout":"/l","manifest_digest":"sha256:ab","source":{"type":"PreparedImage","source":{"type":"RegistryImage","reference":"x"}}}}`,
+		`{"source":{"type":"ShellSimBuiltins"},"startup_timeout":"NaN","cpus":2}`,
+		`{"source":{"type":7}}`,
+		`{"source":[]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Spec
+		if json.Unmarshal(data, &s) != nil {
+			return
+		}
+		if s.StartupTimeout != nil && *s.StartupTimeout != *s.StartupTimeout {
+			return // NaN: refused by validation, and unequal to itself
+		}
+		out, err := json.Marshal(s)
+		if err != nil {
+			return // an infinite startup_timeout has no JSON form
+		}
+		var back Spec
+		if err := json.Unmarshal(out, &back); err != nil || !reflect.DeepEqual(normal(back), normal(s)) {
+			t.Fatalf("%s -> %s: %v", data, out, err)
+		}
+	})
+}
+
+// normal makes empty and absent collections alike (omitempty drops them).
+func normal(s Spec) Spec {
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+	return s
+}
