@@ -41,7 +41,16 @@ def _base64(v: Any) -> Any:
 
 
 def _each(encode: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda v: [encode(x) for x in v] if isinstance(v, (list, tuple)) else v
+    """A list from any iterable but a string or mapping (which go as they are)."""
+
+    def each(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return [encode(x) for x in v]
+        if v is None or isinstance(v, (str, bytes, bytearray, Mapping)) or not hasattr(v, "__iter__"):
+            return v
+        return [encode(x) for x in v]
+
+    return each
 
 
 def _values(encode: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -74,6 +83,14 @@ def _optional(decode: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 def _maybe(decode: Callable[[Any], Any], v: Any, default: Any = None) -> Any:
     return default if v is None or v == "" else decode(v)
+
+
+class Acceleration(StrEnum):
+    """Acceleration chooses QEMU's accelerator."""
+
+    AUTO = "auto"
+    KVM = "kvm"
+    TCG = "tcg"
 
 
 class AgentErrorKind(StrEnum):
@@ -1987,6 +2004,166 @@ def _encode_ShellSimOptions(v: Any) -> dict[str, Any]:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class LocalOptions:
+    """Options are the local factory's keyword arguments."""
+
+    #: ReadOnly host directories visible read-only in every machine.
+    read_only: tuple[str, ...] = ()
+    #: BinDirs are host directories put first on every machine's PATH.
+    bin_dirs: tuple[str, ...] = ()
+    #: Bwrap is the bubblewrap binary to use; "" looks for bwrap on PATH.
+    bwrap: str = ""
+    #: CacheDir holds unpacked image root filesystems; "" means
+    #: $XDG_CACHE_HOME/shellbox/rootfs or ~/.cache/shellbox/rootfs.
+    cache_dir: str = ""
+    #: HashSeed, when set, becomes PYTHONHASHSEED in every machine.
+    hash_seed: str | None = None
+    #: PidsLimit bounds each machine's tasks (threads included) through a
+    #: cgroup's pids.max when the host has one; 0 means 1024.
+    pids_limit: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_LocalOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a LocalOptions from any object with its fields as attributes."""
+        return _encode_LocalOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> LocalOptions:
+        return cls(
+            read_only=_maybe(_tuple_same, v.get("read_only"), ()),
+            bin_dirs=_maybe(_tuple_same, v.get("bin_dirs"), ()),
+            bwrap=v.get("bwrap", ""),
+            cache_dir=v.get("cache_dir", ""),
+            hash_seed=v.get("hash_seed"),
+            pids_limit=v.get("pids_limit", 0),
+        )
+
+
+def _encode_LocalOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["read_only"] = _each_text(getattr(v, "read_only", None))
+    out["bin_dirs"] = _each_text(getattr(v, "bin_dirs", None))
+    out["bwrap"] = _text(getattr(v, "bwrap", None))
+    out["cache_dir"] = _text(getattr(v, "cache_dir", None))
+    x = getattr(v, "hash_seed", None)
+    if x is not None:
+        out["hash_seed"] = _text(x)
+    out["pids_limit"] = getattr(v, "pids_limit", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class DockerOptions:
+    """Options are the Python factory's keyword arguments."""
+
+    #: Host is the daemon address; "" means DOCKER_HOST, else DefaultHost.
+    host: str = ""
+    #: Runtime is the OCI runtime name registered with the daemon, e.g.
+    #: "runsc"; nil means the daemon's default.
+    runtime: str | None = None
+    #: PidsLimit bounds the tasks (processes and threads) of each container;
+    #: nil means DefaultPidsLimit, 0 no limit.
+    pids_limit: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_DockerOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a DockerOptions from any object with its fields as attributes."""
+        return _encode_DockerOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> DockerOptions:
+        return cls(
+            host=v.get("host", ""),
+            runtime=v.get("runtime"),
+            pids_limit=v.get("pids_limit"),
+        )
+
+
+def _encode_DockerOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["host"] = _text(getattr(v, "host", None))
+    x = getattr(v, "runtime", None)
+    if x is not None:
+        out["runtime"] = _text(x)
+    x = getattr(v, "pids_limit", None)
+    if x is not None:
+        out["pids_limit"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class QemuOptions:
+    """Options are the QEMU factory's keyword arguments."""
+
+    acceleration: Acceleration = Acceleration.AUTO
+    #: QEMU is the qemu-system-x86_64 binary; "" looks on PATH.
+    qemu: str = ""
+    #: Kernel is a bzImage or vmlinux with a PVH entry; "" finds Debian's
+    #: cloud kernel in /boot. Modules is its modules directory ("" with an
+    #: explicit Kernel: everything the guest needs is built in).
+    kernel: str = ""
+    modules: str = ""
+    #: Guest is the shellbox-guest binary; "" finds the installed helper.
+    guest: str = ""
+    #: CacheDir holds boot assets and staged disks; "" means
+    #: $XDG_CACHE_HOME/shellbox/qemu or ~/.cache/shellbox/qemu.
+    cache_dir: str = ""
+    #: DiskSizeMB is a staged disk's size when a spec has no storage_mb.
+    disk_size_mb: int = 0
+    #: DockerHost is the Docker daemon that DockerImage sources come from;
+    #: "" means $DOCKER_HOST or the local socket.
+    docker_host: str = ""
+    #: Restore, unless false, starts machines by restoring a saved state
+    #: of a booted template (made on the first create of a configuration)
+    #: instead of booting the kernel.
+    restore: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_QemuOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a QemuOptions from any object with its fields as attributes."""
+        return _encode_QemuOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> QemuOptions:
+        return cls(
+            acceleration=_maybe(_enum_Acceleration, v.get("acceleration"), Acceleration.AUTO),
+            qemu=v.get("qemu", ""),
+            kernel=v.get("kernel", ""),
+            modules=v.get("modules", ""),
+            guest=v.get("guest", ""),
+            cache_dir=v.get("cache_dir", ""),
+            disk_size_mb=v.get("disk_size_mb", 0),
+            docker_host=v.get("docker_host", ""),
+            restore=v.get("restore"),
+        )
+
+
+def _encode_QemuOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["acceleration"] = _text(getattr(v, "acceleration", None))
+    out["qemu"] = _text(getattr(v, "qemu", None))
+    out["kernel"] = _text(getattr(v, "kernel", None))
+    out["modules"] = _text(getattr(v, "modules", None))
+    out["guest"] = _text(getattr(v, "guest", None))
+    out["cache_dir"] = _text(getattr(v, "cache_dir", None))
+    out["disk_size_mb"] = getattr(v, "disk_size_mb", None)
+    out["docker_host"] = _text(getattr(v, "docker_host", None))
+    x = getattr(v, "restore", None)
+    if x is not None:
+        out["restore"] = x
+    return out
+
+
 # ---- composite codecs ------------------------------------------------------
 
 _enum_CommandSemantics = _enum(CommandSemantics)
@@ -2011,6 +2188,7 @@ _tuple_Candidate = _tuple(Candidate.from_json)
 _each_encode_Candidate = _each(_encode_Candidate)
 _tuple_Route = _tuple(Route.from_json)
 _each_encode_Route = _each(_encode_Route)
+_enum_Acceleration = _enum(Acceleration)
 _optional_AgentResult = _optional(AgentResult.from_json)
 
 

@@ -45,11 +45,28 @@ type docs struct {
 	consts map[string][][2]string       // type name -> (Go name, value)
 }
 
-func readDocs(dir string) (*docs, error) {
+// source is a package whose doc comments and constants wiregen reads.
+type source struct{ importPath, dir string }
+
+func readDocs(sources []source) (*docs, error) {
+	d := &docs{types: map[string]string{}, fields: map[string]map[string]string{}, consts: map[string][][2]string{}}
+	for _, src := range sources {
+		if err := d.read(src); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// key names a type in docs: its package path and name.
+func key(t reflect.Type) string { return t.PkgPath() + "." + t.Name() }
+
+func (d *docs) read(src source) error {
+	dir := src.dir
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var files []*ast.File
 	for _, e := range entries {
@@ -59,31 +76,31 @@ func readDocs(dir string) (*docs, error) {
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		files = append(files, f)
 	}
-	pkg, err := doc.NewFromFiles(fset, files, "github.com/shellbox/shellbox/lib/bridge/wire", doc.PreserveAST)
+	pkg, err := doc.NewFromFiles(fset, files, src.importPath, doc.PreserveAST)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	d := &docs{types: map[string]string{}, fields: map[string]map[string]string{}, consts: map[string][][2]string{}}
 	for _, t := range pkg.Types {
-		d.types[t.Name] = t.Doc
+		k := src.importPath + "." + t.Name
+		d.types[k] = t.Doc
 		for _, spec := range t.Decl.Specs {
 			ts, ok := spec.(*ast.TypeSpec)
 			if !ok {
 				continue
 			}
 			if st, ok := ts.Type.(*ast.StructType); ok {
-				d.fields[t.Name] = map[string]string{}
+				d.fields[k] = map[string]string{}
 				for _, f := range st.Fields.List {
 					text := f.Doc.Text()
 					if text == "" {
 						text = f.Comment.Text()
 					}
 					for _, n := range f.Names {
-						d.fields[t.Name][n.Name] = text
+						d.fields[k][n.Name] = text
 					}
 				}
 			}
@@ -100,12 +117,12 @@ func readDocs(dir string) (*docs, error) {
 					if err != nil {
 						continue
 					}
-					d.consts[t.Name] = append(d.consts[t.Name], [2]string{n.Name, value})
+					d.consts[k] = append(d.consts[k], [2]string{n.Name, value})
 				}
 			}
 		}
 	}
-	return d, nil
+	return nil
 }
 
 type generator struct {
@@ -118,9 +135,16 @@ type generator struct {
 	codecNo []string
 }
 
-// Generate returns the Python module for package wire, whose sources are in dir.
+// Generate returns the Python module for package wire, whose sources are in
+// dir (the backends' options are read from their packages beside it).
 func Generate(dir string) ([]byte, error) {
-	d, err := readDocs(dir)
+	sources := []source{{"github.com/shellbox/shellbox/lib/bridge/wire", dir}}
+	for _, o := range factoryOptions {
+		t := reflect.TypeOf(o.value)
+		rel := strings.TrimPrefix(t.PkgPath(), "github.com/shellbox/shellbox/")
+		sources = append(sources, source{t.PkgPath(), filepath.Join(dir, "..", "..", "..", rel)})
+	}
+	d, err := readDocs(sources)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +162,10 @@ func Generate(dir string) ([]byte, error) {
 	}
 	for _, v := range wire.Types {
 		g.visit(reflect.TypeOf(v))
+	}
+	for _, o := range factoryOptions {
+		pyNames[reflect.TypeOf(o.value)] = o.python
+		g.visit(reflect.TypeOf(o.value))
 	}
 	return g.emit()
 }
@@ -166,8 +194,8 @@ func (g *generator) visit(t reflect.Type) {
 			g.order = append(g.order, t)
 		}
 	case t.Kind() == reflect.String && t.Name() != "string":
-		if consts := g.docs.consts[t.Name()]; len(consts) > 0 {
-			g.enums[t] = &enum{name: t.Name(), doc: g.docs.types[t.Name()], members: members(consts)}
+		if consts := g.docs.consts[key(t)]; len(consts) > 0 {
+			g.enums[t] = &enum{name: pyName(t), doc: g.docs.types[key(t)], members: members(consts)}
 		}
 	case t.Kind() == reflect.Struct:
 		for _, f := range fields(t) {
@@ -217,6 +245,17 @@ func camelWords(s string) []string {
 	return append(words, string(r[start:]))
 }
 
+// pyNames are Python class names that differ from the Go type's.
+var pyNames = map[reflect.Type]string{}
+
+// pyName is the Python name of a Go type.
+func pyName(t reflect.Type) string {
+	if n, ok := pyNames[t]; ok {
+		return n
+	}
+	return t.Name()
+}
+
 // field is one JSON field of a struct (embedded structs flattened).
 type field struct {
 	Go, JSON  string
@@ -245,7 +284,7 @@ func fields(t reflect.Type) []field {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, field{Go: f.Name, JSON: name, Type: f.Type, OmitEmpty: strings.Contains(opts, "omitempty"), Owner: t.Name(),
+		out = append(out, field{Go: f.Name, JSON: name, Type: f.Type, OmitEmpty: strings.Contains(opts, "omitempty"), Owner: key(t),
 			Default: f.Tag.Get("py_default")})
 	}
 	return out
@@ -258,7 +297,7 @@ func optional(f field) bool {
 
 func (g *generator) pyType(t reflect.Type) string {
 	if _, ok := g.unions[t]; ok {
-		return t.Name()
+		return pyName(t)
 	}
 	if e, ok := g.enums[t]; ok {
 		return e.name
@@ -272,13 +311,13 @@ func (g *generator) pyType(t reflect.Type) string {
 		return g.pyType(t.Elem()) + " | None"
 	case t.Kind() == reflect.Slice:
 		if t.Name() != "" {
-			return t.Name()
+			return pyName(t)
 		}
 		return "tuple[" + g.pyType(t.Elem()) + ", ...]"
 	case t.Kind() == reflect.Map:
 		return "Mapping[str, " + g.pyType(t.Elem()) + "]"
 	case t.Kind() == reflect.Struct:
-		return t.Name()
+		return pyName(t)
 	case t.Kind() == reflect.String:
 		return "str"
 	case t.Kind() == reflect.Bool:
@@ -306,7 +345,7 @@ func (g *generator) codec(expr string) string {
 // a path for a string, a public dataclass for a struct) into JSON.
 func (g *generator) enc(t reflect.Type) string {
 	if _, ok := g.unions[t]; ok {
-		return "_encode_" + t.Name()
+		return "_encode_" + pyName(t)
 	}
 	switch {
 	case t == rawMessage:
@@ -320,7 +359,7 @@ func (g *generator) enc(t reflect.Type) string {
 	case t.Kind() == reflect.Map:
 		return g.codec("_values(" + g.enc(t.Elem()) + ")")
 	case t.Kind() == reflect.Struct:
-		return "_encode_" + t.Name()
+		return "_encode_" + pyName(t)
 	case t.Kind() == reflect.String:
 		return "_text"
 	}
@@ -330,7 +369,7 @@ func (g *generator) enc(t reflect.Type) string {
 // dec is a Python callable that reads JSON of t (never None).
 func (g *generator) dec(t reflect.Type) string {
 	if _, ok := g.unions[t]; ok {
-		return "_decode_" + t.Name()
+		return "_decode_" + pyName(t)
 	}
 	if e, ok := g.enums[t]; ok {
 		return g.codec("_enum(" + e.name + ")")
@@ -344,13 +383,13 @@ func (g *generator) dec(t reflect.Type) string {
 		return g.dec(t.Elem())
 	case t.Kind() == reflect.Slice:
 		if t.Name() != "" {
-			return "_decode_" + t.Name()
+			return "_decode_" + pyName(t)
 		}
 		return g.codec("_tuple(" + g.dec(t.Elem()) + ")")
 	case t.Kind() == reflect.Map:
 		return g.codec("_dict(" + g.dec(t.Elem()) + ")")
 	case t.Kind() == reflect.Struct:
-		return t.Name() + ".from_json"
+		return pyName(t) + ".from_json"
 	}
 	return "_same"
 }
@@ -380,7 +419,7 @@ func (g *generator) zero(f field) string {
 	case t.Kind() == reflect.Map:
 		return "dataclasses.field(default_factory=dict)"
 	case t.Kind() == reflect.Struct:
-		return "dataclasses.field(default_factory=" + t.Name() + ")"
+		return "dataclasses.field(default_factory=" + pyName(t) + ")"
 	case t.Kind() == reflect.String:
 		return `""`
 	case t.Kind() == reflect.Bool:
@@ -458,9 +497,9 @@ func (g *generator) emit() ([]byte, error) {
 			continue
 		}
 		if t.Kind() == reflect.Slice {
-			fmt.Fprintf(&b, "\n\n%s = tuple[%s, ...]\n", t.Name(), g.pyType(t.Elem()))
-			comment(&b, "", g.docs.types[t.Name()])
-			fmt.Fprintf(&b, "\n\ndef _decode_%s(v: Any) -> %s:\n    return tuple(%s(x) for x in v or ())\n", t.Name(), t.Name(), g.dec(t.Elem()))
+			fmt.Fprintf(&b, "\n\n%s = tuple[%s, ...]\n", pyName(t), g.pyType(t.Elem()))
+			comment(&b, "", g.docs.types[key(t)])
+			fmt.Fprintf(&b, "\n\ndef _decode_%s(v: Any) -> %s:\n    return tuple(%s(x) for x in v or ())\n", pyName(t), pyName(t), g.dec(t.Elem()))
 			continue
 		}
 		g.emitStruct(&b, t)
@@ -512,21 +551,21 @@ func (g *generator) emitUnion(b *bytes.Buffer, t reflect.Type, u wire.Union) {
 	for i, v := range u.Variants {
 		names[i] = reflect.TypeOf(v).Name()
 	}
-	fmt.Fprintf(b, "\n\n%s = %s\n", t.Name(), strings.Join(names, " | "))
-	comment(b, "", g.docs.types[t.Name()])
-	fmt.Fprintf(b, "\n_%s_VARIANTS: dict[str, Callable[[Any], dict[str, Any]]] = {\n", strings.ToUpper(t.Name()))
+	fmt.Fprintf(b, "\n\n%s = %s\n", pyName(t), strings.Join(names, " | "))
+	comment(b, "", g.docs.types[key(t)])
+	fmt.Fprintf(b, "\n_%s_VARIANTS: dict[str, Callable[[Any], dict[str, Any]]] = {\n", strings.ToUpper(pyName(t)))
 	for _, n := range names {
 		fmt.Fprintf(b, "    %q: _encode_%s,\n", n, n)
 	}
 	b.WriteString("}\n")
-	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any] | None:\n", t.Name())
-	fmt.Fprintf(b, "    \"\"\"A %s variant (or any object of a variant's class name and fields), tagged\n", t.Name())
+	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any] | None:\n", pyName(t))
+	fmt.Fprintf(b, "    \"\"\"A %s variant (or any object of a variant's class name and fields), tagged\n", pyName(t))
 	b.WriteString("    with \"type\"; an unknown class goes by its name, for Go to refuse.\"\"\"\n")
 	b.WriteString("    if v is None:\n        return None\n")
 	b.WriteString("    name = type(v).__name__\n")
-	fmt.Fprintf(b, "    encode = _%s_VARIANTS.get(name)\n", strings.ToUpper(t.Name()))
+	fmt.Fprintf(b, "    encode = _%s_VARIANTS.get(name)\n", strings.ToUpper(pyName(t)))
 	b.WriteString("    return {\"type\": name, **(encode(v) if encode else {})}\n")
-	fmt.Fprintf(b, "\n\ndef _decode_%s(v: Any) -> %s | None:\n", t.Name(), t.Name())
+	fmt.Fprintf(b, "\n\ndef _decode_%s(v: Any) -> %s | None:\n", pyName(t), pyName(t))
 	b.WriteString("    if v is None:\n        return None\n")
 	b.WriteString("    variant = {")
 	for i, n := range names {
@@ -540,9 +579,9 @@ func (g *generator) emitUnion(b *bytes.Buffer, t reflect.Type, u wire.Union) {
 
 func (g *generator) emitStruct(b *bytes.Buffer, t reflect.Type) {
 	fs := fields(t)
-	fmt.Fprintf(b, "\n\n@dataclasses.dataclass(frozen=True)\nclass %s:\n", t.Name())
-	docstring(b, "    ", g.docs.types[t.Name()])
-	if g.docs.types[t.Name()] != "" && len(fs) > 0 {
+	fmt.Fprintf(b, "\n\n@dataclasses.dataclass(frozen=True)\nclass %s:\n", pyName(t))
+	docstring(b, "    ", g.docs.types[key(t)])
+	if g.docs.types[key(t)] != "" && len(fs) > 0 {
 		b.WriteString("\n")
 	}
 	for _, f := range fs {
@@ -556,11 +595,11 @@ func (g *generator) emitStruct(b *bytes.Buffer, t reflect.Type) {
 	if len(fs) > 0 {
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(b, "    def to_json(self) -> dict[str, Any]:\n        return _encode_%s(self)\n\n", t.Name())
+	fmt.Fprintf(b, "    def to_json(self) -> dict[str, Any]:\n        return _encode_%s(self)\n\n", pyName(t))
 	fmt.Fprintf(b, "    @staticmethod\n    def encode(v: Any) -> dict[str, Any]:\n")
-	fmt.Fprintf(b, "        \"\"\"The JSON of a %s from any object with its fields as attributes.\"\"\"\n", t.Name())
-	fmt.Fprintf(b, "        return _encode_%s(v)\n\n", t.Name())
-	fmt.Fprintf(b, "    @classmethod\n    def from_json(cls, v: Any) -> %s:\n", t.Name())
+	fmt.Fprintf(b, "        \"\"\"The JSON of a %s from any object with its fields as attributes.\"\"\"\n", pyName(t))
+	fmt.Fprintf(b, "        return _encode_%s(v)\n\n", pyName(t))
+	fmt.Fprintf(b, "    @classmethod\n    def from_json(cls, v: Any) -> %s:\n", pyName(t))
 	if len(fs) == 0 {
 		b.WriteString("        return cls()\n")
 	} else {
@@ -587,7 +626,7 @@ func (g *generator) emitStruct(b *bytes.Buffer, t reflect.Type) {
 		}
 		b.WriteString("        )\n")
 	}
-	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any]:\n", t.Name())
+	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any]:\n", pyName(t))
 	if len(fs) == 0 {
 		b.WriteString("    return {}\n")
 		return
@@ -654,7 +693,16 @@ def _base64(v: Any) -> Any:
 
 
 def _each(encode: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda v: [encode(x) for x in v] if isinstance(v, (list, tuple)) else v
+    """A list from any iterable but a string or mapping (which go as they are)."""
+
+    def each(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return [encode(x) for x in v]
+        if v is None or isinstance(v, (str, bytes, bytearray, Mapping)) or not hasattr(v, "__iter__"):
+            return v
+        return [encode(x) for x in v]
+
+    return each
 
 
 def _values(encode: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.machine import Backend, SandboxUnavailable
 
@@ -37,11 +38,7 @@ class LocalMachineFactory(GoMachineFactory):
         pids_limit: int | None = None,
     ):
         super().__init__(
-            {
-                "read_only": [str(Path(p).absolute()) for p in read_only],
-                "bin_dirs": [str(Path(p).absolute()) for p in bin_dirs],
-                "bwrap": str(bwrap) if bwrap is not None else None,
-                "cache_dir": str(cache_dir) if cache_dir is not None else None,
-                "pids_limit": pids_limit or 0,
-            }
+            _wire.LocalOptions(
+                read_only=read_only, bin_dirs=bin_dirs, bwrap=bwrap, cache_dir=cache_dir, pids_limit=pids_limit or 0
+            )
         )
