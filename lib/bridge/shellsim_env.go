@@ -29,7 +29,7 @@ func newShellSimEnvironment(b *Bridge, ctx context.Context, req []byte) (Reply, 
 	}
 	l := shellsim.DefaultLimits()
 	if r.Limits != nil {
-		l = shellsim.Limits{CPU: r.Limits.CPU, Memory: r.Limits.Memory, Disk: r.Limits.Disk, Output: r.Limits.Output}
+		l = *r.Limits
 	}
 	return Reply{Header: wire.HandleReply{Handle: b.Add(&simObject{bridge: b, env: shellsim.NewEnvironment(l)})}}, nil
 }
@@ -133,7 +133,8 @@ func (s *simObject) Call(ctx context.Context, method string, req, payload []byte
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Header: wire.SimMountReply{Files: res.Files, SkippedDirectories: orEmpty(res.SkippedDirectories)}}, nil
+		res.SkippedDirectories = orEmpty(res.SkippedDirectories)
+		return Reply{Header: res}, nil
 	case "fork":
 		c, err := e.Duplicate()
 		if err != nil {
@@ -169,23 +170,13 @@ func routeOf(r wire.Route) command.Route {
 // simRunReply is an action's report on the wire (lists empty, not null).
 func simRunReply(res shellsim.Result, terminated bool, dropped int) wire.SimRunReply {
 	o := res.Outcome
-	h := wire.SimRunReply{ExitStatus: o.ExitStatus, CostModelVersion: o.CostModelVersion,
-		Limits: wire.SimLimits{CPU: o.Limits.CPU, Memory: o.Limits.Memory, Disk: o.Limits.Disk, Output: o.Limits.Output},
-		Usage: wire.SimUsage{CPUUsed: o.Usage.CPUUsed, MemoryCurrent: o.Usage.MemoryCurrent, MemoryPeak: o.Usage.MemoryPeak,
-			DiskCurrent: o.Usage.DiskCurrent, DiskPeak: o.Usage.DiskPeak, OutputBytes: o.Usage.OutputBytes},
-		CommandUsage: []wire.SimCommandUsage{}, Commands: orEmpty(res.Commands), Unsupported: orEmpty(res.Unsupported),
+	h := wire.SimRunReply{ExitStatus: o.ExitStatus, Limits: o.Limits, Usage: o.Usage, CommandUsage: orEmpty(o.CommandUsage),
+		CostModelVersion: o.CostModelVersion, Commands: orEmpty(res.Commands), Unsupported: orEmpty(res.Unsupported),
 		UnsupportedCommands: orEmpty(res.UnsupportedCommands), PartialCommands: orEmpty(res.PartialCommands),
-		Invocations: []wire.SimInvocation{}, NetworkRequests: []wire.SimHTTPRequest{}, DroppedNetworkRequests: dropped,
+		Invocations: orEmpty(res.Invocations), NetworkRequests: []wire.SimHTTPRequest{}, DroppedNetworkRequests: dropped,
 		Terminated: terminated}
 	if o.StopReason != nil {
 		h.StopReason = wire.StopReason(*o.StopReason)
-	}
-	for _, u := range o.CommandUsage {
-		h.CommandUsage = append(h.CommandUsage, wire.SimCommandUsage{Command: u.Command, CPU: u.CPU, DiskDelta: u.DiskDelta})
-	}
-	for _, i := range res.Invocations {
-		h.Invocations = append(h.Invocations, wire.SimInvocation{Sequence: i.Sequence, PID: i.PID, Argv: i.Argv, Trust: i.Trust,
-			Status: i.Status, CPU: i.CPU, DiskDelta: i.DiskDelta, UnsupportedReason: i.UnsupportedReason})
 	}
 	return h
 }

@@ -1318,9 +1318,7 @@ def _encode_RunAgentReply(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class SimLimits:
-    """SimLimits are an embedded ShellSim environment's budgets: CPU work units
-    and bytes of memory, disk and output.
-    """
+    """Limits are the four budgets of an environment."""
 
     cpu: int = 0
     memory: int = 0
@@ -1413,8 +1411,8 @@ def _encode_SimRunRequest(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
-class SimUsage:
-    """SimUsage is an environment's cumulative resource use."""
+class Usage:
+    """Usage is the cumulative resource use of an environment."""
 
     cpu_used: int = 0
     memory_current: int = 0
@@ -1424,15 +1422,15 @@ class SimUsage:
     output_bytes: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return _encode_SimUsage(self)
+        return _encode_Usage(self)
 
     @staticmethod
     def encode(v: Any) -> dict[str, Any]:
-        """The JSON of a SimUsage from any object with its fields as attributes."""
-        return _encode_SimUsage(v)
+        """The JSON of a Usage from any object with its fields as attributes."""
+        return _encode_Usage(v)
 
     @classmethod
-    def from_json(cls, v: Any) -> SimUsage:
+    def from_json(cls, v: Any) -> Usage:
         return cls(
             cpu_used=v.get("cpu_used", 0),
             memory_current=v.get("memory_current", 0),
@@ -1443,7 +1441,7 @@ class SimUsage:
         )
 
 
-def _encode_SimUsage(v: Any) -> dict[str, Any]:
+def _encode_Usage(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out["cpu_used"] = getattr(v, "cpu_used", None)
     out["memory_current"] = getattr(v, "memory_current", None)
@@ -1455,23 +1453,23 @@ def _encode_SimUsage(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
-class SimCommandUsage:
-    """SimCommandUsage is the cumulative cost of one command name."""
+class CommandUsage:
+    """CommandUsage is the cumulative cost of one command name."""
 
     command: str = ""
     cpu: int = 0
     disk_delta: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return _encode_SimCommandUsage(self)
+        return _encode_CommandUsage(self)
 
     @staticmethod
     def encode(v: Any) -> dict[str, Any]:
-        """The JSON of a SimCommandUsage from any object with its fields as attributes."""
-        return _encode_SimCommandUsage(v)
+        """The JSON of a CommandUsage from any object with its fields as attributes."""
+        return _encode_CommandUsage(v)
 
     @classmethod
-    def from_json(cls, v: Any) -> SimCommandUsage:
+    def from_json(cls, v: Any) -> CommandUsage:
         return cls(
             command=v.get("command", ""),
             cpu=v.get("cpu", 0),
@@ -1479,7 +1477,7 @@ class SimCommandUsage:
         )
 
 
-def _encode_SimCommandUsage(v: Any) -> dict[str, Any]:
+def _encode_CommandUsage(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out["command"] = _text(getattr(v, "command", None))
     out["cpu"] = getattr(v, "cpu", None)
@@ -1488,8 +1486,8 @@ def _encode_SimCommandUsage(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
-class SimInvocation:
-    """SimInvocation is one command run, with its trust level."""
+class Invocation:
+    """Invocation is one command run."""
 
     sequence: int = 0
     pid: int = 0
@@ -1501,15 +1499,15 @@ class SimInvocation:
     unsupported_reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return _encode_SimInvocation(self)
+        return _encode_Invocation(self)
 
     @staticmethod
     def encode(v: Any) -> dict[str, Any]:
-        """The JSON of a SimInvocation from any object with its fields as attributes."""
-        return _encode_SimInvocation(v)
+        """The JSON of a Invocation from any object with its fields as attributes."""
+        return _encode_Invocation(v)
 
     @classmethod
-    def from_json(cls, v: Any) -> SimInvocation:
+    def from_json(cls, v: Any) -> Invocation:
         return cls(
             sequence=v.get("sequence", 0),
             pid=v.get("pid", 0),
@@ -1522,7 +1520,7 @@ class SimInvocation:
         )
 
 
-def _encode_SimInvocation(v: Any) -> dict[str, Any]:
+def _encode_Invocation(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out["sequence"] = getattr(v, "sequence", None)
     out["pid"] = getattr(v, "pid", None)
@@ -1586,14 +1584,14 @@ class SimRunReply:
     exit_status: int = 0
     stop_reason: StopReason | None = None
     limits: SimLimits = dataclasses.field(default_factory=SimLimits)
-    usage: SimUsage = dataclasses.field(default_factory=SimUsage)
-    command_usage: tuple[SimCommandUsage, ...] = ()
+    usage: Usage = dataclasses.field(default_factory=Usage)
+    command_usage: tuple[CommandUsage, ...] = ()
     cost_model_version: int = 0
     commands: tuple[str, ...] = ()
     unsupported: tuple[str, ...] = ()
     unsupported_commands: tuple[str, ...] = ()
     partial_commands: tuple[str, ...] = ()
-    invocations: tuple[SimInvocation, ...] = ()
+    invocations: tuple[Invocation, ...] = ()
     network_requests: tuple[SimHTTPRequest, ...] = ()
     dropped_network_requests: int = 0
     terminated: bool = False
@@ -1612,14 +1610,14 @@ class SimRunReply:
             exit_status=v.get("exit_status", 0),
             stop_reason=_maybe(_enum_StopReason, v.get("stop_reason")),
             limits=_maybe(SimLimits.from_json, v.get("limits"), SimLimits()),
-            usage=_maybe(SimUsage.from_json, v.get("usage"), SimUsage()),
-            command_usage=_maybe(_tuple_SimCommandUsage, v.get("command_usage"), ()),
+            usage=_maybe(Usage.from_json, v.get("usage"), Usage()),
+            command_usage=_maybe(_tuple_CommandUsage, v.get("command_usage"), ()),
             cost_model_version=v.get("cost_model_version", 0),
             commands=_maybe(_tuple_same, v.get("commands"), ()),
             unsupported=_maybe(_tuple_same, v.get("unsupported"), ()),
             unsupported_commands=_maybe(_tuple_same, v.get("unsupported_commands"), ()),
             partial_commands=_maybe(_tuple_same, v.get("partial_commands"), ()),
-            invocations=_maybe(_tuple_SimInvocation, v.get("invocations"), ()),
+            invocations=_maybe(_tuple_Invocation, v.get("invocations"), ()),
             network_requests=_maybe(_tuple_SimHTTPRequest, v.get("network_requests"), ()),
             dropped_network_requests=v.get("dropped_network_requests", 0),
             terminated=v.get("terminated", False),
@@ -1633,14 +1631,14 @@ def _encode_SimRunReply(v: Any) -> dict[str, Any]:
     if x is not None:
         out["stop_reason"] = _text(x)
     out["limits"] = _encode_SimLimits(getattr(v, "limits", None))
-    out["usage"] = _encode_SimUsage(getattr(v, "usage", None))
-    out["command_usage"] = _each_encode_SimCommandUsage(getattr(v, "command_usage", None))
+    out["usage"] = _encode_Usage(getattr(v, "usage", None))
+    out["command_usage"] = _each_encode_CommandUsage(getattr(v, "command_usage", None))
     out["cost_model_version"] = getattr(v, "cost_model_version", None)
     out["commands"] = _each_text(getattr(v, "commands", None))
     out["unsupported"] = _each_text(getattr(v, "unsupported", None))
     out["unsupported_commands"] = _each_text(getattr(v, "unsupported_commands", None))
     out["partial_commands"] = _each_text(getattr(v, "partial_commands", None))
-    out["invocations"] = _each_encode_SimInvocation(getattr(v, "invocations", None))
+    out["invocations"] = _each_encode_Invocation(getattr(v, "invocations", None))
     out["network_requests"] = _each_encode_SimHTTPRequest(getattr(v, "network_requests", None))
     out["dropped_network_requests"] = getattr(v, "dropped_network_requests", None)
     out["terminated"] = getattr(v, "terminated", None)
@@ -1772,29 +1770,29 @@ def _encode_SimMountRequest(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
-class SimMountReply:
-    """SimMountReply counts what a mount copied and names what it skipped."""
+class MountResult:
+    """MountResult says what an import copied."""
 
     files: int = 0
     skipped_directories: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return _encode_SimMountReply(self)
+        return _encode_MountResult(self)
 
     @staticmethod
     def encode(v: Any) -> dict[str, Any]:
-        """The JSON of a SimMountReply from any object with its fields as attributes."""
-        return _encode_SimMountReply(v)
+        """The JSON of a MountResult from any object with its fields as attributes."""
+        return _encode_MountResult(v)
 
     @classmethod
-    def from_json(cls, v: Any) -> SimMountReply:
+    def from_json(cls, v: Any) -> MountResult:
         return cls(
             files=v.get("files", 0),
             skipped_directories=_maybe(_tuple_same, v.get("skipped_directories"), ()),
         )
 
 
-def _encode_SimMountReply(v: Any) -> dict[str, Any]:
+def _encode_MountResult(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out["files"] = getattr(v, "files", None)
     out["skipped_directories"] = _each_text(getattr(v, "skipped_directories", None))
@@ -2177,11 +2175,11 @@ _enum_StopReason = _enum(StopReason)
 _enum_ShellMode = _enum(ShellMode)
 _enum_ShellStatus = _enum(ShellStatus)
 _enum_AgentErrorKind = _enum(AgentErrorKind)
-_tuple_SimCommandUsage = _tuple(SimCommandUsage.from_json)
-_tuple_SimInvocation = _tuple(SimInvocation.from_json)
+_tuple_CommandUsage = _tuple(CommandUsage.from_json)
+_tuple_Invocation = _tuple(Invocation.from_json)
 _tuple_SimHTTPRequest = _tuple(SimHTTPRequest.from_json)
-_each_encode_SimCommandUsage = _each(_encode_SimCommandUsage)
-_each_encode_SimInvocation = _each(_encode_SimInvocation)
+_each_encode_CommandUsage = _each(_encode_CommandUsage)
+_each_encode_Invocation = _each(_encode_Invocation)
 _each_encode_SimHTTPRequest = _each(_encode_SimHTTPRequest)
 _enum_ErrorKind = _enum(ErrorKind)
 _tuple_Candidate = _tuple(Candidate.from_json)
@@ -2237,7 +2235,7 @@ SIM_RUN = Method("sim", "run", _encode_SimRunRequest, SimRunReply.from_json, "st
 SIM_WRITE_FILE = Method("sim", "write_file", _encode_SimWriteFileRequest, None, "data", ())
 SIM_READ_FILE = Method("sim", "read_file", _encode_SimPathRequest, None, "", ("data",))
 SIM_MKDIR = Method("sim", "mkdir", _encode_SimMkdirRequest, None, "", ())
-SIM_MOUNT = Method("sim", "mount", _encode_SimMountRequest, SimMountReply.from_json, "", ())
+SIM_MOUNT = Method("sim", "mount", _encode_SimMountRequest, MountResult.from_json, "", ())
 SIM_FORK = Method("sim", "fork", None, HandleReply.from_json, "", ())
 SIM_ROUTE_HTTP = Method("sim", "route_http", _encode_Route, None, "", ())
 SIM_STATE = Method("sim", "state", None, SimState.from_json, "", ())

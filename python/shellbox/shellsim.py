@@ -62,10 +62,10 @@ class Limits:
             _check_int(name, getattr(self, name))
 
 
-# What an action used, as Go reports it (the wire's types).
-Usage = _wire.SimUsage
-CommandUsage = _wire.SimCommandUsage
-Invocation = _wire.SimInvocation
+# What an action used, as Go reports it (ShellSim's own types, on the wire).
+Usage = _wire.Usage
+CommandUsage = _wire.CommandUsage
+Invocation = _wire.Invocation
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class HttpResponse:
 
 
 # What a mount copied (files) and skipped (directory names).
-MountResult = _wire.SimMountReply
+MountResult = _wire.MountResult
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,10 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/shellbox/shellbox/lib/shellsim"
+)
 
 // Object is the kind of object a handle names.
 type Object string
@@ -59,7 +63,7 @@ var Methods = []Method{
 	{Object: SimObject, Name: "write_file", Request: SimWriteFileRequest{}, Payload: "data"},
 	{Object: SimObject, Name: "read_file", Request: SimPathRequest{}, Segments: []string{"data"}},
 	{Object: SimObject, Name: "mkdir", Request: SimMkdirRequest{}},
-	{Object: SimObject, Name: "mount", Request: SimMountRequest{}, Reply: SimMountReply{}},
+	{Object: SimObject, Name: "mount", Request: SimMountRequest{}, Reply: shellsim.MountResult{}},
 	{Object: SimObject, Name: "fork", Reply: HandleReply{}},
 	{Object: SimObject, Name: "route_http", Request: Route{}},
 	{Object: SimObject, Name: "state", Reply: SimState{}},

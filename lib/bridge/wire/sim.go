@@ -1,52 +1,23 @@
 package wire
 
-// SimLimits are an embedded ShellSim environment's budgets: CPU work units
-// and bytes of memory, disk and output.
-type SimLimits struct {
-	CPU    int64 `json:"cpu"`
-	Memory int64 `json:"memory"`
-	Disk   int64 `json:"disk"`
-	Output int64 `json:"output"`
-}
+import (
+	"github.com/shellbox/shellbox/lib/shellsim"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/shellsim/shell"
+)
+
+// The embedded ShellSim environment's reports are ShellSim's own types
+// (shellsim.Usage, shell.Invocation, ...), declared once, in lib/shellsim.
 
 // SimEnvironmentRequest makes an embedded environment (default limits when
 // absent).
 type SimEnvironmentRequest struct {
-	Limits *SimLimits `json:"limits"`
+	Limits *resources.Limits `json:"limits"`
 }
 
 // SimRunRequest runs one action: shell source, stdin in the payload.
 type SimRunRequest struct {
 	Source string `json:"source"`
-}
-
-// SimUsage is an environment's cumulative resource use.
-type SimUsage struct {
-	CPUUsed       int64 `json:"cpu_used"`
-	MemoryCurrent int64 `json:"memory_current"`
-	MemoryPeak    int64 `json:"memory_peak"`
-	DiskCurrent   int64 `json:"disk_current"`
-	DiskPeak      int64 `json:"disk_peak"`
-	OutputBytes   int64 `json:"output_bytes"`
-}
-
-// SimCommandUsage is the cumulative cost of one command name.
-type SimCommandUsage struct {
-	Command   string `json:"command"`
-	CPU       int64  `json:"cpu"`
-	DiskDelta int64  `json:"disk_delta"`
-}
-
-// SimInvocation is one command run, with its trust level.
-type SimInvocation struct {
-	Sequence          int      `json:"sequence"`
-	PID               int      `json:"pid"`
-	Argv              []string `json:"argv"`
-	Trust             string   `json:"trust"`
-	Status            *int     `json:"status"`
-	CPU               int64    `json:"cpu"`
-	DiskDelta         int64    `json:"disk_delta"`
-	UnsupportedReason string   `json:"unsupported_reason,omitempty"`
 }
 
 // SimHTTPRequest is a request a command made to the virtual network
@@ -61,20 +32,20 @@ type SimHTTPRequest struct {
 // SimRunReply is everything one action produced besides its output
 // (stdout and stderr are the segments).
 type SimRunReply struct {
-	ExitStatus             int               `json:"exit_status"`
-	StopReason             StopReason        `json:"stop_reason,omitempty"`
-	Limits                 SimLimits         `json:"limits"`
-	Usage                  SimUsage          `json:"usage"`
-	CommandUsage           []SimCommandUsage `json:"command_usage"`
-	CostModelVersion       int               `json:"cost_model_version"`
-	Commands               []string          `json:"commands"`
-	Unsupported            []string          `json:"unsupported"`
-	UnsupportedCommands    []string          `json:"unsupported_commands"`
-	PartialCommands        []string          `json:"partial_commands"`
-	Invocations            []SimInvocation   `json:"invocations"`
-	NetworkRequests        []SimHTTPRequest  `json:"network_requests"`
-	DroppedNetworkRequests int               `json:"dropped_network_requests"`
-	Terminated             bool              `json:"terminated"`
+	ExitStatus             int                  `json:"exit_status"`
+	StopReason             StopReason           `json:"stop_reason,omitempty"`
+	Limits                 resources.Limits     `json:"limits"`
+	Usage                  shellsim.Usage       `json:"usage"`
+	CommandUsage           []shell.CommandUsage `json:"command_usage"`
+	CostModelVersion       int                  `json:"cost_model_version"`
+	Commands               []string             `json:"commands"`
+	Unsupported            []string             `json:"unsupported"`
+	UnsupportedCommands    []string             `json:"unsupported_commands"`
+	PartialCommands        []string             `json:"partial_commands"`
+	Invocations            []shell.Invocation   `json:"invocations"`
+	NetworkRequests        []SimHTTPRequest     `json:"network_requests"`
+	DroppedNetworkRequests int                  `json:"dropped_network_requests"`
+	Terminated             bool                 `json:"terminated"`
 }
 
 // SimPathRequest names a file of the environment (relative: to /work).
@@ -99,12 +70,6 @@ type SimMkdirRequest struct {
 type SimMountRequest struct {
 	Host   string `json:"host"`
 	Target string `json:"target"`
-}
-
-// SimMountReply counts what a mount copied and names what it skipped.
-type SimMountReply struct {
-	Files              int      `json:"files"`
-	SkippedDirectories []string `json:"skipped_directories"`
 }
 
 // SimState is an environment's state.

@@ -48,16 +48,6 @@ type docs struct {
 // source is a package whose doc comments and constants wiregen reads.
 type source struct{ importPath, dir string }
 
-func readDocs(sources []source) (*docs, error) {
-	d := &docs{types: map[string]string{}, fields: map[string]map[string]string{}, consts: map[string][][2]string{}}
-	for _, src := range sources {
-		if err := d.read(src); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
-}
-
 // key names a type in docs: its package path and name.
 func key(t reflect.Type) string { return t.PkgPath() + "." + t.Name() }
 
@@ -126,6 +116,9 @@ func (d *docs) read(src source) error {
 }
 
 type generator struct {
+	root    string          // the module's directory
+	read    map[string]bool // packages whose docs are read
+	err     error
 	docs    *docs
 	unions  map[reflect.Type]wire.Union
 	enums   map[reflect.Type]*enum
@@ -135,39 +128,56 @@ type generator struct {
 	codecNo []string
 }
 
+// module is this repository's module path.
+const module = "github.com/shellbox/shellbox/"
+
 // Generate returns the Python module for package wire, whose sources are in
-// dir (the backends' options are read from their packages beside it).
+// dir; the other packages whose types cross the ABI (the backends' options,
+// ShellSim's reports) are read beside it, for their doc comments and
+// constants.
 func Generate(dir string) ([]byte, error) {
-	sources := []source{{"github.com/shellbox/shellbox/lib/bridge/wire", dir}}
-	for _, o := range factoryOptions {
-		t := reflect.TypeOf(o.value)
-		rel := strings.TrimPrefix(t.PkgPath(), "github.com/shellbox/shellbox/")
-		sources = append(sources, source{t.PkgPath(), filepath.Join(dir, "..", "..", "..", rel)})
-	}
-	d, err := readDocs(sources)
-	if err != nil {
-		return nil, err
-	}
-	g := &generator{docs: d, unions: map[reflect.Type]wire.Union{}, enums: map[reflect.Type]*enum{},
+	g := &generator{root: filepath.Join(dir, "..", "..", ".."), read: map[string]bool{},
+		docs:   &docs{types: map[string]string{}, fields: map[string]map[string]string{}, consts: map[string][][2]string{}},
+		unions: map[reflect.Type]wire.Union{}, enums: map[reflect.Type]*enum{},
 		seen: map[reflect.Type]bool{}, codecs: map[string]string{}}
 	for _, u := range wire.Unions {
 		g.unions[u.Type] = u
 	}
-	for _, m := range wire.Methods {
-		for _, v := range []any{m.Request, m.Reply} {
-			if v != nil {
-				g.visit(reflect.TypeOf(v))
-			}
-		}
-	}
-	for _, v := range wire.Types {
-		g.visit(reflect.TypeOf(v))
-	}
 	for _, o := range factoryOptions {
 		pyNames[reflect.TypeOf(o.value)] = o.python
-		g.visit(reflect.TypeOf(o.value))
+	}
+	for v, name := range renamed {
+		pyNames[reflect.TypeOf(v)] = name
+	}
+	var roots []any
+	for _, m := range wire.Methods {
+		roots = append(roots, m.Request, m.Reply)
+	}
+	roots = append(roots, wire.Types...)
+	for _, o := range factoryOptions {
+		roots = append(roots, o.value)
+	}
+	for _, v := range roots {
+		if v != nil {
+			g.visit(reflect.TypeOf(v))
+		}
+	}
+	if g.err != nil {
+		return nil, g.err
 	}
 	return g.emit()
+}
+
+// readPackage reads the docs of t's package once.
+func (g *generator) readPackage(t reflect.Type) {
+	pkg := t.PkgPath()
+	if pkg == "" || g.read[pkg] || !strings.HasPrefix(pkg, module) {
+		return
+	}
+	g.read[pkg] = true
+	if err := g.docs.read(source{pkg, filepath.Join(g.root, strings.TrimPrefix(pkg, module))}); err != nil && g.err == nil {
+		g.err = err
+	}
 }
 
 // visit records t and what it uses, dependencies first.
@@ -176,6 +186,7 @@ func (g *generator) visit(t reflect.Type) {
 		return
 	}
 	g.seen[t] = true
+	g.readPackage(t)
 	if u, ok := g.unions[t]; ok {
 		for _, v := range u.Variants {
 			g.visit(reflect.TypeOf(v))

@@ -4,6 +4,7 @@ import (
 	dockerbackend "github.com/shellbox/shellbox/lib/backends/docker"
 	localbackend "github.com/shellbox/shellbox/lib/backends/local"
 	qemubackend "github.com/shellbox/shellbox/lib/backends/qemu"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
 )
 
 // factoryOptions are the backends' factory options, which open_factory
@@ -18,3 +19,7 @@ var factoryOptions = []struct {
 	{"DockerOptions", dockerbackend.Options{}},
 	{"QemuOptions", qemubackend.Options{}},
 }
+
+// renamed are types whose Python name is not their Go name: ShellSim's
+// budgets, beside shellbox.shellsim's own Limits (which checks its values).
+var renamed = map[any]string{resources.Limits{}: "SimLimits"}
