@@ -63,6 +63,12 @@ assert wire._encode_Spec(s)["source"] == {"type": "PreparedImage", "layout": "/l
     "source": {"type": "RegistryImage", "reference": "busybox"}}
 assert wire._decode_Source(wire._encode_Source(s.source)) == s.source
 assert wire._encode_Route(wire.Route("http://x/*", body=b"hi"))["body"] == "aGk="
+assert wire.Route.from_json(wire.Route("p", body=b"hi").to_json()).body == b"hi"
+import dataclasses, json
+for name, cls in vars(wire).items():
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and name != "Method":
+        v = cls()
+        assert cls.from_json(json.loads(json.dumps(v.to_json()))) == v, name
 print("ok")
 `
 	cmd := exec.Command(python, "-c", script)
