@@ -38,11 +38,12 @@ type enum struct {
 	members   [][2]string // Python name, value
 }
 
-// docs are the doc comments and constants of package wire.
+// docs are the doc comments and constants of the packages whose types
+// cross the ABI, by key.
 type docs struct {
-	types  map[string]string            // type name -> doc
-	fields map[string]map[string]string // type name -> Go field name -> comment
-	consts map[string][][2]string       // type name -> (Go name, value)
+	types  map[string]string            // key -> doc
+	fields map[string]map[string]string // key -> Go field name -> comment
+	consts map[string][][2]string       // key -> (Go name, value)
 }
 
 // source is a package whose doc comments and constants wiregen reads.
@@ -116,8 +117,9 @@ func (d *docs) read(src source) error {
 }
 
 type generator struct {
-	root    string          // the module's directory
-	read    map[string]bool // packages whose docs are read
+	names   map[reflect.Type]string // Python names other than the Go name
+	root    string                  // the module's directory
+	read    map[string]bool         // packages whose docs are read
 	err     error
 	docs    *docs
 	unions  map[reflect.Type]wire.Union
@@ -139,15 +141,15 @@ func Generate(dir string) ([]byte, error) {
 	g := &generator{root: filepath.Join(dir, "..", "..", ".."), read: map[string]bool{},
 		docs:   &docs{types: map[string]string{}, fields: map[string]map[string]string{}, consts: map[string][][2]string{}},
 		unions: map[reflect.Type]wire.Union{}, enums: map[reflect.Type]*enum{},
-		seen: map[reflect.Type]bool{}, codecs: map[string]string{}}
+		seen: map[reflect.Type]bool{}, codecs: map[string]string{}, names: map[reflect.Type]string{}}
 	for _, u := range wire.Unions {
 		g.unions[u.Type] = u
 	}
 	for _, o := range factoryOptions {
-		pyNames[reflect.TypeOf(o.value)] = o.python
+		g.names[reflect.TypeOf(o.value)] = o.python
 	}
 	for v, name := range renamed {
-		pyNames[reflect.TypeOf(v)] = name
+		g.names[reflect.TypeOf(v)] = name
 	}
 	var roots []any
 	for _, m := range wire.Methods {
@@ -206,7 +208,7 @@ func (g *generator) visit(t reflect.Type) {
 		}
 	case t.Kind() == reflect.String && t.Name() != "string":
 		if consts := g.docs.consts[key(t)]; len(consts) > 0 {
-			g.enums[t] = &enum{name: pyName(t), doc: g.docs.types[key(t)], members: members(consts)}
+			g.enums[t] = &enum{name: g.pyName(t), doc: g.docs.types[key(t)], members: members(consts)}
 		}
 	case t.Kind() == reflect.Struct:
 		for _, f := range fields(t) {
@@ -256,12 +258,9 @@ func camelWords(s string) []string {
 	return append(words, string(r[start:]))
 }
 
-// pyNames are Python class names that differ from the Go type's.
-var pyNames = map[reflect.Type]string{}
-
 // pyName is the Python name of a Go type.
-func pyName(t reflect.Type) string {
-	if n, ok := pyNames[t]; ok {
+func (g *generator) pyName(t reflect.Type) string {
+	if n, ok := g.names[t]; ok {
 		return n
 	}
 	return t.Name()
@@ -308,7 +307,7 @@ func optional(f field) bool {
 
 func (g *generator) pyType(t reflect.Type) string {
 	if _, ok := g.unions[t]; ok {
-		return pyName(t)
+		return g.pyName(t)
 	}
 	if e, ok := g.enums[t]; ok {
 		return e.name
@@ -322,13 +321,13 @@ func (g *generator) pyType(t reflect.Type) string {
 		return g.pyType(t.Elem()) + " | None"
 	case t.Kind() == reflect.Slice:
 		if t.Name() != "" {
-			return pyName(t)
+			return g.pyName(t)
 		}
 		return "tuple[" + g.pyType(t.Elem()) + ", ...]"
 	case t.Kind() == reflect.Map:
 		return "Mapping[str, " + g.pyType(t.Elem()) + "]"
 	case t.Kind() == reflect.Struct:
-		return pyName(t)
+		return g.pyName(t)
 	case t.Kind() == reflect.String:
 		return "str"
 	case t.Kind() == reflect.Bool:
@@ -356,7 +355,7 @@ func (g *generator) codec(expr string) string {
 // a path for a string, a public dataclass for a struct) into JSON.
 func (g *generator) enc(t reflect.Type) string {
 	if _, ok := g.unions[t]; ok {
-		return "_encode_" + pyName(t)
+		return "_encode_" + g.pyName(t)
 	}
 	switch {
 	case t == rawMessage:
@@ -370,7 +369,7 @@ func (g *generator) enc(t reflect.Type) string {
 	case t.Kind() == reflect.Map:
 		return g.codec("_values(" + g.enc(t.Elem()) + ")")
 	case t.Kind() == reflect.Struct:
-		return "_encode_" + pyName(t)
+		return "_encode_" + g.pyName(t)
 	case t.Kind() == reflect.String:
 		return "_text"
 	}
@@ -380,7 +379,7 @@ func (g *generator) enc(t reflect.Type) string {
 // dec is a Python callable that reads JSON of t (never None).
 func (g *generator) dec(t reflect.Type) string {
 	if _, ok := g.unions[t]; ok {
-		return "_decode_" + pyName(t)
+		return "_decode_" + g.pyName(t)
 	}
 	if e, ok := g.enums[t]; ok {
 		return g.codec("_enum(" + e.name + ")")
@@ -394,13 +393,13 @@ func (g *generator) dec(t reflect.Type) string {
 		return g.dec(t.Elem())
 	case t.Kind() == reflect.Slice:
 		if t.Name() != "" {
-			return "_decode_" + pyName(t)
+			return "_decode_" + g.pyName(t)
 		}
 		return g.codec("_tuple(" + g.dec(t.Elem()) + ")")
 	case t.Kind() == reflect.Map:
 		return g.codec("_dict(" + g.dec(t.Elem()) + ")")
 	case t.Kind() == reflect.Struct:
-		return pyName(t) + ".from_json"
+		return g.pyName(t) + ".from_json"
 	}
 	return "_same"
 }
@@ -430,7 +429,7 @@ func (g *generator) zero(f field) string {
 	case t.Kind() == reflect.Map:
 		return "dataclasses.field(default_factory=dict)"
 	case t.Kind() == reflect.Struct:
-		return "dataclasses.field(default_factory=" + pyName(t) + ")"
+		return "dataclasses.field(default_factory=" + g.pyName(t) + ")"
 	case t.Kind() == reflect.String:
 		return `""`
 	case t.Kind() == reflect.Bool:
@@ -508,9 +507,9 @@ func (g *generator) emit() ([]byte, error) {
 			continue
 		}
 		if t.Kind() == reflect.Slice {
-			fmt.Fprintf(&b, "\n\n%s = tuple[%s, ...]\n", pyName(t), g.pyType(t.Elem()))
+			fmt.Fprintf(&b, "\n\n%s = tuple[%s, ...]\n", g.pyName(t), g.pyType(t.Elem()))
 			comment(&b, "", g.docs.types[key(t)])
-			fmt.Fprintf(&b, "\n\ndef _decode_%s(v: Any) -> %s:\n    return tuple(%s(x) for x in v or ())\n", pyName(t), pyName(t), g.dec(t.Elem()))
+			fmt.Fprintf(&b, "\n\ndef _decode_%s(v: Any) -> %s:\n    return tuple(%s(x) for x in v or ())\n", g.pyName(t), g.pyName(t), g.dec(t.Elem()))
 			continue
 		}
 		g.emitStruct(&b, t)
@@ -562,21 +561,21 @@ func (g *generator) emitUnion(b *bytes.Buffer, t reflect.Type, u wire.Union) {
 	for i, v := range u.Variants {
 		names[i] = reflect.TypeOf(v).Name()
 	}
-	fmt.Fprintf(b, "\n\n%s = %s\n", pyName(t), strings.Join(names, " | "))
+	fmt.Fprintf(b, "\n\n%s = %s\n", g.pyName(t), strings.Join(names, " | "))
 	comment(b, "", g.docs.types[key(t)])
-	fmt.Fprintf(b, "\n_%s_VARIANTS: dict[str, Callable[[Any], dict[str, Any]]] = {\n", strings.ToUpper(pyName(t)))
+	fmt.Fprintf(b, "\n_%s_VARIANTS: dict[str, Callable[[Any], dict[str, Any]]] = {\n", strings.ToUpper(g.pyName(t)))
 	for _, n := range names {
 		fmt.Fprintf(b, "    %q: _encode_%s,\n", n, n)
 	}
 	b.WriteString("}\n")
-	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any] | None:\n", pyName(t))
-	fmt.Fprintf(b, "    \"\"\"A %s variant (or any object of a variant's class name and fields), tagged\n", pyName(t))
+	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any] | None:\n", g.pyName(t))
+	fmt.Fprintf(b, "    \"\"\"A %s variant (or any object of a variant's class name and fields), tagged\n", g.pyName(t))
 	b.WriteString("    with \"type\"; an unknown class goes by its name, for Go to refuse.\"\"\"\n")
 	b.WriteString("    if v is None:\n        return None\n")
 	b.WriteString("    name = type(v).__name__\n")
-	fmt.Fprintf(b, "    encode = _%s_VARIANTS.get(name)\n", strings.ToUpper(pyName(t)))
+	fmt.Fprintf(b, "    encode = _%s_VARIANTS.get(name)\n", strings.ToUpper(g.pyName(t)))
 	b.WriteString("    return {\"type\": name, **(encode(v) if encode else {})}\n")
-	fmt.Fprintf(b, "\n\ndef _decode_%s(v: Any) -> %s | None:\n", pyName(t), pyName(t))
+	fmt.Fprintf(b, "\n\ndef _decode_%s(v: Any) -> %s | None:\n", g.pyName(t), g.pyName(t))
 	b.WriteString("    if v is None:\n        return None\n")
 	b.WriteString("    variant = {")
 	for i, n := range names {
@@ -590,7 +589,7 @@ func (g *generator) emitUnion(b *bytes.Buffer, t reflect.Type, u wire.Union) {
 
 func (g *generator) emitStruct(b *bytes.Buffer, t reflect.Type) {
 	fs := fields(t)
-	fmt.Fprintf(b, "\n\n@dataclasses.dataclass(frozen=True)\nclass %s:\n", pyName(t))
+	fmt.Fprintf(b, "\n\n@dataclasses.dataclass(frozen=True)\nclass %s:\n", g.pyName(t))
 	docstring(b, "    ", g.docs.types[key(t)])
 	if g.docs.types[key(t)] != "" && len(fs) > 0 {
 		b.WriteString("\n")
@@ -606,11 +605,11 @@ func (g *generator) emitStruct(b *bytes.Buffer, t reflect.Type) {
 	if len(fs) > 0 {
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(b, "    def to_json(self) -> dict[str, Any]:\n        return _encode_%s(self)\n\n", pyName(t))
+	fmt.Fprintf(b, "    def to_json(self) -> dict[str, Any]:\n        return _encode_%s(self)\n\n", g.pyName(t))
 	fmt.Fprintf(b, "    @staticmethod\n    def encode(v: Any) -> dict[str, Any]:\n")
-	fmt.Fprintf(b, "        \"\"\"The JSON of a %s from any object with its fields as attributes.\"\"\"\n", pyName(t))
-	fmt.Fprintf(b, "        return _encode_%s(v)\n\n", pyName(t))
-	fmt.Fprintf(b, "    @classmethod\n    def from_json(cls, v: Any) -> %s:\n", pyName(t))
+	fmt.Fprintf(b, "        \"\"\"The JSON of a %s from any object with its fields as attributes.\"\"\"\n", g.pyName(t))
+	fmt.Fprintf(b, "        return _encode_%s(v)\n\n", g.pyName(t))
+	fmt.Fprintf(b, "    @classmethod\n    def from_json(cls, v: Any) -> %s:\n", g.pyName(t))
 	if len(fs) == 0 {
 		b.WriteString("        return cls()\n")
 	} else {
@@ -637,7 +636,7 @@ func (g *generator) emitStruct(b *bytes.Buffer, t reflect.Type) {
 		}
 		b.WriteString("        )\n")
 	}
-	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any]:\n", pyName(t))
+	fmt.Fprintf(b, "\n\ndef _encode_%s(v: Any) -> dict[str, Any]:\n", g.pyName(t))
 	if len(fs) == 0 {
 		b.WriteString("    return {}\n")
 		return
