@@ -7,6 +7,8 @@ import (
 
 	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/shell"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
 )
 
 func TestDecodeSpecDefaultsAndSources(t *testing.T) {
@@ -65,5 +67,31 @@ func TestErrorHeaderCarriesTypedFacts(t *testing.T) {
 	}
 	if h := errorOf(&machine.UnsupportedSpec{Field: "gpus"}); h.Kind != wire.KindUnsupportedMachineSpec || h.Field != "gpus" {
 		t.Fatalf("unsupported: %+v", h)
+	}
+}
+
+// TestReasonsMatchTheirSources: the wire's enums are the values the
+// contract and ShellSim produce, cast as they cross.
+func TestReasonsMatchTheirSources(t *testing.T) {
+	for got, want := range map[wire.StopReason]wire.StopReason{
+		wire.StopReason(resources.CPUExhausted):        wire.CPUExhausted,
+		wire.StopReason(resources.MemoryExhausted):     wire.MemoryExhausted,
+		wire.StopReason(resources.OutputLimitExceeded): wire.OutputLimitExceeded,
+	} {
+		if got != want {
+			t.Errorf("stop reason %q is %q on the wire", got, want)
+		}
+	}
+	if wire.ExitReason(machine.Exited) != wire.Exited || wire.ExitReason(machine.TimedOut) != wire.TimedOut {
+		t.Error("exit reasons differ")
+	}
+	if wire.ShellStatus(shell.Running) != wire.ShellRunning || wire.ShellStatus(shell.Completed) != wire.ShellCompleted ||
+		wire.ShellStatus(shell.Reset) != wire.ShellReset {
+		t.Error("shell statuses differ")
+	}
+	for k := machine.KindOther; k <= machine.KindClosed; k++ {
+		if kinds[k] == "" {
+			t.Errorf("contract kind %d has no wire kind", k)
+		}
 	}
 }
