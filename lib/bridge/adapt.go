@@ -9,6 +9,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/task"
 )
 
 // This file is the one place where the wire (lib/bridge/wire) meets the
@@ -172,4 +173,46 @@ func errorOf(err error) wire.Error {
 func EncodeError(err error) []byte {
 	out, _ := json.Marshal(errorOf(err))
 	return out
+}
+
+// taskSpecOf converts a task group and validates it: each member's machine
+// as create would, then the group (task.Spec.Validate).
+func taskSpecOf(w wire.TaskSpec) (task.Spec, error) {
+	out := task.Spec{Primary: w.Primary}
+	for i, c := range w.Containers {
+		ms, err := specOf(c.Machine)
+		if err != nil {
+			return out, err
+		}
+		mc := task.Container{Name: c.Name, Machine: ms, Command: c.Command}
+		for _, e := range c.Endpoints {
+			if e.Protocol == "" {
+				e.Protocol = "tcp"
+			}
+			mc.Endpoints = append(mc.Endpoints, task.Endpoint{Name: e.Name, Port: e.Port, Protocol: e.Protocol})
+		}
+		if p := c.Readiness; p != nil {
+			probe := &task.Probe{Command: p.Command}
+			for _, d := range []struct {
+				field string
+				in    wire.Seconds
+				out   *time.Duration
+			}{{"timeout", p.Timeout, &probe.Timeout}, {"interval", p.Interval, &probe.Interval}, {"start_period", p.StartPeriod, &probe.StartPeriod}} {
+				v, err := machine.DurationFromSeconds(fmt.Sprintf("containers[%d].readiness.%s", i, d.field), float64(d.in))
+				if err != nil {
+					return out, err
+				}
+				*d.out = v
+			}
+			if p.Attempts != nil {
+				if *p.Attempts <= 0 {
+					return out, &machine.InvalidSpec{Field: fmt.Sprintf("containers[%d].readiness.attempts", i), Reason: "must be positive"}
+				}
+				probe.Attempts = *p.Attempts
+			}
+			mc.Readiness = probe
+		}
+		out.Containers = append(out.Containers, mc)
+	}
+	return out, out.Validate()
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shell"
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/task"
 )
 
 func TestDecodeSpecDefaultsAndSources(t *testing.T) {
@@ -92,6 +94,41 @@ func TestReasonsMatchTheirSources(t *testing.T) {
 	for k := machine.KindOther; k <= machine.KindClosed; k++ {
 		if kinds[k] == "" {
 			t.Errorf("contract kind %d has no wire kind", k)
+		}
+	}
+}
+
+// decodeTask reads a task spec as create_task does.
+func decodeTask(doc []byte) (task.Spec, error) {
+	var w wire.TaskSpec
+	if err := decode(doc, &w); err != nil {
+		return task.Spec{}, err
+	}
+	return taskSpecOf(w)
+}
+
+func TestTaskSpecFromJSON(t *testing.T) {
+	s, err := decodeTask([]byte(`{"primary":"agent","containers":[
+		{"name":"agent","machine":{"source":{"type":"HostImage","read_only":[],"bin_dirs":[]}}},
+		{"name":"web","machine":{"source":{"type":"HostImage","read_only":[],"bin_dirs":[]}},"command":["httpd"],
+		 "endpoints":[{"name":"http","port":8080}],
+		 "readiness":{"command":["true"],"timeout":1.5,"interval":0.25,"start_period":0,"attempts":3}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := s.Containers[1]
+	if web.Endpoints[0].Protocol != "tcp" || web.Readiness.Timeout != 1500*time.Millisecond || web.Readiness.Interval != 250*time.Millisecond || web.Readiness.Attempts != 3 {
+		t.Fatalf("decoded %+v %+v", web, web.Readiness)
+	}
+	for _, bad := range []struct{ doc, field string }{
+		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":"NaN","interval":1}}]}`, "containers[0].readiness.timeout"},
+		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":1,"interval":1,"attempts":0}}]}`, "containers[0].readiness.attempts"},
+		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":-1,"interval":1}}]}`, "containers[0].readiness.timeout"},
+	} {
+		_, err := decodeTask([]byte(bad.doc))
+		var inv *machine.InvalidSpec
+		if !errors.As(err, &inv) || inv.Field != bad.field {
+			t.Errorf("%s: %v, want field %s", bad.doc, err, bad.field)
 		}
 	}
 }

@@ -1880,6 +1880,257 @@ def _encode_SimState(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class Endpoint:
+    """Endpoint is a port a member serves (protocol "tcp" when absent, or "udp")."""
+
+    name: str = ""
+    port: int = 0
+    protocol: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_Endpoint(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a Endpoint from any object with its fields as attributes."""
+        return _encode_Endpoint(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> Endpoint:
+        return cls(
+            name=v.get("name", ""),
+            port=v.get("port", 0),
+            protocol=v.get("protocol"),
+        )
+
+
+def _encode_Endpoint(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["name"] = _text(getattr(v, "name", None))
+    out["port"] = getattr(v, "port", None)
+    x = getattr(v, "protocol", None)
+    if x is not None:
+        out["protocol"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """Probe says when a member is ready: command exits 0 inside it. Each
+    attempt has its own timeout; attempts are interval apart after
+    start_period; attempts bounds them (absent: until wait_ready's timeout).
+    """
+
+    command: tuple[str, ...] = ()
+    timeout: float = 0.0
+    interval: float = 0.0
+    start_period: float = 0.0
+    attempts: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_Probe(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a Probe from any object with its fields as attributes."""
+        return _encode_Probe(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> Probe:
+        return cls(
+            command=_maybe(_tuple_same, v.get("command"), ()),
+            timeout=v.get("timeout", 0.0),
+            interval=v.get("interval", 0.0),
+            start_period=v.get("start_period", 0.0),
+            attempts=v.get("attempts"),
+        )
+
+
+def _encode_Probe(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["command"] = _each_text(getattr(v, "command", None))
+    out["timeout"] = getattr(v, "timeout", None)
+    out["interval"] = getattr(v, "interval", None)
+    out["start_period"] = getattr(v, "start_period", None)
+    x = getattr(v, "attempts", None)
+    if x is not None:
+        out["attempts"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskContainer:
+    """TaskContainer is one member: its host name in the group, its machine, the
+    endpoints it serves, its readiness probe and, for a service, the command
+    that replaces its image's entrypoint and command.
+    """
+
+    name: str = ""
+    machine: Spec = dataclasses.field(default_factory=Spec)
+    endpoints: tuple[Endpoint, ...] = ()
+    readiness: Probe | None = None
+    command: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_TaskContainer(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a TaskContainer from any object with its fields as attributes."""
+        return _encode_TaskContainer(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> TaskContainer:
+        return cls(
+            name=v.get("name", ""),
+            machine=_maybe(Spec.from_json, v.get("machine"), Spec()),
+            endpoints=_maybe(_tuple_Endpoint, v.get("endpoints"), ()),
+            readiness=_maybe(Probe.from_json, v.get("readiness")),
+            command=_maybe(_tuple_same, v.get("command"), ()),
+        )
+
+
+def _encode_TaskContainer(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["name"] = _text(getattr(v, "name", None))
+    out["machine"] = _encode_Spec(getattr(v, "machine", None))
+    out["endpoints"] = _each_encode_Endpoint(getattr(v, "endpoints", None))
+    x = getattr(v, "readiness", None)
+    if x is not None:
+        out["readiness"] = _encode_Probe(x)
+    out["command"] = _each_text(getattr(v, "command", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskSpec:
+    """TaskSpec is a task group (shellbox.task.TaskSpec): its members and the
+    name of the primary that agents drive.
+    """
+
+    containers: tuple[TaskContainer, ...] = ()
+    primary: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_TaskSpec(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a TaskSpec from any object with its fields as attributes."""
+        return _encode_TaskSpec(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> TaskSpec:
+        return cls(
+            containers=_maybe(_tuple_TaskContainer, v.get("containers"), ()),
+            primary=v.get("primary", ""),
+        )
+
+
+def _encode_TaskSpec(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["containers"] = _each_encode_TaskContainer(getattr(v, "containers", None))
+    out["primary"] = _text(getattr(v, "primary", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CreateTaskRequest:
+    """CreateTaskRequest starts a task group on a factory."""
+
+    factory: int = 0
+    spec: TaskSpec = dataclasses.field(default_factory=TaskSpec)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_CreateTaskRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a CreateTaskRequest from any object with its fields as attributes."""
+        return _encode_CreateTaskRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> CreateTaskRequest:
+        return cls(
+            factory=v.get("factory", 0),
+            spec=_maybe(TaskSpec.from_json, v.get("spec"), TaskSpec()),
+        )
+
+
+def _encode_CreateTaskRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["factory"] = getattr(v, "factory", None)
+    out["spec"] = _encode_TaskSpec(getattr(v, "spec", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckTaskRequest:
+    """CheckTaskRequest asks, without starting anything, whether a factory can
+    run a task group.
+    """
+
+    factory: int = 0
+    requirements: Requirements = dataclasses.field(default_factory=Requirements)
+    spec: TaskSpec = dataclasses.field(default_factory=TaskSpec)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_CheckTaskRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a CheckTaskRequest from any object with its fields as attributes."""
+        return _encode_CheckTaskRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> CheckTaskRequest:
+        return cls(
+            factory=v.get("factory", 0),
+            requirements=_maybe(Requirements.from_json, v.get("requirements"), Requirements()),
+            spec=_maybe(TaskSpec.from_json, v.get("spec"), TaskSpec()),
+        )
+
+
+def _encode_CheckTaskRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["factory"] = getattr(v, "factory", None)
+    out["requirements"] = _encode_Requirements(getattr(v, "requirements", None))
+    out["spec"] = _encode_TaskSpec(getattr(v, "spec", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class WaitReadyRequest:
+    """WaitReadyRequest runs a task's readiness probes, for at most timeout
+    seconds when given.
+    """
+
+    timeout: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_WaitReadyRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a WaitReadyRequest from any object with its fields as attributes."""
+        return _encode_WaitReadyRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> WaitReadyRequest:
+        return cls(
+            timeout=v.get("timeout"),
+        )
+
+
+def _encode_WaitReadyRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    x = getattr(v, "timeout", None)
+    if x is not None:
+        out["timeout"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class Candidate:
     """Candidate is why one sandbox candidate (a binary, a runtime) failed."""
 
@@ -2181,6 +2432,10 @@ _tuple_SimHTTPRequest = _tuple(SimHTTPRequest.from_json)
 _each_encode_CommandUsage = _each(_encode_CommandUsage)
 _each_encode_Invocation = _each(_encode_Invocation)
 _each_encode_SimHTTPRequest = _each(_encode_SimHTTPRequest)
+_tuple_Endpoint = _tuple(Endpoint.from_json)
+_each_encode_Endpoint = _each(_encode_Endpoint)
+_tuple_TaskContainer = _tuple(TaskContainer.from_json)
+_each_encode_TaskContainer = _each(_encode_TaskContainer)
 _enum_ErrorKind = _enum(ErrorKind)
 _tuple_Candidate = _tuple(Candidate.from_json)
 _each_encode_Candidate = _each(_encode_Candidate)
@@ -2240,3 +2495,6 @@ SIM_FORK = Method("sim", "fork", None, HandleReply.from_json, "", ())
 SIM_ROUTE_HTTP = Method("sim", "route_http", _encode_Route, None, "", ())
 SIM_STATE = Method("sim", "state", None, SimState.from_json, "", ())
 SIM_CLOSE = Method("sim", "close", None, None, "", ())
+ROOT_CREATE_TASK = Method("root", "create_task", _encode_CreateTaskRequest, None, "", ())
+ROOT_CHECK_TASK = Method("root", "check_task", _encode_CheckTaskRequest, None, "", ())
+TASK_WAIT_READY = Method("task", "wait_ready", _encode_WaitReadyRequest, None, "", ())

@@ -1,10 +1,10 @@
 // Package all links every machine backend into a binary: importing it
-// registers "local", "docker", "gvisor", "qemu" with lib/machine.
+// registers "local", "docker", "gvisor" (docker with runsc), "qemu" and
+// "shellsim" with lib/machine.
 package all
 
 import (
 	_ "github.com/shellbox/shellbox/lib/backends/docker"
-	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
 	_ "github.com/shellbox/shellbox/lib/backends/local"
 	_ "github.com/shellbox/shellbox/lib/backends/qemu"
 	_ "github.com/shellbox/shellbox/lib/backends/shellsim"

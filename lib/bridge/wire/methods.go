@@ -16,6 +16,7 @@ const (
 	ProcessObject Object = "process"
 	ShellObject   Object = "shell"
 	SimObject     Object = "sim" // an embedded ShellSim environment
+	TaskObject    Object = "task"
 	AnyObject     Object = "any"
 )
 
@@ -68,6 +69,9 @@ var Methods = []Method{
 	{Object: SimObject, Name: "route_http", Request: Route{}},
 	{Object: SimObject, Name: "state", Reply: SimState{}},
 	{Object: SimObject, Name: "close"},
+	{Object: RootObject, Name: "create_task", Request: CreateTaskRequest{}},
+	{Object: RootObject, Name: "check_task", Request: CheckTaskRequest{}},
+	{Object: TaskObject, Name: "wait_ready", Request: WaitReadyRequest{}},
 }
 
 // Types are the types that cross the ABI outside the method table: the
