@@ -2369,6 +2369,21 @@ class QemuOptions:
     #: DockerHost is the Docker daemon that DockerImage sources come from;
     #: "" means $DOCKER_HOST or the local socket.
     docker_host: str = ""
+    #: AuthFile holds registry credentials for RegistryImage sources
+    #: (containers-auth.json or a Docker config.json); "" looks where
+    #: containers/image does, ~/.docker/config.json included.
+    authfile: str = ""
+    #: RegistryCertDir holds the registry's CA certificate (ca.crt) and
+    #: client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
+    registry_cert_dir: str = ""
+    #: RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
+    #: file restored machines map copy-on-write) or "stream" (in the
+    #: migration stream, loaded by each restore).
+    restore_ram: str = ""
+    #: CacheMaxMB bounds the cache's staged disks, saved states and OCI
+    #: layouts (0: 20 GiB); the least recently used go first, never one a
+    #: machine uses.
+    cache_max_mb: int = 0
     #: Restore, unless false, starts machines by restoring a saved state
     #: of a booted template (made on the first create of a configuration)
     #: instead of booting the kernel.
@@ -2393,6 +2408,10 @@ class QemuOptions:
             cache_dir=v.get("cache_dir", ""),
             disk_size_mb=v.get("disk_size_mb", 0),
             docker_host=v.get("docker_host", ""),
+            authfile=v.get("authfile", ""),
+            registry_cert_dir=v.get("registry_cert_dir", ""),
+            restore_ram=v.get("restore_ram", ""),
+            cache_max_mb=v.get("cache_max_mb", 0),
             restore=v.get("restore"),
         )
 
@@ -2407,6 +2426,10 @@ def _encode_QemuOptions(v: Any) -> dict[str, Any]:
     out["cache_dir"] = _text(getattr(v, "cache_dir", None))
     out["disk_size_mb"] = getattr(v, "disk_size_mb", None)
     out["docker_host"] = _text(getattr(v, "docker_host", None))
+    out["authfile"] = _text(getattr(v, "authfile", None))
+    out["registry_cert_dir"] = _text(getattr(v, "registry_cert_dir", None))
+    out["restore_ram"] = _text(getattr(v, "restore_ram", None))
+    out["cache_max_mb"] = getattr(v, "cache_max_mb", None)
     x = getattr(v, "restore", None)
     if x is not None:
         out["restore"] = x
