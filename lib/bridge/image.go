@@ -2,11 +2,11 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/docker/docker/client"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -23,17 +23,13 @@ type imagePreparer interface {
 // prepareImage: {"source": <tagged source>, "cache": dir, "options": docker
 // factory options} returns {"layout", "manifest_digest"}.
 func prepareImage(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Source  json.RawMessage `json:"source"`
-		Cache   string          `json:"cache"`
-		Options json.RawMessage `json:"options"`
-	}
+	var r wire.PrepareImageRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
-	src, err := machine.DecodeSource(r.Source)
-	if err != nil {
-		return Reply{}, err
+	src := sourceOf(r.Source.Value)
+	if src == nil {
+		return Reply{}, &machine.InvalidSpec{Field: "source", Reason: "a RegistryImage or DockerfileSource is required"}
 	}
 	if r.Cache == "" {
 		return Reply{}, &machine.InvalidSpec{Field: "cache", Reason: "a cache directory is required"}
@@ -54,5 +50,5 @@ func prepareImage(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Header: map[string]string{"layout": img.Layout, "manifest_digest": img.ManifestDigest}}, nil
+	return Reply{Header: wire.PrepareImageReply{Layout: img.Layout, ManifestDigest: img.ManifestDigest}}, nil
 }

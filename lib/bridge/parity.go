@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -15,9 +16,7 @@ func init() {
 // the Machine interface: {"name"} is a container's name (marin-shellbox's
 // DockerMachine.name), "" for machines that have none.
 func machineInfo(b *Bridge, _ context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Handle uint64 `json:"handle"`
-	}
+	var r wire.MachineInfoRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -29,9 +28,9 @@ func machineInfo(b *Bridge, _ context.Context, req []byte) (Reply, error) {
 	if !ok {
 		return Reply{}, &machine.InvalidSpec{Field: "handle", Reason: fmt.Sprintf("handle %d is not a machine", r.Handle)}
 	}
-	info := map[string]string{"name": ""}
+	var info wire.MachineInfoReply
 	if n, ok := mo.machine.(interface{ ContainerName() string }); ok {
-		info["name"] = n.ContainerName()
+		info.Name = n.ContainerName()
 	}
 	return Reply{Header: info}, nil
 }

@@ -91,7 +91,7 @@ def prepare_image(
     Registry credentials are the daemon's; ``authfile`` and ``policy`` (skopeo's credential file and
     signature policy) have no equivalent here and are refused rather than ignored. Blocks until done,
     as marin-shellbox's does."""
-    from shellbox import _go, _native
+    from shellbox import _go, _native, _wire
 
     if authfile is not None:
         raise ValueError("authfile: the Docker daemon pulls with its own credentials (docker login)")
@@ -103,10 +103,10 @@ def prepare_image(
         raise TypeError(f"prepare_image takes a RegistryImage or DockerfileSource, not {type(source).__name__}")
     Path(cache).mkdir(parents=True, exist_ok=True)
     _native.library()
-    request = {"source": _go.to_json(source), "cache": str(Path(cache).absolute()), "options": {}}
+    request = _wire.PrepareImageRequest(source=source, cache=str(Path(cache).absolute()))
     # A failed pull, build or export raises MachineStartupError, a RuntimeError as marin-shellbox's is.
-    reply = _go.call_sync(0, "prepare_image", request)
-    return PreparedImage(Path(reply.header["layout"]), reply.header["manifest_digest"], source)
+    reply = _go.call_sync(0, _wire.ROOT_PREPARE_IMAGE, request)
+    return PreparedImage(Path(reply.header.layout), reply.header.manifest_digest, source)
 
 
 class ImageCache:

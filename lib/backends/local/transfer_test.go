@@ -133,13 +133,13 @@ func TestTransferRejections(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, []byte("x"), 0o644)
-	if err := m.Upload(ctx, file, "/tmp/../etc/x"); machine.ErrorKind(err) != "ValueError" {
+	if err := m.Upload(ctx, file, "/tmp/../etc/x"); machine.KindOf(err) != machine.KindInvalid {
 		t.Errorf("dotdot target: %v", err)
 	}
 	if err := m.Upload(ctx, file, "/usr/local/x"); !errors.As(err, &us) {
 		t.Errorf("read-only target: %v", err)
 	}
-	if err := m.Download(ctx, "/tmp/../etc/passwd", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); machine.ErrorKind(err) != "ValueError" {
+	if err := m.Download(ctx, "/tmp/../etc/passwd", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); machine.KindOf(err) != machine.KindInvalid {
 		t.Errorf("dotdot source: %v", err)
 	}
 
@@ -182,7 +182,7 @@ func TestTransferRejections(t *testing.T) {
 	}
 
 	// Missing sources.
-	if err := m.Download(ctx, "/missing", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound || machine.ErrorKind(err) != "FileNotFoundError" {
+	if err := m.Download(ctx, "/missing", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound || machine.KindOf(err) != machine.KindNotFound {
 		t.Errorf("missing download: %v", err)
 	}
 	if err := m.Upload(ctx, filepath.Join(t.TempDir(), "missing"), "/tmp/x"); !errors.As(err, &pe) || !pe.NotFound {
@@ -274,7 +274,7 @@ func TestDirectTransfersKeepTheSandboxView(t *testing.T) {
 		if data, _ := os.ReadFile(back); string(data) != "payload" {
 			t.Errorf("%s downloaded as %q", target, data)
 		}
-		if err := m.Download(ctx, target, filepath.Join(t.TempDir(), "small"), machine.DownloadOptions{MaxBytes: 3}); machine.ErrorKind(err) != "DownloadLimitExceeded" {
+		if err := m.Download(ctx, target, filepath.Join(t.TempDir(), "small"), machine.DownloadOptions{MaxBytes: 3}); machine.KindOf(err) != machine.KindDownloadLimit {
 			t.Errorf("bounded download of %s: %v", target, err)
 		}
 	}

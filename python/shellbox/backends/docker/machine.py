@@ -6,7 +6,7 @@ import asyncio
 import weakref
 from dataclasses import dataclass
 
-from shellbox import _go
+from shellbox import _go, _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.machine import Backend, Command, ExitReason
 
@@ -25,7 +25,7 @@ class DockerMachine(GoMachine):
     def name(self) -> str:
         """The container's name, as ``docker ps`` shows it."""
         if self._name is None:
-            self._name = _go.call_sync(0, "machine_info", {"handle": self._check()}).header["name"]
+            self._name = _go.call_sync(0, _wire.ROOT_MACHINE_INFO, _wire.MachineInfoRequest(self._check())).header.name
             _machines[self._name] = self
         return self._name
 
@@ -112,10 +112,7 @@ class DockerMachineFactory(GoMachineFactory):
     machine_class = DockerMachine
 
     def __init__(self, *, runtime: str | None = None, host: str | None = None, pids_limit: int = 4096):
-        options: dict[str, object] = {"runtime": runtime, "pids_limit": pids_limit}
-        if host:
-            options["host"] = host
-        super().__init__(options)
+        super().__init__(_wire.DockerOptions(host=host or "", runtime=runtime, pids_limit=pids_limit))
 
     async def create(self, spec):  # type: ignore[override]
         machine = await super().create(spec)

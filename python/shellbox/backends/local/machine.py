@@ -8,6 +8,7 @@ import re
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.backends.local.python_environment import DEFAULT_PYTHON_VERSION, resolve_python_environment
 from shellbox.image import PreparedImage
@@ -141,17 +142,17 @@ class LocalMachineFactory(GoMachineFactory):
         self.system_directories = SystemDirectories(system_directories)
         self.ttl = ttl
         super().__init__(
-            {
-                "read_only": [str(Path(p).absolute()) for p in read_only],
-                "bin_dirs": [str(Path(p).absolute()) for p in bin_dirs],
-                "bwrap": str(bwrap) if bwrap is not None else None,
-                "cache_dir": str(cache_dir) if cache_dir is not None else None,
-                "pids_limit": pids_limit or 0,
-                "hash_seed": hash_seed,
-                "system_directories": self.system_directories.value,
-                "ttl": ttl,
-                "cgroup_parent": str(cgroup_parent) if cgroup_parent is not None else "",
-            }
+            _wire.LocalOptions(
+                read_only=read_only,
+                bin_dirs=bin_dirs,
+                bwrap=bwrap,
+                cache_dir=cache_dir,
+                pids_limit=pids_limit or 0,
+                hash_seed=hash_seed,
+                system_directories=self.system_directories.value,
+                ttl=ttl,
+                cgroup_parent=cgroup_parent,
+            )
         )
 
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None:

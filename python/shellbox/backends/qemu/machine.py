@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.backends.qemu.image import QemuAssets
 from shellbox.machine import Backend
@@ -12,10 +12,7 @@ from shellbox.machine import Backend
 __all__ = ["Acceleration", "QemuAssets", "QemuMachine", "QemuMachineFactory"]
 
 
-class Acceleration(StrEnum):
-    AUTO = "auto"
-    KVM = "kvm"
-    TCG = "tcg"
+Acceleration = _wire.Acceleration
 
 
 class QemuMachine(GoMachine):
@@ -69,16 +66,16 @@ class QemuMachineFactory(GoMachineFactory):
         self.authfile = authfile
         self.policy = policy
         super().__init__(
-            {
-                "acceleration": self.acceleration.value,
-                "qemu": _path(self.assets.qemu),
-                "kernel": _path(self.assets.kernel),
-                "modules": _path(self.assets.modules),
-                "guest": _path(self.assets.guest),
-                "cache_dir": _path(bundle_cache),
-                "disk_size_mb": self.assets.disk_size_mb,
-                "authfile": _path(authfile),
-                "restore": restore,
-                "cache_max_mb": cache_max_mb,
-            }
+            _wire.QemuOptions(
+                acceleration=self.acceleration,
+                qemu=_path(self.assets.qemu),
+                kernel=_path(self.assets.kernel),
+                modules=_path(self.assets.modules),
+                guest=_path(self.assets.guest),
+                cache_dir=_path(bundle_cache),
+                disk_size_mb=self.assets.disk_size_mb,
+                authfile=_path(authfile),
+                restore=restore,
+                cache_max_mb=cache_max_mb,
+            )
         )
