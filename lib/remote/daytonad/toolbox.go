@@ -482,23 +482,20 @@ func (s *Server) getCommand(w http.ResponseWriter, r *http.Request, sb *sandbox)
 	writeJSON(w, http.StatusOK, out)
 }
 
-// commandLogs answers a command's output; with follow=true it waits for
-// the command to end first.
+// commandLogs answers a command's output as SessionCommandLogsResponse
+// (this server does not stream logs: follow, which the SDK reads over a
+// websocket, is not served).
 func (s *Server) commandLogs(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	se, c := sb.findCommand(w, r)
 	if c == nil {
 		return
 	}
 	if r.URL.Query().Get("follow") == "true" {
-		select {
-		case <-c.done:
-		case <-r.Context().Done():
-			return
-		}
+		toolboxError(w, r, http.StatusNotImplemented, "following logs is not served by this server")
+		return
 	}
 	se.mu.Lock()
-	out := c.output
+	out := string(c.output)
 	se.mu.Unlock()
-	w.Header().Set("Content-Type", "text/plain")
-	_, _ = w.Write(out)
+	writeJSON(w, http.StatusOK, map[string]string{"output": out, "stdout": out, "stderr": ""})
 }
