@@ -1,8 +1,10 @@
 // Package all links every machine backend into a binary: importing it
-// registers "local", "docker", "gvisor", "qemu" with lib/machine.
+// registers "local", "docker", "gvisor", "qemu", "shellsim", "daytona" with
+// lib/machine.
 package all
 
 import (
+	_ "github.com/shellbox/shellbox/lib/backends/daytona"
 	_ "github.com/shellbox/shellbox/lib/backends/docker"
 	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
 	_ "github.com/shellbox/shellbox/lib/backends/local"

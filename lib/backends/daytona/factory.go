@@ -183,14 +183,27 @@ func (f *Factory) image(src machine.Source) (imageSource, error) {
 	case machine.RegistryImage:
 		return imageSource{key: "registry:" + s.Reference, imageName: s.Reference}, nil
 	case machine.DockerfileSource:
+		// The Dockerfile as the docker backend finds it: relative paths
+		// under the context unless they exist as given.
+		ctxDir, err := filepath.Abs(s.Context)
+		if err != nil {
+			return imageSource{}, &machine.InvalidSpec{Field: "source", Reason: err.Error()}
+		}
 		df := s.Dockerfile
 		if df == "" {
-			df = "Dockerfile"
+			df = filepath.Join(ctxDir, "Dockerfile")
+		} else if !filepath.IsAbs(df) {
+			if _, err := os.Stat(df); err != nil {
+				df = filepath.Join(ctxDir, df)
+			}
 		}
-		if filepath.Dir(filepath.Clean(df)) != "." {
+		if df, err = filepath.Abs(df); err != nil {
+			return imageSource{}, &machine.InvalidSpec{Field: "source", Reason: err.Error()}
+		}
+		if filepath.Dir(df) != ctxDir {
 			return imageSource{}, f.unsupported("source", "the Dockerfile must be in the root of its build context")
 		}
-		text, err := os.ReadFile(filepath.Join(s.Context, df))
+		text, err := os.ReadFile(df)
 		if err != nil {
 			return imageSource{}, &machine.InvalidSpec{Field: "source", Reason: err.Error()}
 		}
