@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/remote/shwrap"
 )
 
 // Backend is this backend's name.
@@ -308,15 +309,15 @@ func (f *Factory) start(ctx context.Context, sb *Sandbox, spec machine.Spec) (*M
 	if err != nil {
 		return nil, err
 	}
-	r, err := tb.Execute(ctx, ExecuteRequest{Command: setupScript(spec.Workdir)})
+	r, err := tb.Execute(ctx, ExecuteRequest{Command: shwrap.SetupScript(spec.Workdir)})
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case strings.Contains(r.Result, markNoSetsid):
+	case strings.Contains(r.Result, shwrap.NoSetsid):
 		return nil, f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
-	case !strings.Contains(r.Result, markReady):
-		return nil, fmt.Errorf("preparing the sandbox (exit %d): %s", r.ExitCode, truncate(r.Result, 2000))
+	case !strings.Contains(r.Result, shwrap.Ready):
+		return nil, fmt.Errorf("preparing the sandbox (exit %d): %s", r.ExitCode, shwrap.Truncate(r.Result, 2000))
 	}
 	return newMachine(f, sb, tb, spec), nil
 }

@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +16,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/remote/shwrap"
 	"github.com/shellbox/shellbox/lib/transfer"
 )
 
@@ -100,12 +99,6 @@ func (m *Machine) opErr(ctx context.Context, what string, err error) error {
 	return fmt.Errorf("daytona sandbox %s: %s: %w", m.sandbox.ID, what, err)
 }
 
-func privateDir() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b)
-	return "/tmp/.shellbox-" + hex.EncodeToString(b)
-}
-
 // exec runs a wrapper script and returns its reply.
 func (m *Machine) exec(ctx context.Context, script string, env map[string]string, timeout time.Duration) (ExecuteResponse, error) {
 	req := ExecuteRequest{Command: script, Envs: env}
@@ -131,7 +124,7 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 }
 
 func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
-	dir := privateDir()
+	dir := shwrap.PrivateDir()
 	if len(cmd.Stdin) > 0 {
 		if err := m.tb.Upload(ctx, dir+"/in", bytes.NewReader(cmd.Stdin)); err != nil {
 			return machine.Result{}, fmt.Errorf("uploading stdin: %w", err)
@@ -150,7 +143,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		rctx, cancel = context.WithTimeout(ctx, cmd.Timeout)
 		defer cancel()
 	}
-	script := runScript(dir, cwd, cmd.User, cmd.Argv, len(cmd.Stdin) > 0, cmd.OutputLimit)
+	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, User: cmd.User, Argv: cmd.Argv, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit})
 	resp, err := m.exec(rctx, script, cmd.Env, cmd.Timeout)
 	if err != nil {
 		if rctx.Err() == nil || m.isClosed() {
@@ -170,15 +163,15 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		r.ExitCode, r.Reason = nil, machine.TimedOut
 		return r, err
 	}
-	p, err := parseReply(resp.Result)
+	p, err := shwrap.ParseReply(resp.Result)
 	if err != nil {
 		m.cleanup(dir)
 		return machine.Result{}, err
 	}
-	switch p.marker {
-	case markNoUser:
+	switch p.Marker {
+	case shwrap.NoUser:
 		return machine.Result{}, m.f.unsupported("user", fmt.Sprintf("no account %q in the sandbox", cmd.User))
-	case markNoSu:
+	case shwrap.NoSu:
 		return machine.Result{}, m.f.unsupported("user", "the sandbox's su has neither --session-command (util-linux) nor BusyBox's -c, which keep the command's process group")
 	}
 	return m.result(ctx, dir, p, cmd.OutputLimit)
@@ -186,18 +179,18 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 
 // result builds the Result of a reply, downloading the streams when the
 // reply did not carry them.
-func (m *Machine) result(ctx context.Context, dir string, p parsed, limit int) (machine.Result, error) {
-	if !p.inline {
+func (m *Machine) result(ctx context.Context, dir string, p shwrap.Reply, limit int) (machine.Result, error) {
+	if !p.Inline {
 		defer m.cleanup(dir)
 		var err error
-		if p.stdout, err = m.head(ctx, dir+"/out", limit); err != nil {
+		if p.Stdout, err = m.head(ctx, dir+"/out", limit); err != nil {
 			return machine.Result{}, err
 		}
-		if p.stderr, err = m.head(ctx, dir+"/err", limit); err != nil {
+		if p.Stderr, err = m.head(ctx, dir+"/err", limit); err != nil {
 			return machine.Result{}, err
 		}
 	}
-	return machine.ExitedWith(p.code, p.stdout, p.stderr, p.outLen > int64(limit), p.errLen > int64(limit)), nil
+	return machine.ExitedWith(p.Code, p.Stdout, p.Stderr, p.OutLen > int64(limit), p.ErrLen > int64(limit)), nil
 }
 
 // head downloads the first limit bytes of a file.
@@ -214,24 +207,24 @@ func (m *Machine) head(ctx context.Context, file string, limit int) ([]byte, err
 }
 
 // stop kills the command's process group and returns the output so far.
-func (m *Machine) stop(dir string, limit int) (parsed, error) {
+func (m *Machine) stop(dir string, limit int) (shwrap.Reply, error) {
 	ctx, cancel := context.WithTimeout(m.ctx, stopTimeout)
 	defer cancel()
-	resp, err := m.exec(ctx, stopScript(dir, limit), nil, 0)
+	resp, err := m.exec(ctx, shwrap.StopScript(dir, limit), nil, 0)
 	if err != nil {
-		return parsed{}, err
+		return shwrap.Reply{}, err
 	}
-	p, err := parseReply(resp.Result)
+	p, err := shwrap.ParseReply(resp.Result)
 	if err != nil {
-		return parsed{}, err
+		return shwrap.Reply{}, err
 	}
-	switch p.marker {
-	case markStopFail:
+	switch p.Marker {
+	case shwrap.StopFail:
 		return p, errors.New("the process group still has members after SIGKILL")
-	case markNoPid:
+	case shwrap.NoPid:
 		// The wrapper never started the command (the request ended
 		// before the toolbox ran it): nothing to stop, nothing printed.
-		return parsed{code: -1, inline: true}, nil
+		return shwrap.Reply{Code: -1, Inline: true}, nil
 	}
 	return p, nil
 }
@@ -240,7 +233,7 @@ func (m *Machine) stop(dir string, limit int) (parsed, error) {
 func (m *Machine) cleanup(dir string) {
 	ctx, cancel := context.WithTimeout(m.ctx, stopTimeout)
 	defer cancel()
-	_, _ = m.exec(ctx, "rm -rf "+quote(dir), nil, 0)
+	_, _ = m.exec(ctx, "rm -rf "+shwrap.Quote(dir), nil, 0)
 }
 
 // closeAfter closes the machine after a failure that leaves it in an
@@ -278,14 +271,14 @@ func (m *Machine) upload(ctx context.Context, source, target string) error {
 	if err != nil {
 		return &machine.PathError{Op: "read", Path: source, Reason: err.Error(), NotFound: errors.Is(err, os.ErrNotExist)}
 	}
-	tmp := privateDir()
+	tmp := shwrap.PrivateDir()
 	var script string
 	if st.IsDir() {
 		pr, pw := io.Pipe()
 		go func() { pw.CloseWithError(transfer.WriteTar(ctx, pw, source)) }()
 		err = m.tb.Upload(ctx, tmp, pr)
 		pr.CloseWithError(errors.New("upload ended"))
-		script = fmt.Sprintf("T=%s; S=%s; mkdir -p \"$T\" && tar -xf \"$S\" -C \"$T\"; r=$?; rm -f \"$S\"; exit $r", quote(target), quote(tmp))
+		script = fmt.Sprintf("T=%s; S=%s; mkdir -p \"$T\" && tar -xf \"$S\" -C \"$T\"; r=$?; rm -f \"$S\"; exit $r", shwrap.Quote(target), shwrap.Quote(tmp))
 	} else {
 		var f *os.File
 		if f, err = os.Open(source); err != nil {
@@ -294,7 +287,7 @@ func (m *Machine) upload(ctx context.Context, source, target string) error {
 		err = m.tb.Upload(ctx, tmp, f)
 		f.Close()
 		mode := strconv.FormatInt(transfer.TarMode(st.Mode()), 8)
-		script = fmt.Sprintf("T=%s; S=%s; mkdir -p %s && cat \"$S\" > \"$T\" && chmod %s \"$T\"; r=$?; rm -f \"$S\"; exit $r", quote(target), quote(tmp), quote(path.Dir(target)), mode)
+		script = fmt.Sprintf("T=%s; S=%s; mkdir -p %s && cat \"$S\" > \"$T\" && chmod %s \"$T\"; r=$?; rm -f \"$S\"; exit $r", shwrap.Quote(target), shwrap.Quote(tmp), shwrap.Quote(path.Dir(target)), mode)
 	}
 	if err != nil {
 		return err
@@ -304,7 +297,7 @@ func (m *Machine) upload(ctx context.Context, source, target string) error {
 		return err
 	}
 	if r.ExitCode != 0 {
-		return &machine.PathError{Op: "write", Path: target, Reason: strings.TrimSpace(truncate(r.Result, 2000))}
+		return &machine.PathError{Op: "write", Path: target, Reason: strings.TrimSpace(shwrap.Truncate(r.Result, 2000))}
 	}
 	return nil
 }
@@ -330,12 +323,8 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 }
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
-	archive := privateDir() + ".tar"
-	probe := fmt.Sprintf(`S=%s; A=%s
-if [ -d "$S" ]; then tar -cf "$A" -C "$S" . && echo %s
-elif [ -f "$S" ]; then echo "%s $(stat -c %%a "$S") $(wc -c < "$S")"
-elif [ -e "$S" ]; then echo %s
-else echo %s; fi`, quote(source), quote(archive), markDir, markFile, markSpecial, markMissing)
+	archive := shwrap.PrivateDir() + ".tar"
+	probe := shwrap.ProbeScript(source, archive)
 	r, err := m.exec(ctx, probe, nil, 0)
 	if err != nil {
 		return err
@@ -346,11 +335,11 @@ else echo %s; fi`, quote(source), quote(archive), markDir, markFile, markSpecial
 	switch {
 	case len(f) == 0:
 		return fmt.Errorf("probing %s: %s", source, out)
-	case f[0] == markMissing:
+	case f[0] == shwrap.Missing:
 		return &machine.PathError{Op: "read", Path: source, Reason: "no such file or directory", NotFound: true}
-	case f[0] == markSpecial:
+	case f[0] == shwrap.Special:
 		return &machine.PathError{Op: "read", Path: source, Reason: "not a regular file or directory"}
-	case f[0] == markDir:
+	case f[0] == shwrap.Dir:
 		defer m.cleanup(archive)
 		rc, err := m.tb.Download(ctx, archive)
 		if err != nil {
@@ -358,7 +347,7 @@ else echo %s; fi`, quote(source), quote(archive), markDir, markFile, markSpecial
 		}
 		defer rc.Close()
 		return transfer.Extract(ctx, rc, target, transfer.ForDownload(opts))
-	case f[0] == markFile && len(f) == 3:
+	case f[0] == shwrap.File && len(f) == 3:
 		mode, err1 := strconv.ParseInt(f[1], 8, 64)
 		size, err2 := strconv.ParseInt(f[2], 10, 64)
 		if err1 != nil || err2 != nil {
