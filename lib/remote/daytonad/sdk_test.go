@@ -5,15 +5,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/remote/daytonad"
+	"github.com/shellbox/shellbox/lib/remote/remotetest"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
 
@@ -25,52 +24,12 @@ const SDKVersion = "0.200.2"
 // it the test makes (once, cached) a virtual environment with it.
 const SDKPythonEnv = "SHELLBOX_DAYTONA_SDK_PYTHON"
 
-// sdkPython returns a Python interpreter with the official SDK.
-func sdkPython(t *testing.T) string {
-	if p := os.Getenv(SDKPythonEnv); p != "" {
-		return p
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(cache, "shellbox", "daytona-sdk-"+SDKVersion)
-	py := filepath.Join(dir, "bin", "python")
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	if exec.Command(py, "-c", "import daytona").Run() == nil {
-		return py
-	}
-	os.RemoveAll(dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	for _, argv := range [][]string{
-		{"python3", "-m", "venv", dir},
-		{py, "-m", "pip", "install", "-q", "daytona==" + SDKVersion},
-	} {
-		if out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			t.Fatalf("installing the official SDK (%s): %v\n%s", strings.Join(argv, " "), err, out)
-		}
-	}
-	return py
-}
-
 // The official Python SDK drives the server: snapshots, sandboxes from a
 // snapshot and from an image, exec, files, sessions, network blocking,
 // 404 and 401. Every sandbox is gone afterwards (a failed machine Close
 // would have been a 500 to the SDK).
 func TestOfficialSDK(t *testing.T) {
-	py := sdkPython(t)
+	py := remotetest.Venv(t, SDKPythonEnv, "daytona-sdk-"+SDKVersion, "", []string{"daytona==" + SDKVersion})
 	ctx := context.Background()
 	lock, err := dockertest.Shared()
 	if err != nil {
