@@ -1,5 +1,5 @@
 // Package all links every machine backend into a binary: importing it
-// registers "local", "docker", "gvisor", "qemu", "shellsim", "daytona" with
+// registers "local", "docker", "gvisor", "qemu", "shellsim", "daytona", "iris" with
 // lib/machine.
 package all
 
@@ -7,6 +7,7 @@ import (
 	_ "github.com/shellbox/shellbox/lib/backends/daytona"
 	_ "github.com/shellbox/shellbox/lib/backends/docker"
 	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
+	_ "github.com/shellbox/shellbox/lib/backends/iris"
 	_ "github.com/shellbox/shellbox/lib/backends/local"
 	_ "github.com/shellbox/shellbox/lib/backends/qemu"
 	_ "github.com/shellbox/shellbox/lib/backends/shellsim"
