@@ -110,9 +110,9 @@ async def test_secret_env_reaches_the_job_only(controller, monkeypatch):
 async def test_a_task_that_ended_is_terminated(factory):
     m = await factory.create(spec())
     try:
-        # The entrypoint waits for its sleep (wait without operands exits 0): killing the sleep ends the
-        # task, SUCCEEDED.
-        await m.run(Command(("sh", "-c", "kill $(pidof sleep)")))
+        # The entrypoint waits for its sleep (wait without operands exits 0): killing the sleep (a moment
+        # later, after this command returned) ends the task, SUCCEEDED.
+        await m.run(Command(("sh", "-c", "(sleep 0.5; kill $(pidof sleep)) >/dev/null 2>&1 &")))
         with pytest.raises(MachineTerminated, match="is TASK_STATE_SUCCEEDED"):
             for _ in range(50):
                 await m.run(Command(("true",)))
