@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
-	"github.com/shellbox/shellbox/lib/remote/shwrap"
 )
 
 // Backend is this backend's name.
@@ -298,6 +297,9 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	return m, nil
 }
 
+// start waits for the sandbox. The workdir is made, and setsid looked
+// for, by the machine's first command (which saves a round trip per
+// machine).
 func (f *Factory) start(ctx context.Context, sb *Sandbox, spec machine.Spec) (*Machine, error) {
 	if sb.State != StateStarted {
 		var err error
@@ -308,16 +310,6 @@ func (f *Factory) start(ctx context.Context, sb *Sandbox, spec machine.Spec) (*M
 	tb, err := f.client.Toolbox(ctx, sb)
 	if err != nil {
 		return nil, err
-	}
-	r, err := tb.Execute(ctx, ExecuteRequest{Command: shwrap.SetupScript(spec.Workdir)})
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case strings.Contains(r.Result, shwrap.NoSetsid):
-		return nil, f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
-	case !strings.Contains(r.Result, shwrap.Ready):
-		return nil, fmt.Errorf("preparing the sandbox (exit %d): %s", r.ExitCode, shwrap.Truncate(r.Result, 2000))
 	}
 	return newMachine(f, sb, tb, spec), nil
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
@@ -39,6 +40,9 @@ type Machine struct {
 	// ctx ends when the machine closes, aborting every request in flight.
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	// prepared is set once a script made the workdir.
+	prepared atomic.Bool
 
 	mu        sync.Mutex
 	closed    bool
@@ -99,6 +103,14 @@ func (m *Machine) opErr(ctx context.Context, what string, err error) error {
 	return fmt.Errorf("daytona sandbox %s: %s: %w", m.sandbox.ID, what, err)
 }
 
+// prelude makes the workdir until a script did.
+func (m *Machine) prelude() string {
+	if m.spec.Workdir == "" || m.prepared.Load() {
+		return ""
+	}
+	return "mkdir -p " + shwrap.Quote(m.spec.Workdir) + " || exit 1\n"
+}
+
 // exec runs a wrapper script and returns its reply.
 func (m *Machine) exec(ctx context.Context, script string, env map[string]string, timeout time.Duration) (ExecuteResponse, error) {
 	req := ExecuteRequest{Command: script, Envs: env}
@@ -113,6 +125,11 @@ func (m *Machine) exec(ctx context.Context, script string, env map[string]string
 func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
 	if err := cmd.Validate(); err != nil {
 		return machine.Result{}, err
+	}
+	for k := range cmd.Env {
+		if !shwrap.ValidEnvName(k) {
+			return machine.Result{}, &machine.InvalidSpec{Field: "env", Reason: fmt.Sprintf("%q is not a variable name a shell can export", k)}
+		}
 	}
 	octx, done, err := m.opContext(ctx)
 	if err != nil {
@@ -143,8 +160,11 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		rctx, cancel = context.WithTimeout(ctx, cmd.Timeout)
 		defer cancel()
 	}
-	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, User: cmd.User, Argv: cmd.Argv, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit})
-	resp, err := m.exec(rctx, script, cmd.Env, cmd.Timeout)
+	// The command's environment is exported by the script rather than sent
+	// as the request's envs, so the toolbox starts a plain shell.
+	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, User: cmd.User, Argv: cmd.Argv, Env: cmd.Env,
+		Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.prelude()})
+	resp, err := m.exec(rctx, script, nil, cmd.Timeout)
 	if err != nil {
 		if rctx.Err() == nil || m.isClosed() {
 			m.cleanup(dir)
@@ -168,7 +188,10 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		m.cleanup(dir)
 		return machine.Result{}, err
 	}
+	m.prepared.Store(true)
 	switch p.Marker {
+	case shwrap.NoSetsid:
+		return machine.Result{}, m.f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
 	case shwrap.NoUser:
 		return machine.Result{}, m.f.unsupported("user", fmt.Sprintf("no account %q in the sandbox", cmd.User))
 	case shwrap.NoSu:
@@ -292,13 +315,14 @@ func (m *Machine) upload(ctx context.Context, source, target string) error {
 	if err != nil {
 		return err
 	}
-	r, err := m.exec(ctx, script, nil, 0)
+	r, err := m.exec(ctx, m.prelude()+script, nil, 0)
 	if err != nil {
 		return err
 	}
 	if r.ExitCode != 0 {
 		return &machine.PathError{Op: "write", Path: target, Reason: strings.TrimSpace(shwrap.Truncate(r.Result, 2000))}
 	}
+	m.prepared.Store(true)
 	return nil
 }
 
@@ -324,7 +348,7 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	archive := shwrap.PrivateDir() + ".tar"
-	probe := shwrap.ProbeScript(source, archive)
+	probe := m.prelude() + shwrap.ProbeScript(source, archive)
 	r, err := m.exec(ctx, probe, nil, 0)
 	if err != nil {
 		return err

@@ -278,7 +278,8 @@ func (f *Factory) createErr(ctx, cctx context.Context, limit time.Duration, err 
 
 // start waits for the job's task to run and prepares the machine.
 func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*Machine, error) {
-	delay := 100 * time.Millisecond
+	// Polled often: a sandbox is usually up within a second.
+	delay := 50 * time.Millisecond
 	var task *job.TaskStatus
 	for task == nil {
 		resp, err := f.rpc.ListTasks(ctx, connect.NewRequest(&cluster.Controller_ListTasksRequest{JobId: proto.String(jobID)}))
@@ -301,24 +302,10 @@ func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*
 		if err := sleep(ctx, delay); err != nil {
 			return nil, err
 		}
-		delay = min(2*delay, 2*time.Second)
+		delay = min(delay*3/2, 250*time.Millisecond)
 	}
-	m := newMachine(f, jobID, task.GetTaskId(), spec)
-	reply, err := m.execText(ctx, shwrap.SetupScript(spec.Workdir), 60*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	i := strings.Index(reply, shwrap.Ready)
-	switch {
-	case strings.Contains(reply, shwrap.NoSetsid):
-		return nil, f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
-	case i < 0:
-		return nil, fmt.Errorf("preparing the task: %s", shwrap.Truncate(reply, 2000))
-	}
-	if f := strings.Fields(reply[i:]); len(f) >= 3 {
-		m.uid, m.userName = f[1], f[2]
-	}
-	return m, nil
+	// The workdir is made, and setsid looked for, by the first command.
+	return newMachine(f, jobID, task.GetTaskId(), spec), nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -59,7 +60,11 @@ type Machine struct {
 	taskID string
 	spec   machine.Spec
 
-	uid, userName string // the container's user
+	userMu        sync.Mutex
+	uid, userName string // the container's user, asked when a command names one
+
+	// prepared is set once a script made the workdir.
+	prepared atomic.Bool
 
 	ctx    context.Context // ends when the machine closes
 	cancel context.CancelFunc
@@ -288,16 +293,48 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 			return machine.Result{}, &machine.InvalidSpec{Field: "env", Reason: fmt.Sprintf("%q is not a variable name a shell can export", k)}
 		}
 	}
-	if cmd.User != "" && cmd.User != m.uid && cmd.User != m.userName {
-		return machine.Result{}, m.f.unsupported("user", fmt.Sprintf("Iris runs commands as the container's user (%s, uid %s), not %q", m.userName, m.uid, cmd.User))
-	}
 	octx, done, err := m.opContext(ctx)
 	if err != nil {
 		return machine.Result{}, err
 	}
 	defer done()
+	if cmd.User != "" {
+		if err := m.checkUser(octx, cmd.User); err != nil {
+			return machine.Result{}, m.opErr(ctx, "run", err)
+		}
+	}
 	res, err := m.run(octx, cmd)
 	return res, m.opErr(ctx, "run", err)
+}
+
+// checkUser accepts only the container's own user, by name or uid (asked
+// once).
+func (m *Machine) checkUser(ctx context.Context, user string) error {
+	m.userMu.Lock()
+	defer m.userMu.Unlock()
+	if m.uid == "" {
+		out, err := m.execText(ctx, "id -u; id -un", 0)
+		if err != nil {
+			return err
+		}
+		f := strings.Fields(out)
+		if len(f) < 2 {
+			return fmt.Errorf("asking the container's user: %q", out)
+		}
+		m.uid, m.userName = f[0], f[1]
+	}
+	if user != m.uid && user != m.userName {
+		return m.f.unsupported("user", fmt.Sprintf("Iris runs commands as the container's user (%s, uid %s), not %q", m.userName, m.uid, user))
+	}
+	return nil
+}
+
+// prelude makes the workdir until a script did.
+func (m *Machine) prelude() string {
+	if m.spec.Workdir == "" || m.prepared.Load() {
+		return ""
+	}
+	return "mkdir -p " + shwrap.Quote(m.spec.Workdir) + " || exit 1\n"
 }
 
 func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
@@ -329,7 +366,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		defer cancel()
 		wtimeout = cmd.Timeout + execPadding*time.Second
 	}
-	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, Argv: cmd.Argv, Env: env, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit})
+	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, Argv: cmd.Argv, Env: env, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.prelude()})
 	resp, err := m.shell(rctx, script, wtimeout)
 	if err != nil {
 		if rctx.Err() == nil || m.isClosed() || errors.Is(err, machine.ErrTerminated) {
@@ -352,6 +389,10 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err != nil {
 		m.cleanup(dir)
 		return machine.Result{}, fmt.Errorf("%w (stderr: %s)", err, shwrap.Truncate(resp.GetStderr(), 2000))
+	}
+	m.prepared.Store(true)
+	if p.Marker == shwrap.NoSetsid {
+		return machine.Result{}, m.f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
 	}
 	return m.result(ctx, dir, p, cmd.OutputLimit)
 }
@@ -449,9 +490,10 @@ func (m *Machine) upload(ctx context.Context, source, target string) error {
 		m.cleanup(tmp)
 		return err
 	}
-	if err := m.check(ctx, script); err != nil {
+	if err := m.check(ctx, m.prelude()+script); err != nil {
 		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
 	}
+	m.prepared.Store(true)
 	return nil
 }
 
@@ -475,7 +517,7 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	archive := shwrap.PrivateDir() + ".tar"
-	out, err := m.execText(ctx, shwrap.ProbeScript(source, archive), 0)
+	out, err := m.execText(ctx, m.prelude()+shwrap.ProbeScript(source, archive), 0)
 	if err != nil {
 		return err
 	}

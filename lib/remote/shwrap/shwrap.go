@@ -28,8 +28,6 @@ const (
 	StopFail = "SHELLBOX-STOPFAIL"
 	// NoSetsid: the sandbox lacks setsid.
 	NoSetsid = "SHELLBOX-NOSETSID"
-	// Ready: the setup succeeded; the user's uid and name follow.
-	Ready = "SHELLBOX-READY"
 	// Dir, File, Missing, Special: what ProbeScript found.
 	Dir     = "SHELLBOX-DIR"
 	File    = "SHELLBOX-FILE"
@@ -39,7 +37,7 @@ const (
 
 // InlineLimit is the most output per stream a command's reply carries in
 // base64; more is downloaded from the files afterwards.
-const InlineLimit = 1 << 20
+const InlineLimit = 256 << 10
 
 // Quote is s as one POSIX shell word.
 func Quote(s string) string {
@@ -82,6 +80,9 @@ type RunOptions struct {
 	Env   map[string]string // exported before the command (names must be shell identifiers)
 	Stdin bool              // $Dir/in holds the input; else /dev/null
 	Limit int               // bytes kept of each stream
+	// Prelude runs first (e.g. making the machine's workdir on its first
+	// command); a failure fails the script.
+	Prelude string
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -98,6 +99,8 @@ func ValidEnvName(name string) bool { return envName.MatchString(name) }
 // the kept bytes of each in base64.
 func RunScript(o RunOptions) string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "command -v setsid >/dev/null 2>&1 || { echo %s; exit 0; }\n", NoSetsid)
+	b.WriteString(o.Prelude)
 	fmt.Fprintf(&b, "D=%s\numask 077; mkdir -p \"$D\" || exit 1; umask 022\n", Quote(o.Dir))
 	names := make([]string, 0, len(o.Env))
 	for k := range o.Env {
@@ -155,16 +158,6 @@ C=-1
 ` + emit(limit)
 }
 
-// SetupScript checks the sandbox has what the wrapper needs, makes the
-// workdir and prints Ready with the user's uid and name.
-func SetupScript(workdir string) string {
-	s := "command -v setsid >/dev/null 2>&1 || { echo " + NoSetsid + "; exit 0; }\n"
-	if workdir != "" {
-		s += "mkdir -p " + Quote(workdir) + " || exit 1\n"
-	}
-	return s + "echo \"" + Ready + " $(id -u) $(id -un 2>/dev/null || echo unknown)\"\n"
-}
-
 // Reply is a run or stop script's reply.
 type Reply struct {
 	Code           int
@@ -182,7 +175,7 @@ func ParseReply(text string) (Reply, error) {
 	for i, line := range lines {
 		line = strings.TrimRight(line, "\r")
 		switch {
-		case line == NoUser || line == NoSu || line == NoPid || line == StopFail:
+		case line == NoUser || line == NoSu || line == NoPid || line == StopFail || line == NoSetsid:
 			p.Marker = line
 			return p, nil
 		case strings.HasPrefix(line, markResult+" "):
