@@ -22,7 +22,8 @@ const (
 	NoUser = "SHELLBOX-NOUSER"
 	// NoSu: the sandbox's su cannot switch users keeping the group.
 	NoSu = "SHELLBOX-NOSU"
-	// NoPid: the command was never started (nothing to stop).
+	// NoPid: nothing to stop: the command never started, or it ended and
+	// its own script printed (and removed) its output.
 	NoPid = "SHELLBOX-NOPID"
 	// StopFail: the group still had members after SIGKILL.
 	StopFail = "SHELLBOX-STOPFAIL"
@@ -123,7 +124,9 @@ case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*)
 		su, n, cmdline = `"$SU"`, `"$N"`, Quote(QuoteAll(o.Argv))
 	}
 	inner := `echo $$ > "$1/pid"; cd "$2" || exit 1; if [ -n "$3" ]; then exec su -s /bin/sh -m "$3" "$4" "$5"; fi; shift 5; exec "$@"`
-	fmt.Fprintf(&b, "setsid /bin/sh -c %s shellbox \"$D\" %s %s %s %s %s <%s >\"$D/out\" 2>\"$D/err\" &\nwait $!\nC=$?\necho $C > \"$D/done\"\n",
+	// Whoever makes $D/claim first, this script once the command ended or
+	// StopScript, prints the output and removes $D.
+	fmt.Fprintf(&b, "setsid /bin/sh -c %s shellbox \"$D\" %s %s %s %s %s <%s >\"$D/out\" 2>\"$D/err\" &\nwait $!\nC=$?\necho $C > \"$D/done\"\nmkdir \"$D/claim\" 2>/dev/null || exit 0\n",
 		Quote(inner), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), in)
 	b.WriteString(emit(o.Limit))
 	return b.String()
@@ -131,10 +134,13 @@ case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*)
 
 // StopScript kills the process group recorded in $D/pid unless the
 // command already finished, waits until no member of the group runs (a
-// zombie does not), and prints the output so far as runScript does.
+// zombie does not), and prints the output so far as RunScript does. It
+// claims the output first, so the run script, which may still be running
+// when the service does not end it with its request, leaves it alone.
 func StopScript(dir string, limit int) string {
 	return "D=" + Quote(dir) + `
 i=0; while [ ! -s "$D/pid" ] && [ ! -e "$D/done" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
+mkdir "$D/claim" 2>/dev/null || { echo ` + NoPid + `; exit 0; }
 if [ ! -e "$D/done" ]; then
 p=$(cat "$D/pid" 2>/dev/null)
 case "$p" in ''|*[!0-9]*) echo ` + NoPid + `; rm -rf "$D"; exit 0;; esac
