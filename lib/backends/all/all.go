@@ -1,5 +1,5 @@
 // Package all links every machine backend into a binary: importing it
-// registers "local", "docker", "gvisor", "qemu", "shellsim", "daytona", "iris" with
+// registers "local", "docker", "gvisor", "qemu", "shellsim", "daytona", "iris", "spread" with
 // lib/machine.
 package all
 
@@ -11,4 +11,5 @@ import (
 	_ "github.com/shellbox/shellbox/lib/backends/local"
 	_ "github.com/shellbox/shellbox/lib/backends/qemu"
 	_ "github.com/shellbox/shellbox/lib/backends/shellsim"
+	_ "github.com/shellbox/shellbox/lib/backends/spread"
 )

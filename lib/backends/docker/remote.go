@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,4 +40,10 @@ func clientOptions(host string) ([]client.Opt, error) {
 		}
 	}
 	return append(opts, client.WithTLSClientConfig(files[0], files[1], files[2])), nil
+}
+
+// Health pings the daemon: nil while it answers.
+func (f *Factory) Health(ctx context.Context) error {
+	_, err := f.cli.Ping(ctx)
+	return err
 }
