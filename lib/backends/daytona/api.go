@@ -79,6 +79,7 @@ type Sandbox struct {
 	Labels             map[string]string `json:"labels"`
 	Public             bool              `json:"public"`
 	NetworkBlockAll    bool              `json:"networkBlockAll"`
+	KVM                bool              `json:"kvm"` // required by SDKs >= 0.2xx
 	NetworkAllowList   *string           `json:"networkAllowList,omitempty"`
 	DomainAllowList    *string           `json:"domainAllowList,omitempty"`
 	Target             string            `json:"target"`
