@@ -1,8 +1,10 @@
 package iris_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -220,5 +222,60 @@ func TestShedExecsAreRetried(t *testing.T) {
 	wg.Wait()
 	if counter.shed.Load() == 0 {
 		t.Fatal("no exec was shed: the test did not exercise the retry")
+	}
+}
+
+// failing answers ExecInContainer with UNAVAILABLE while on, counting the
+// calls that carried a command's wrapper.
+type failing struct {
+	h     http.Handler
+	on    atomic.Bool
+	calls atomic.Int64
+}
+
+func (f *failing) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f.on.Load() && strings.HasSuffix(r.URL.Path, "/ExecInContainer") {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte("setsid")) { // the command's wrapper, not a cleanup
+			f.calls.Add(1)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"code":"unavailable","message":"worker unreachable"}`))
+		return
+	}
+	f.h.ServeHTTP(w, r)
+}
+
+// A failed exec other than a shed one is not repeated (the command may
+// have run): one call, and the error says the exec failed while the task
+// still runs.
+func TestOtherFailuresAreNotRetried(t *testing.T) {
+	t.Parallel()
+	srv, err := irisd.New(irisd.Config{Factory: dockerFactory,
+		Source: func(image string) (machine.Source, error) { return machine.DockerImage{Reference: image}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh := &failing{h: srv.Handler()}
+	hs := httptest.NewServer(fh)
+	defer hs.Close()
+	defer srv.Close(context.Background())
+	f, err := iris.New(iris.Options{ControllerURL: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := create(t, f, spec(machine.NetworkDeny))
+	fh.on.Store(true)
+	_, err = m.Run(context.Background(), machine.Command{Argv: []string{"true"}, OutputLimit: 10})
+	if err == nil || errors.Is(err, machine.ErrTerminated) || connect.CodeOf(err) != connect.CodeUnavailable || !strings.Contains(err.Error(), "Iris exec failed") {
+		t.Fatalf("got %v", err)
+	}
+	if n := fh.calls.Load(); n != 1 {
+		t.Fatalf("%d exec calls, want 1", n)
+	}
+	fh.on.Store(false)
+	if r := sh(t, m, "echo back"); string(r.Stdout) != "back\n" {
+		t.Fatalf("got %q", r.Stdout)
 	}
 }
