@@ -166,3 +166,34 @@ func asSpread(m machine.Machine) *spread.Machine {
 	}
 	panic("not a spread machine")
 }
+
+// The registered constructor builds members from their backends' options.
+func TestOpen(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	lock, err := dockertest.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	f, err := machine.Open("spread", []byte(`{"members": [{"backend": "docker", "options": {}, "limit": 1}], "check_every": 0.2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.(*spread.Factory).Close()
+	m, err := f.Create(ctx, machine.Spec{Source: dockertest.Busybox, Network: machine.NetworkDeny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := m.Run(ctx, machine.Command{Argv: []string{"echo", "ok"}, OutputLimit: 10}); err != nil || string(r.Stdout) != "ok\n" {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{`{"members": []}`, `{"members": [{"backend": "spread", "options": {}}]}`, `{"members": [{"backend": "docker", "limit": -1}]}`} {
+		if _, err := machine.Open("spread", []byte(bad)); machine.ErrorKind(err) != "ValueError" {
+			t.Fatalf("%s: %v", bad, err)
+		}
+	}
+}
