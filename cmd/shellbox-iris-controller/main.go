@@ -24,7 +24,6 @@ import (
 	"time"
 
 	_ "github.com/shellbox/shellbox/lib/backends/docker"
-	_ "github.com/shellbox/shellbox/lib/backends/gvisor"
 	_ "github.com/shellbox/shellbox/lib/backends/local"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/remote/irisd"

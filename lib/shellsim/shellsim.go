@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/all"
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
 	"github.com/shellbox/shellbox/lib/shellsim/shell"
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
@@ -77,11 +78,43 @@ type Environment struct {
 	j      *journal                // history since the anchor (see journal.go)
 }
 
+// Option configures an Environment at construction, the way
+// mvdan.cc/sh/v3/interp takes its handlers: the machine's outside edges
+// (its programs, its filesystem) are given, not looked up in globals.
+type Option func(*envConfig)
+
+// defaultCommands is built once and shared: tables are only read.
+var defaultCommands = sync.OnceValue(all.Commands)
+
+type envConfig struct {
+	commands *command.Table
+	fs       *vfs.FS
+}
+
+// WithCommands sets the programs the machine has (default: every built-in
+// command, commands/all.Commands()). The table is only read, so one table
+// may serve many environments.
+func WithCommands(t *command.Table) Option { return func(c *envConfig) { c.commands = t } }
+
+// WithFS boots the machine on fsys instead of a fresh default layout
+// (vfs.NewDefault); the environment takes it over: its clock, quota (the
+// limits' Disk) and /proc become the machine's.
+func WithFS(fsys *vfs.FS) Option { return func(c *envConfig) { c.fs = fsys } }
+
 // NewEnvironment boots a fresh machine with the default filesystem layout
 // and the shell in /work.
-func NewEnvironment(l Limits) *Environment {
-	fsys := vfs.NewDefault(vfs.Options{Quota: l.Disk})
-	rt := shell.NewRuntime(fsys, l)
+func NewEnvironment(l Limits, opts ...Option) *Environment {
+	var c envConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.commands == nil {
+		c.commands = defaultCommands()
+	}
+	if c.fs == nil {
+		c.fs = vfs.NewDefault(vfs.Options{Quota: l.Disk})
+	}
+	rt := shell.NewRuntime(c.fs, l, shell.WithCommands(c.commands))
 	return &Environment{rt: rt, sh: shell.New(rt)}
 }
 

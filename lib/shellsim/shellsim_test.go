@@ -24,6 +24,15 @@ func run(t *testing.T, l shellsim.Limits, src string) shellsim.Result {
 	return r
 }
 
+// A pattern too complex to match on a line ends grep with an error, and
+// the endless writer of its input with it, in bounded host time.
+func TestRegexTooComplex(t *testing.T) {
+	r := run(t, shellsim.DefaultLimits(), `s=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac; while :; do echo $s; done | grep '\(a*\)*b\1'`)
+	if r.Outcome.ExitStatus != 2 || string(r.Stderr) != "grep: regular expression too complex to match\n" {
+		t.Errorf("status %d stderr %q", r.Outcome.ExitStatus, r.Stderr)
+	}
+}
+
 func reason(r shellsim.Result) string {
 	if r.Outcome.StopReason == nil {
 		return ""
@@ -52,6 +61,8 @@ func TestResourceStops(t *testing.T) {
 		{"brace", `echo {1..10000000}`, def, "memory_exhausted"},
 		{"subst-yes", `x=$(yes); echo ${#x}`, def, "cpu_exhausted"},
 		{"doubling", `s=x; while :; do s="$s$s"; done`, big, "memory_exhausted"},
+		// Exponential backtracking is metered like any other work.
+		{"regex-backtracking", `echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaac | sed -n 's/\(a*\)*b\1//p'`, small, "cpu_exhausted"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

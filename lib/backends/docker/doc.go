@@ -30,7 +30,8 @@
 // DockerfileSource sends its context as the docker CLI would, leaving out
 // what .dockerignore (or <Dockerfile>.dockerignore) excludes.
 //
-// The same factory, given the runsc runtime, is the gVisor backend; files
-// then move with tar inside the sandbox, since the daemon's archive
-// endpoints cannot see a gVisor sandbox's writes.
+// The same factory, given the runsc runtime, is the gVisor backend,
+// registered as "gvisor" (GvisorConfig); files then move with tar inside
+// the sandbox, since the daemon's archive endpoints cannot see a gVisor
+// sandbox's writes.
 package docker

@@ -28,24 +28,11 @@ func TestMain(m *testing.M) {
 
 func run(m *testing.M) int {
 	var err error
-	if lock, err = dockertest.Shared(); err != nil {
+	if factory, lock, err = dockertest.Setup(context.Background(), docker.Config{Backend: "docker"}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer lock.Release()
-	ctx := context.Background()
-	if err := dockertest.StartDaemon(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if factory, err = docker.New(ctx, docker.Config{Backend: "docker"}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := dockertest.EnsureBusybox(ctx, factory.Client()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
 	return m.Run()
 }
 

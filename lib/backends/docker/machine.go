@@ -20,6 +20,10 @@ import (
 // removeTimeout bounds removing a machine's container.
 const removeTimeout = 60 * time.Second
 
+// removeGrace is how long a forced removal may wait on the runtime before
+// the container's host tasks are killed directly (see remove).
+const removeGrace = 10 * time.Second
+
 // Machine is one container. It is safe for concurrent use.
 type Machine struct {
 	f    *Factory
@@ -175,7 +179,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	m.life.close()
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
-	err := m.cli.ContainerRemove(rctx, m.id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	err := m.f.removeContainer(rctx, m.id)
 	if err != nil && !isNotFound(err) {
 		return &machine.InfrastructureError{Op: "removing container " + m.name, Err: err}
 	}
@@ -183,6 +187,42 @@ func (m *Machine) Close(ctx context.Context) error {
 	m.removed = true
 	m.mu.Unlock()
 	return nil
+}
+
+// removeContainer force-removes a container. A runtime that cannot stop it in
+// removeGrace (a gVisor sandbox saturated by a fork bomb does not answer
+// the runtime's kill) has its host tasks killed directly, then the removal
+// is retried until ctx ends.
+func (f *Factory) removeContainer(ctx context.Context, id string) error {
+	opts := container.RemoveOptions{Force: true, RemoveVolumes: true}
+	// The init's PID is asked for first: while the daemon is stuck in the
+	// removal it holds the container and would not answer an inspect.
+	ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	pid := f.initPID(ictx, id)
+	cancel()
+	first, cancel := context.WithTimeout(ctx, removeGrace)
+	err := f.cli.ContainerRemove(first, id, opts)
+	cancel()
+	for {
+		switch {
+		case err == nil || isNotFound(err) || ctx.Err() != nil:
+			return err
+		case errors.Is(err, context.DeadlineExceeded):
+			killContainerTasks(id, pid)
+		case !cerrdefs.IsConflict(err):
+			return err
+		}
+		// The daemon finishes the removal it started (a retry is refused
+		// as already in progress) once the tasks are gone.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+		retry, cancel := context.WithTimeout(ctx, removeGrace)
+		err = f.cli.ContainerRemove(retry, id, opts)
+		cancel()
+	}
 }
 
 // closeAfter closes the machine after a failure it cannot recover from and

@@ -41,7 +41,7 @@ func (f *Factory) sweep() {
 			go func(id string) {
 				rctx, cancel := context.WithTimeout(context.Background(), sweepTimeout)
 				defer cancel()
-				_ = f.cli.ContainerRemove(rctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+				_ = f.removeContainer(rctx, id)
 			}(c.ID)
 		}
 	}()

@@ -541,11 +541,17 @@ func (m *Machine) stopExecution(ctx context.Context, e *execution) error {
 	m.life.kill(pgid)
 	if err := m.stopGroup(ctx, pgid); err != nil {
 		e.raw.closeConn()
-		if reason := m.deadReason(); reason != "" {
-			_ = m.Close(ctx)
-			return &machine.TerminatedError{Reason: reason}
+		// The guest defeated the stop (a sandbox saturated by its own
+		// tasks, or dying of them): the machine is closed and that is
+		// its termination, not a host failure, unless the removal fails.
+		reason := m.deadReason()
+		if reason == "" {
+			reason = fmt.Sprintf("process group %d could not be stopped after the command's timeout (%v), so the machine was closed", pgid, err)
 		}
-		return m.closeAfter(ctx, fmt.Sprintf("stopping process group %d", pgid), err)
+		if cerr := m.Close(ctx); cerr != nil {
+			return &machine.InfrastructureError{Op: fmt.Sprintf("stopping process group %d", pgid), Err: fmt.Errorf("%s (and the container could not be removed: %w)", reason, cerr)}
+		}
+		return &machine.TerminatedError{Reason: reason}
 	}
 	// The group is gone, so the wrapper prints its marker and exits.
 	select {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"sort"
-	"sync"
 	"time"
 )
 
@@ -55,42 +53,6 @@ type Entry struct {
 	Name  string
 	Trust Trust
 	Run   Func
-}
-
-var (
-	mu    sync.RWMutex
-	table = map[string]Entry{}
-)
-
-// Register adds a command to the table; registering a name twice panics.
-// Commands register themselves from an init function in their own file.
-func Register(name string, trust Trust, run Func) {
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := table[name]; dup {
-		panic("shellsim: command registered twice: " + name)
-	}
-	table[name] = Entry{Name: name, Trust: trust, Run: run}
-}
-
-// Lookup finds a command by name.
-func Lookup(name string) (Entry, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	e, ok := table[name]
-	return e, ok
-}
-
-// Names lists every registered command, sorted.
-func Names() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	names := make([]string, 0, len(table))
-	for n := range table {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // System is the metered, virtual world a command runs in. All time is

@@ -432,7 +432,7 @@ func (sh *Shell) resolve(name string) resolved {
 			if isShellName(base) {
 				return resolved{kind: resShell, path: p}
 			}
-			if e, ok := command.Lookup(base); ok {
+			if e, ok := sh.rt.Commands.Lookup(base); ok {
 				return resolved{kind: resCommand, entry: e, path: p}
 			}
 			if _, ok := builtins[base]; ok && standaloneBuiltins[base] {
@@ -461,7 +461,7 @@ func (sh *Shell) resolve(name string) resolved {
 			pathVar, ok = "/bin:/usr/bin", true
 		}
 	}
-	e, registered := command.Lookup(name)
+	e, registered := sh.rt.Commands.Lookup(name)
 	for _, d := range strings.Split(pathVar, ":") {
 		if d == "" {
 			d = "."
@@ -905,7 +905,7 @@ func (sh *Shell) runScript(p string, args []string, env []string, fds [10]*fdesc
 		c.arg0, c.name, c.params = args[0], args[0], args[1:]
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.RunSource(string(b), args[0]) }))
 	}
-	if e, ok := command.Lookup(base); ok {
+	if e, ok := sh.rt.Commands.Lookup(base); ok {
 		full := append([]string{base}, iargs...)
 		full = append(full, args[0])
 		full = append(full, args[1:]...)
@@ -993,7 +993,7 @@ func (s *sysImpl) Exec(req command.ExecRequest) (int, error) {
 	run := func() int {
 		name := req.Args[0]
 		if b, ok := builtins[name]; ok && standaloneBuiltins[name] {
-			if _, reg := command.Lookup(name); !reg {
+			if _, reg := s.sh.rt.Commands.Lookup(name); !reg {
 				c.runBuiltin(name, b, req.Args)
 				return c.status
 			}

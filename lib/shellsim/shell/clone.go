@@ -52,7 +52,7 @@ func (rt *Runtime) CopyIdle() (*Runtime, error) {
 	}
 	m := *rt.Meter
 	n := &Runtime{FS: rt.FS.CloneShared(), Sched: s, Meter: &m, Tel: rt.Tel.copyAll(), Hostname: rt.Hostname,
-		Users: rt.Users, Terminal: rt.Terminal, shellPID: rt.shellPID, rand: rt.rand}
+		Users: rt.Users, Commands: rt.Commands, Terminal: rt.Terminal, shellPID: rt.shellPID, rand: rt.rand}
 	if rt.Net != nil {
 		n.Net = rt.Net.Clone()
 	}

@@ -27,6 +27,8 @@ type Runtime struct {
 	Terminal bool
 	// Net is the virtual HTTP route table (see network.go); nil until used.
 	Net *command.RouteTable
+	// Commands names the programs found on PATH (WithCommands).
+	Commands *command.Table
 
 	shellPID int
 	rand     uint32
@@ -42,10 +44,20 @@ func (rt *Runtime) parser() *syntax.Parser {
 	return rt.p
 }
 
+// Option configures a Runtime at construction.
+type Option func(*Runtime)
+
+// WithCommands sets the command table (command.Table); without it no
+// program but the shell's builtins runs.
+func WithCommands(t *command.Table) Option { return func(rt *Runtime) { rt.Commands = t } }
+
 // NewRuntime builds a runtime over fs with the given limits.
-func NewRuntime(fs *vfs.FS, limits resources.Limits) *Runtime {
+func NewRuntime(fs *vfs.FS, limits resources.Limits, opts ...Option) *Runtime {
 	rt := &Runtime{FS: fs, Sched: sched.New(), Meter: resources.NewMeter(limits), Tel: &Telemetry{},
 		Hostname: "sandbox", Users: rootUsers{}, rand: 12345}
+	for _, o := range opts {
+		o(rt)
+	}
 	fs.SetClock(rt.Now)
 	fs.SetQuota(limits.Disk)
 	fs.SetProc(&procFS{rt: rt})

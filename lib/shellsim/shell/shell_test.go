@@ -76,6 +76,11 @@ func TestArrays(t *testing.T) {
 		{"mapfile", `mapfile -t lines <<< $'l1\nl2'; echo ${#lines[@]} ${lines[1]}`, "2 l2\n", "", 0},
 		{"read-a", `IFS=: read -ra p <<< "a:b:c"; echo ${#p[@]} ${p[2]}`, "3 c\n", "", 0},
 		{"rematch", `[[ abc =~ ^a(b)c$ ]] && echo ${BASH_REMATCH[1]}`, "b\n", "", 0},
+		// POSIX ERE as bash 5.2 reads it: quoted parts are literal, \d is
+		// "d", '.' matches a newline, submatches are leftmost-longest.
+		{"rematch-posix", `[[ abc =~ "a.c" ]]; echo $?; [[ d1 =~ \d ]]; echo $? ${BASH_REMATCH[0]}; [[ $'a\nb' =~ a.b ]]; echo $?
+[[ abcd =~ (a|ab)(c|bcd) ]]; echo ${BASH_REMATCH[@]}; [[ xy =~ x(z)?y ]]; echo ${#BASH_REMATCH[@]} "[${BASH_REMATCH[1]}]"`,
+			"1\n0 d\n0\nabcd a bcd\n2 []\n", "", 0},
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // testExpr evaluates a [[ ]] expression.
@@ -109,7 +109,8 @@ func intCompare(op string, a, b int) bool {
 	return false
 }
 
-// regexMatch implements =~: quoted parts of the pattern match literally.
+// regexMatch implements =~, a POSIX ERE as bash's regcomp reads it;
+// quoted parts of the pattern match literally.
 func (sh *Shell) regexMatch(s string, w *syntax.Word) (bool, error) {
 	var b strings.Builder
 	for _, p := range w.Parts {
@@ -117,31 +118,51 @@ func (sh *Shell) regexMatch(s string, w *syntax.Word) (bool, error) {
 		case *syntax.Lit:
 			b.WriteString(p.Value)
 		case *syntax.SglQuoted:
-			b.WriteString(regexp.QuoteMeta(p.Value))
+			b.WriteString(quoteERE(p.Value))
 		default:
 			v, err := sh.literal(&syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {
 				return false, err
 			}
 			if _, ok := p.(*syntax.DblQuoted); ok {
-				v = regexp.QuoteMeta(v)
+				v = quoteERE(v)
 			}
 			b.WriteString(v)
 		}
 	}
-	re, err := regexp.Compile(b.String())
+	re, err := posixre.Compile(b.String(), posixre.Options{Extended: true, DotNL: true, Fuel: sh.charge})
 	if err != nil {
 		// bash: invalid regex gives status 2
 		return false, fmt.Errorf("invalid regular expression `%s'", b.String())
 	}
-	re.Longest()
-	m := re.FindStringSubmatch(s)
-	if m == nil {
+	loc := re.FindStringSubmatchIndex(s)
+	if err := re.Err(); err != nil {
+		return false, err
+	}
+	if loc == nil {
 		sh.store("BASH_REMATCH", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed}})
 		return false, nil
 	}
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = s[loc[2*i]:loc[2*i+1]]
+		}
+	}
 	sh.store("BASH_REMATCH", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: m}})
 	return true, nil
+}
+
+// quoteERE escapes the characters special in a POSIX ERE.
+func quoteERE(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.[]()*+?{}|^$`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func (sh *Shell) unaryTest(op, s string) (bool, error) {

@@ -1,6 +1,6 @@
 // Package commandtest runs ShellSim commands in unit tests: a fresh virtual
 // filesystem, a deterministic fake command.System (virtual clock, optional
-// fuel and memory limits, Exec of registered commands) and helpers to run a
+// fuel and memory limits, Exec of the commands it was given) and helpers to run a
 // command and read or write files.
 package commandtest
 
@@ -23,24 +23,27 @@ type Env struct {
 	T   testing.TB
 	FS  *vfs.FS
 	Sys *System
-	Dir string            // working directory, default /work
-	Env map[string]string // exported environment
+	// Commands are the commands Run and Sys.Exec find (New's sets).
+	Commands *command.Table
+	Dir      string            // working directory, default /work
+	Env      map[string]string // exported environment
 }
 
 // New returns a fresh environment with the default layout, cwd /work and
-// HOME=/root, PATH=/usr/bin:/bin.
-func New(t testing.TB) *Env {
+// HOME=/root, PATH=/usr/bin:/bin, whose commands are the given sets (a
+// package's Commands(), test stubs).
+func New(t testing.TB, commands ...[]command.Entry) *Env {
 	s := &System{Fuel: -1, MemLimit: 64 << 20, Host: "sandbox", pid: 100}
 	v := vfs.NewDefault(vfs.Options{Quota: 64 << 20, Clock: s.Now})
 	s.fs = v
-	e := &Env{T: t, FS: v, Sys: s, Dir: "/work", Env: map[string]string{
+	e := &Env{T: t, FS: v, Sys: s, Commands: command.NewTable(commands...), Dir: "/work", Env: map[string]string{
 		"HOME": "/root", "PATH": "/usr/bin:/bin", "USER": "root", "PWD": "/work", "LANG": "C.UTF-8"}}
 	s.env = e
 	return e
 }
 
-// Run runs args[0] as a registered command with stdin and returns its
-// output and status. An unregistered name fails the test.
+// Run runs args[0] as a command of e.Commands with stdin and returns its
+// output and status. A name not there fails the test.
 func (e *Env) Run(args []string, stdin string) (stdout, stderr string, status int) {
 	var out, errb bytes.Buffer
 	status = e.RunIO(args, strings.NewReader(stdin), &out, &errb)
@@ -49,9 +52,9 @@ func (e *Env) Run(args []string, stdin string) (stdout, stderr string, status in
 
 // RunIO is Run with caller-supplied streams.
 func (e *Env) RunIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ent, ok := command.Lookup(args[0])
+	ent, ok := e.Commands.Lookup(args[0])
 	if !ok {
-		e.T.Fatalf("commandtest: command %q is not registered", args[0])
+		e.T.Fatalf("commandtest: command %q is not in the environment's table", args[0])
 	}
 	inv := &command.Invocation{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Dir: e.Dir, Env: e.environ(), Sys: e.Sys}
@@ -179,13 +182,13 @@ func (s *System) Sleep(d time.Duration) error {
 func (s *System) Partial(f string)     { s.Partials = append(s.Partials, f) }
 func (s *System) Unsupported(f string) { s.Unsupporteds = append(s.Unsupporteds, f) }
 
-// Exec runs a registered command synchronously as a child. A timeout is
+// Exec runs a command of the environment synchronously as a child. A timeout is
 // modeled only as a deadline check after the child returns.
 func (s *System) Exec(req command.ExecRequest) (int, error) {
 	if len(req.Args) == 0 {
 		return 0, errors.New("exec: no command")
 	}
-	ent, ok := command.Lookup(req.Args[0])
+	ent, ok := s.env.Commands.Lookup(req.Args[0])
 	if !ok {
 		fmt.Fprintf(orDiscard(req.Stderr), "%s: command not found\n", req.Args[0])
 		return 127, command.ErrNotFound

@@ -8,8 +8,8 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
-func init() {
-	command.Register("commandtest-cat", command.Real, func(inv *command.Invocation) int {
+var catStub = []command.Entry{
+	{Name: "commandtest-cat", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		if len(inv.Args) == 1 {
 			io.Copy(inv.Stdout, inv.Stdin)
 			return 0
@@ -28,11 +28,11 @@ func init() {
 			inv.Stdout.Write(b)
 		}
 		return st
-	})
+	}},
 }
 
 func TestRun(t *testing.T) {
-	e := New(t)
+	e := New(t, catStub)
 	e.WriteFile("a.txt", "A\n")
 	tests := []struct {
 		args     []string

@@ -28,7 +28,7 @@ func mkTar(t *testing.T, entries ...*tar.Header) string {
 }
 
 func TestTarRoundTrip(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("src/a.txt", "hello\n")
 	e.WriteFile("src/sub/b.txt", "world\n")
 	if err := e.FS.Symlink("a.txt", "/work/src/link"); err != nil {
@@ -73,7 +73,7 @@ func TestTarRefusesTraversal(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := commandtest.New(t)
+			e := commandtest.New(t, Commands())
 			e.WriteFile("x.tar", mkTar(t, c.h...))
 			_, errOut, st := e.Run([]string{"tar", "xf", "x.tar"}, "")
 			want := c.err + "tar: Exiting with failure status due to previous errors\n"
@@ -86,13 +86,13 @@ func TestTarRefusesTraversal(t *testing.T) {
 		})
 	}
 	// A link that stays inside is fine.
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("x.tar", mkTar(t, &tar.Header{Name: "d/l", Typeflag: tar.TypeSymlink, Linkname: "../f"}))
 	if _, errOut, st := e.Run([]string{"tar", "xf", "x.tar"}, ""); st != 0 {
 		t.Errorf("inside link refused: %q", errOut)
 	}
 	// Absolute names lose their "/" and land under the target, as in GNU tar.
-	e = commandtest.New(t)
+	e = commandtest.New(t, Commands())
 	e.WriteFile("x.tar", mkTar(t, &tar.Header{Name: "/abs.txt", Typeflag: tar.TypeReg, Size: 2, Mode: 0o644}))
 	_, errOut, st := e.Run([]string{"tar", "xf", "x.tar"}, "")
 	if st != 0 || errOut != "tar: Removing leading `/' from member names\n" || e.ReadFile("abs.txt") != "xx" {
@@ -101,7 +101,7 @@ func TestTarRefusesTraversal(t *testing.T) {
 }
 
 func TestTarQuotaRollback(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("keep.txt", "original\n")
 	e.WriteFile("x.tar", mkTar(t,
 		&tar.Header{Name: "keep.txt", Typeflag: tar.TypeReg, Size: 10, Mode: 0o644},
@@ -123,7 +123,7 @@ func TestTarQuotaRollback(t *testing.T) {
 }
 
 func TestGzipRoundTrip(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("f.txt", strings.Repeat("abc\n", 100))
 	if _, errOut, st := e.Run([]string{"gzip", "f.txt"}, ""); st != 0 {
 		t.Fatal(errOut)
@@ -147,7 +147,7 @@ func TestGzipRoundTrip(t *testing.T) {
 }
 
 func TestZipRoundTripAndSlip(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("d/a.txt", "hello\n")
 	e.WriteFile("d/s/b.txt", strings.Repeat("b", 1000))
 	out, _, st := e.Run([]string{"zip", "-r", "x.zip", "d"}, "")
@@ -178,7 +178,7 @@ func TestZipRoundTripAndSlip(t *testing.T) {
 // and drops leading "../"; it lists a directory in readdir order, where
 // ShellSim uses name order.
 func TestTarMemberNames(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("src/a", "a\n")
 	e.WriteFile("src/sub/b", "b\n")
 	cases := []struct {

@@ -23,11 +23,6 @@ import (
 // modification time and the input is removed unless -k or -c. The header
 // stores the file name and a zero time, so archives are reproducible.
 // Decompressed output is capped at 16 MiB.
-func init() {
-	command.Register("gzip", command.Partial, func(inv *command.Invocation) int { return runGzip(inv, false, false) })
-	command.Register("gunzip", command.Partial, func(inv *command.Invocation) int { return runGzip(inv, true, false) })
-	command.Register("zcat", command.Partial, func(inv *command.Invocation) int { return runGzip(inv, true, true) })
-}
 
 type gzOpts struct {
 	decompress, stdout, force, keep, list, quiet, test, verbose bool

@@ -16,7 +16,7 @@ func TestHostReadsOurArchives(t *testing.T) {
 		t.Skip()
 	}
 	dir := t.TempDir()
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("src/a.txt", "hello\n")
 	e.WriteFile("src/sub/b.bin", strings.Repeat("\x00\x01binary", 500))
 	e.FS.Symlink("a.txt", "/work/src/link")

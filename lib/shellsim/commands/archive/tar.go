@@ -27,7 +27,6 @@ import (
 // point outside the target, stays within 16 MiB and 4,096 entries, and is
 // atomic: on any error nothing it created remains. Directory contents are
 // archived in name order (GNU uses readdir order).
-func init() { command.Register("tar", command.Partial, Tar) }
 
 type tarOpts struct {
 	mode                  byte // c, t, x

@@ -22,7 +22,6 @@ import (
 // as Info-ZIP does, so nothing lands outside DIR. Without -o or -n an
 // existing file prompts on standard input ([y]es, [n]o, [A]ll, [N]one).
 // Extraction is atomic when a write fails (e.g. the disk is full).
-func init() { command.Register("unzip", command.Partial, Unzip) }
 
 var unzipSpec = getopt.Spec{Short: "ltponqd:x:", Status: 10}
 

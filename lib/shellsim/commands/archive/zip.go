@@ -21,7 +21,6 @@ import (
 // Entries are deflated when that makes them smaller, otherwise stored.
 // Symbolic links are followed. An existing archive is updated: entries of
 // the same name are replaced. -d deletes the named entries.
-func init() { command.Register("zip", command.Partial, Zip) }
 
 var zipSpec = getopt.Spec{
 	Short: "rqj0123456789dmv",

@@ -1,17 +1,12 @@
 package awk
 
-import "regexp"
-
 // Expressions.
 type expr interface{}
 
 type (
 	numLit   struct{ v float64 }
 	strLit   struct{ s string }
-	regexLit struct {
-		src string
-		re  *regexp.Regexp
-	}
+	regexLit struct{ src string } // compiled (and cached) by the interpreter
 	// varRef names a variable: a global (local false) or a function
 	// parameter/local of the current frame.
 	varRef struct {

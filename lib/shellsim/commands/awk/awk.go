@@ -25,18 +25,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
-
-func init() {
-	for _, name := range []string{"awk", "gawk", "mawk", "nawk"} {
-		command.Register(name, command.Real, Awk)
-	}
-}
 
 const usage = "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\n" +
 	"Usage: awk [POSIX or GNU style options] [--] 'program' file ...\n"
@@ -174,7 +168,7 @@ func Awk(inv *command.Invocation) int {
 		return 2
 	}
 	m := &interp{inv: inv, prog: prog, outputs: map[string]*outStream{}, inputs: map[string]*inStream{},
-		regexCache: map[string]*regexp.Regexp{}}
+		regexCache: map[string]*posixre.Regexp{}}
 	m.globals = make([]cell, prog.nglobals)
 	m.seed = 1 // gawk's initial seed, as srand() reports it
 	m.seedRand(1)

@@ -18,7 +18,7 @@ func FuzzAwk(f *testing.F) {
 	}
 	f.Add(`{ a[$1] = a[$1] ? a[$1] "," $2 : $2 } END { for (k in a) print k, a[k] }`, "x 1\nx 2\n")
 	f.Fuzz(func(t *testing.T, prog, stdin string) {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		e.Sys.Fuel = 200000
 		start := time.Now()
 		_, errs, _ := e.Run([]string{"awk", prog}, stdin)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // Special variables occupy the first global slots.
@@ -99,7 +100,7 @@ type interp struct {
 	outputs map[string]*outStream
 	inputs  map[string]*inStream
 
-	regexCache map[string]*regexp.Regexp
+	regexCache map[string]*posixre.Regexp
 	randState  uint64
 	seed       float64
 
@@ -377,7 +378,7 @@ func (m *interp) rebuild() {
 
 // ---- regexes
 
-func (m *interp) regex(src string) *regexp.Regexp {
+func (m *interp) regex(src string) *posixre.Regexp {
 	key := src
 	if m.icase {
 		key = "\x00i" + src
@@ -386,23 +387,24 @@ func (m *interp) regex(src string) *regexp.Regexp {
 		return re
 	}
 	m.charge(len(src) * 4)
-	re, err := compileERE(src, m.icase)
+	re, err := posixre.Compile(src, posixre.Options{Flavor: posixre.Awk, ICase: m.icase, DotNL: true,
+		// The backtracking matcher (\< and \> beside non-letters) is
+		// metered like the rest of the program.
+		Fuel:   func(n int64) error { m.charge(int(n)); return nil },
+		GiveUp: func(err error) { m.fatal("regexp /%s/: %s", src, err) }})
 	if err != nil {
 		m.fatal("invalid regexp: %s: /%s/", err, src)
 	}
 	if len(m.regexCache) > 500 {
-		m.regexCache = map[string]*regexp.Regexp{}
+		m.regexCache = map[string]*posixre.Regexp{}
 	}
 	m.regexCache[key] = re
 	return re
 }
 
-func (m *interp) regexOf(e expr) *regexp.Regexp {
+func (m *interp) regexOf(e expr) *posixre.Regexp {
 	if r, ok := e.(*regexLit); ok {
-		if m.icase {
-			return m.regex(r.src)
-		}
-		return r.re
+		return m.regex(r.src)
 	}
 	return m.regex(m.toStr(m.eval(e)))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 type parser struct {
@@ -750,11 +751,10 @@ func (p *parser) primary() expr {
 		return &strLit{t.text}
 	case tRegex:
 		p.advance()
-		re, err := compileERE(t.text, false)
-		if err != nil {
+		if _, err := posixre.Parse(t.text, posixre.Options{Flavor: posixre.Awk}); err != nil {
 			panic(&syntaxError{pos: t.pos, msg: err.Error()})
 		}
-		return &regexLit{src: t.text, re: re}
+		return &regexLit{src: t.text}
 	case tDollar:
 		p.advance()
 		return &fieldRef{p.fieldOperand()}

@@ -33,7 +33,6 @@ import (
 // patch is atomic: nothing is written unless every operation applies. On
 // success it prints "Success. Updated the following files:" and one
 // "A/M/D PATH" line per file.
-func init() { command.Register("apply_patch", command.Partial, ApplyPatch) }
 
 type agentOp struct {
 	kind   byte // 'A', 'D', 'M'

@@ -16,7 +16,6 @@ import (
 //
 // Prints "a b differ: byte N, line M" for the first difference (exit 1);
 // -l lists every differing byte in octal; -s prints nothing.
-func init() { command.Register("cmp", command.Real, Cmp) }
 
 var cmpSpec = getopt.Spec{
 	Short: "bli:n:s",

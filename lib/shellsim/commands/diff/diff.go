@@ -21,7 +21,6 @@ import (
 // with -c; FILE1 and FILE2 may be directories (with -r, recursively).
 // Exit status: 0 same, 1 different, 2 trouble. Side-by-side (-y), -B and
 // colour are not modeled.
-func init() { command.Register("diff", command.Partial, Diff) }
 
 var diffSpec = getopt.Spec{
 	Short: "uU:qrNibwaBcC:ysx:",

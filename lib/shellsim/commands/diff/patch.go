@@ -21,7 +21,6 @@ import (
 // fuzz 1 and 2 (context lines dropped at the ends), reported as GNU patch
 // reports them. Unlike GNU patch the whole patch is atomic: if any hunk of
 // any file fails, no file is changed; reject files are not written.
-func init() { command.Register("patch", command.Partial, Patch) }
 
 var patchSpec = getopt.Spec{
 	Short: "p:i:RNsEfd:tuo:blF:",

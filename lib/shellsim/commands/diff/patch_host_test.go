@@ -47,7 +47,7 @@ func TestPatchAgainstHost(t *testing.T) {
 			}
 		}
 		A, B := strings.Join(a, ""), strings.Join(b, "")
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands())
 		e.WriteFile("a/f.txt", A)
 		e.WriteFile("b/f.txt", B)
 		patch, _, st := e.Run([]string{"diff", "-u", "a/f.txt", "b/f.txt"}, "")

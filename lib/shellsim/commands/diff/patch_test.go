@@ -9,7 +9,7 @@ import (
 // GNU patch writes the files whose hunks applied and saves rejects; ShellSim
 // changes nothing when any hunk fails.
 func TestPatchAtomic(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.WriteFile("ok.txt", "a\nb\n")
 	e.WriteFile("bad.txt", "x\ny\n")
 	p := "--- a/ok.txt\n+++ b/ok.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n" +
@@ -31,7 +31,7 @@ func TestPatchAtomic(t *testing.T) {
 }
 
 func TestDiffFuel(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	var a, b string
 	for i := 0; i < 2000; i++ {
 		a += "x\n"

@@ -57,7 +57,7 @@ func TestRandomAgainstHost(t *testing.T) {
 		os.WriteFile(dir+"/rb", []byte(bb), 0o644)
 		for _, flag := range []string{"--normal", "-u", "-U1", "-U0", "-c", "-C1"} {
 			want, _ := exec.Command("diff", flag, dir+"/ra", dir+"/rb").Output()
-			e := commandtest.New(t)
+			e := commandtest.New(t, Commands())
 			e.WriteFile("ra", a)
 			e.WriteFile("rb", bb)
 			got, _, _ := e.Run([]string{"diff", flag, "ra", "rb"}, "")

@@ -43,7 +43,7 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 		if r.Intn(5) == 0 {
 			B = strings.TrimSuffix(B, "\n")
 		}
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands())
 		e.WriteFile("a/f.txt", A)
 		e.WriteFile("b/f.txt", B)
 		patch, _, st := e.Run([]string{"diff", "-u", "a/f.txt", "b/f.txt"}, "")

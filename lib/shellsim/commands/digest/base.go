@@ -17,14 +17,6 @@ import (
 //
 // Encoded lines wrap at 76 columns (-w 0: no wrapping). Decoding ignores
 // newlines; -i also ignores other bytes outside the alphabet.
-func init() {
-	command.Register("base64", command.Real, func(inv *command.Invocation) int {
-		return runBase(inv, base64.StdEncoding, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
-	})
-	command.Register("base32", command.Real, func(inv *command.Invocation) int {
-		return runBase(inv, base32.StdEncoding, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567=")
-	})
-}
 
 type encoding interface {
 	EncodeToString([]byte) string

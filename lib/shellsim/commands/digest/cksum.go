@@ -15,7 +15,6 @@ import (
 // Prints "CRC SIZE NAME" (no name for standard input). The POSIX CRC is an
 // MSB-first CRC-32 over the data and then its length; Go's hash/crc32 is the
 // reflected variant, so the table is built here.
-func init() { command.Register("cksum", command.Partial, Cksum) }
 
 var crcTable = func() (t [256]uint32) {
 	for i := range t {

@@ -15,7 +15,6 @@ import (
 // Without -C it prints 16-bit little-endian words ("0000000 6568 6c6c");
 // -C prints the canonical hex+ASCII layout. Custom -e formats are not
 // modeled.
-func init() { command.Register("hexdump", command.Partial, Hexdump) }
 
 var hexdumpSpec = getopt.Spec{Short: "Cvn:s:bcdoxe:f:", Long: []getopt.Long{
 	{"canonical", "C"}, {"length=", "n"}, {"no-squeezing", "v"}, {"skip=", "s"},

@@ -46,7 +46,7 @@ func TestAgainstHost(t *testing.T) {
 			cmd := exec.Command(args[0], append(args[1:], "f")...)
 			cmd.Dir = dir
 			want, _ := cmd.Output()
-			e := commandtest.New(t)
+			e := commandtest.New(t, Commands())
 			e.WriteFile("f", string(data))
 			got, _, _ := e.Run(append(append([]string(nil), args...), "f"), "")
 			if got != string(want) {

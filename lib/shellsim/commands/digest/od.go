@@ -19,7 +19,6 @@ import (
 // C, S, I, L); floating point types are not modeled. Repeated 16-byte
 // blocks collapse to "*" unless -v. Columns line up across several types
 // the way GNU od pads them.
-func init() { command.Register("od", command.Partial, Od) }
 
 type odType struct {
 	kind  byte // a c d o u x

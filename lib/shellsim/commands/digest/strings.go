@@ -15,7 +15,6 @@ import (
 //
 // A string is a run of at least MIN (default 4) printable ASCII bytes or
 // tabs; the whole file is always scanned (-a is the default).
-func init() { command.Register("strings", command.Real, Strings) }
 
 // Strings runs strings.
 func Strings(inv *command.Invocation) int {

@@ -24,12 +24,6 @@ import (
 // Output is "<hex>  <name>" ("-" for standard input), or "<hex> *<name>"
 // with -b; -c reads such lines (or --tag lines) and prints "name: OK" or
 // "name: FAILED", exiting 1 on any mismatch or unreadable file.
-func init() {
-	for _, a := range sumAlgos {
-		a := a
-		command.Register(a.cmd, command.Real, func(inv *command.Invocation) int { return runSum(inv, a) })
-	}
-}
 
 type sumAlgo struct {
 	cmd, tag string

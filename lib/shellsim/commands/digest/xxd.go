@@ -15,7 +15,6 @@ import (
 //
 // The default layout is "00000000: 6865 6c6c 6f0a  hello."; -p prints
 // plain hex (30 bytes a line); -r turns either layout back into bytes.
-func init() { command.Register("xxd", command.Partial, Xxd) }
 
 type xxdOpts struct {
 	plain, upper, reverse bool

@@ -262,5 +262,3 @@ func applyMode(s string, old uint32, isDir, useUmask bool) (uint32, error) {
 	}
 	return mode, nil
 }
-
-func init() { command.Register("chmod", command.Real, Chmod) }

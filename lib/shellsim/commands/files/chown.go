@@ -175,8 +175,3 @@ func chown(inv *command.Invocation, grpOnly bool) int {
 	}
 	return status
 }
-
-func init() {
-	command.Register("chown", command.Real, Chown)
-	command.Register("chgrp", command.Real, Chgrp)
-}

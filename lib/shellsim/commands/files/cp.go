@@ -364,5 +364,3 @@ func writeExisting(inv *command.Invocation, p string, data []byte) error {
 	}
 	return f.Close()
 }
-
-func init() { command.Register("cp", command.Real, Cp) }

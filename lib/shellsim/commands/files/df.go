@@ -83,5 +83,3 @@ func Df(inv *command.Invocation) int {
 	}
 	return 0
 }
-
-func init() { command.Register("df", command.Real, Df) }

@@ -169,5 +169,3 @@ func (d *duer) walk(name, p string, fi command.FileInfo, depth int) (int64, erro
 	}
 	return n, nil
 }
-
-func init() { command.Register("du", command.Real, Du) }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"math"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/system"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // Find searches a directory tree.
@@ -55,7 +55,7 @@ func Find(inv *command.Invocation) int {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	f := &finder{inv: inv, maxDepth: -1, args: args}
+	f := &finder{inv: inv, maxDepth: -1, args: args, regexType: posixre.Options{Flavor: posixre.Emacs}}
 	f.w = bufio.NewWriter(inv.Stdout)
 	var expr findExpr
 	if len(args) > 0 {
@@ -135,6 +135,8 @@ type finder struct {
 	quit       bool
 	batches    []*findBatch
 	printfStop bool
+	// regexType is the syntax of -regex patterns after it (-regextype).
+	regexType posixre.Options
 }
 
 // visit is one node met during the walk.
@@ -438,23 +440,31 @@ func (f *finder) primary(t string) (findExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		src := "^(?:" + emacsToGo(pat) + ")$"
-		if t == "-iregex" {
-			src = "(?i)" + src
+		o := f.regexType
+		o.ICase = t == "-iregex"
+		o.Fuel = func(n int64) error { return f.inv.Sys.Charge(n / 4) }
+		e, err := posixre.Parse(pat, o)
+		var re *posixre.Regexp
+		if err == nil {
+			re, err = e.Whole().Compile(o)
 		}
-		re, err := regexp.Compile(src)
 		if err != nil {
-			return nil, fmt.Errorf("failed to compile regular expression %s: Invalid regular expression", q(pat))
+			return nil, fmt.Errorf("failed to compile regular expression %s: %s", q(pat), err)
 		}
-		return findPred(func(f *finder, v *visit) (bool, error) { return re.MatchString(v.name), nil }), nil
+		return findPred(func(f *finder, v *visit) (bool, error) {
+			ok := re.MatchString(v.name)
+			return ok, re.Err()
+		}), nil
 	case "-regextype":
 		a, err := f.arg(t)
 		if err != nil {
 			return nil, err
 		}
-		if a != "emacs" && a != "findutils-default" {
+		o, ok := regexTypes[a]
+		if !ok {
 			return nil, f.unsupported(t + " " + a)
 		}
+		f.regexType = o
 		return findPred(func(*finder, *visit) (bool, error) { return true, nil }), nil
 	case "-type":
 		a, err := f.arg(t)
@@ -824,29 +834,20 @@ func compare(cmp byte, have, want int64) bool {
 
 // emacsToGo converts find's default (Emacs) regular expression syntax to
 // Go's: \( \) \| \{ \} are the operators and bare ( ) | { } are literal.
-func emacsToGo(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '\\' && i+1 < len(p) {
-			n := p[i+1]
-			switch n {
-			case '(', ')', '|', '{', '}':
-				b.WriteByte(n)
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(n)
-			}
-			i++
-			continue
-		}
-		switch c {
-		case '(', ')', '|', '{', '}':
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+// regexTypes are the -regextype names posixre reads (GNU find's other
+// types, ed and posix-minimal-basic, are refused as unsupported).
+var regexTypes = map[string]posixre.Options{
+	"emacs":             {Flavor: posixre.Emacs},
+	"findutils-default": {Flavor: posixre.Emacs},
+	"posix-basic":       {},
+	"grep":              {},
+	"posix-extended":    {Extended: true},
+	"egrep":             {Extended: true},
+	"posix-egrep":       {Extended: true},
+	"sed":               {Flavor: posixre.Sed},
+	"awk":               {Flavor: posixre.Awk},
+	"posix-awk":         {Flavor: posixre.Awk},
+	"gnu-awk":           {Flavor: posixre.Awk},
 }
 
 // printf renders find -printf's directives.
@@ -1017,5 +1018,3 @@ func findTime(k byte, t time.Time) string {
 	}
 	return system.Strftime("%"+string(k), t)
 }
-
-func init() { command.Register("find", command.Real, Find) }

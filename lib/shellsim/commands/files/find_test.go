@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
-	_ "github.com/shellbox/shellbox/lib/shellsim/commands/system" // echo-free exec targets: true, false
 )
 
 func TestFind(t *testing.T) {
@@ -36,10 +35,31 @@ func TestFind(t *testing.T) {
 		{name: "unsupported", args: "find . -fls x", err: "find: -fls is not supported in ShellSim\n", status: 1},
 		{name: "quit", files: f, args: "find . -name *.txt -print -quit", out: "./a/x.txt\n"},
 		{name: "regex", files: f, argv: []string{"find", ".", "-regex", `.*\.\(txt\|log\)`}, out: "./a/x.txt\n./c/y.log\n"},
+		{name: "iregex", files: f, argv: []string{"find", "a", "-iregex", `.*/e\.txt`}, out: "a/b/E.TXT\n"},
+		{name: "regex-bad", argv: []string{"find", ".", "-regex", `\(`},
+			err: "find: failed to compile regular expression '\\(': Unmatched ( or \\(\n", status: 1},
 		{name: "delete", files: f, args: "find a -name *.txt -delete", check: func(t *testing.T, e *commandtest.Env) {
 			exists(t, e, map[string]bool{"a/x.txt": false, "a/b/E.TXT": true})
 		}},
 		{name: "delete-dirs", files: f, args: "find a -delete", check: func(t *testing.T, e *commandtest.Env) { exists(t, e, map[string]bool{"a": false}) }},
+	})
+}
+
+// -regex syntaxes as GNU findutils 4.9 reads them: emacs by default (+ an
+// operator, no intervals, no classes, backreferences), and the POSIX and
+// tool syntaxes -regextype names.
+func TestFindRegexTypes(t *testing.T) {
+	rf := []string{"abbb=", "ab+=", "aa=", "a.txt=", "a{2}="}
+	runTable(t, []tc{
+		{name: "plus", files: rf, argv: []string{"find", ".", "-regex", `.*/ab+`}, out: "./abbb\n"},
+		{name: "escaped-plus", files: rf, argv: []string{"find", ".", "-regex", `.*/ab\+`}, out: "./ab+\n"},
+		{name: "no-intervals", files: rf, argv: []string{"find", ".", "-regex", `.*/a\{2\}`}, out: "./a{2}\n"},
+		{name: "no-classes", files: rf, argv: []string{"find", ".", "-regex", `.*/[[:alpha:]]+`}},
+		{name: "backref", files: rf, argv: []string{"find", ".", "-regex", `.*/\(a\)\1`}, out: "./aa\n"},
+		{name: "posix-extended", files: rf, argv: []string{"find", ".", "-regextype", "posix-extended", "-regex", `.*/a(a|\.txt)`, "-print"}, out: "./a.txt\n./aa\n"},
+		{name: "posix-basic", files: rf, argv: []string{"find", ".", "-regextype", "posix-basic", "-regex", `.*/a(a|\.txt)`}},
+		{name: "egrep", files: rf, argv: []string{"find", ".", "-regextype", "egrep", "-regex", `.*/a{2}`}, out: "./aa\n"},
+		{name: "unsupported", argv: []string{"find", ".", "-regextype", "ed"}, err: "find: -regextype ed is not supported in ShellSim\n", status: 1},
 	})
 }
 

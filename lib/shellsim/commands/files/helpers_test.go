@@ -8,6 +8,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/system"
 )
 
 // tc is one golden case: files to create (a name ending in "/" is a
@@ -26,13 +27,21 @@ type tc struct {
 }
 
 func setup(t *testing.T, files []string) *commandtest.Env {
-	e := commandtest.New(t)
+	// system gives find -exec real true and false.
+	e := commandtest.New(t, Commands(), testStubs, system.Commands())
+	writeFiles(e, files)
+	return e
+}
+
+// writeFiles creates "path=content" files (\n for newlines), "dir/"
+// directories and "link->target" symlinks under /work.
+func writeFiles(e *commandtest.Env, files []string) {
 	for _, f := range files {
 		switch {
 		case strings.Contains(f, "->"):
 			l, target, _ := strings.Cut(f, "->")
 			if err := e.FS.Symlink(target, "/work/"+l); err != nil {
-				t.Fatal(err)
+				e.T.Fatal(err)
 			}
 		case strings.HasSuffix(f, "/"):
 			e.Mkdir(strings.TrimSuffix(f, "/"))
@@ -41,28 +50,21 @@ func setup(t *testing.T, files []string) *commandtest.Env {
 			e.WriteFile(p, strings.ReplaceAll(content, `\n`, "\n"))
 		}
 	}
-	return e
 }
 
+// runTable runs the cases on commandtest's golden runner.
 func runTable(t *testing.T, cases []tc) {
 	t.Helper()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := setup(t, c.files)
-			argv := c.argv
-			if argv == nil {
-				argv = strings.Fields(c.args)
-			}
-			out, errs, st := e.Run(argv, c.stdin)
-			if out != c.out || errs != c.err || st != c.status {
-				t.Errorf("%v:\n got stdout %q\nwant stdout %q\n got stderr %q\nwant stderr %q\n got status %d want %d",
-					argv, out, c.out, errs, c.err, st, c.status)
-			}
-			if c.check != nil {
-				c.check(t, e)
-			}
-		})
+	goldens := make([]commandtest.Golden, len(cases))
+	for i, c := range cases {
+		argv := c.argv
+		if argv == nil {
+			argv = strings.Fields(c.args)
+		}
+		goldens[i] = commandtest.Golden{Name: c.name, Args: argv, Stdin: c.stdin, Stdout: c.out, Stderr: c.err,
+			Status: c.status, Check: c.check, Setup: func(e *commandtest.Env) { writeFiles(e, c.files) }}
 	}
+	commandtest.Goldens{Commands: [][]command.Entry{Commands(), testStubs, system.Commands()}}.Run(t, goldens)
 }
 
 func exists(t *testing.T, e *commandtest.Env, want map[string]bool) {
@@ -74,16 +76,16 @@ func exists(t *testing.T, e *commandtest.Env, want map[string]bool) {
 	}
 }
 
-func init() {
+var testStubs = []command.Entry{
 	// A stand-in for the shell's echo, for xargs and find tests.
-	command.Register("test-echo", command.Real, func(inv *command.Invocation) int {
+	{Name: "test-echo", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		fmt.Fprintln(inv.Stdout, strings.Join(inv.Args[1:], " "))
 		return 0
-	})
-	command.Register("test-exit", command.Real, func(inv *command.Invocation) int {
+	}},
+	{Name: "test-exit", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		n, _ := strconv.Atoi(inv.Args[1])
 		return n
-	})
+	}},
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -174,5 +174,3 @@ func Ln(inv *command.Invocation) int {
 	}
 	return status
 }
-
-func init() { command.Register("ln", command.Real, Ln) }

@@ -362,5 +362,3 @@ func lsTime(t, now time.Time) string {
 	}
 	return t.Format("Jan _2 15:04")
 }
-
-func init() { command.Register("ls", command.Real, Ls) }

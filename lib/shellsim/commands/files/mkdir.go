@@ -120,5 +120,3 @@ func Mkdir(inv *command.Invocation) int {
 	}
 	return status
 }
-
-func init() { command.Register("mkdir", command.Real, Mkdir) }

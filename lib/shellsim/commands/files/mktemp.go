@@ -139,5 +139,3 @@ func Mktemp(inv *command.Invocation) int {
 	}
 	return fail("failed to create file via template %s: File exists", q(template))
 }
-
-func init() { command.Register("mktemp", command.Real, Mktemp) }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestMktemp(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), testStubs)
 	out, errs, st := e.Run([]string{"mktemp"}, "")
 	if st != 0 || errs != "" || !strings.HasPrefix(out, "/tmp/tmp.") || len(out) != len("/tmp/tmp.XXXXXXXXXX\n") {
 		t.Fatalf("mktemp: %q %q %d", out, errs, st)
@@ -23,7 +23,7 @@ func TestMktemp(t *testing.T) {
 		t.Errorf("second name repeats %q", out2)
 	}
 	// Reproducible across fresh environments.
-	e2 := commandtest.New(t)
+	e2 := commandtest.New(t, Commands(), testStubs)
 	if again, _, _ := e2.Run([]string{"mktemp"}, ""); again != out {
 		t.Errorf("not reproducible: %q vs %q", again, out)
 	}

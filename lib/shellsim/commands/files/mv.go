@@ -90,5 +90,3 @@ func Mv(inv *command.Invocation) int {
 		return true
 	})
 }
-
-func init() { command.Register("mv", command.Real, Mv) }

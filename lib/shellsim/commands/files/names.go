@@ -381,10 +381,3 @@ func Readlink(inv *command.Invocation) int {
 	}
 	return status
 }
-
-func init() {
-	command.Register("basename", command.Real, Basename)
-	command.Register("dirname", command.Real, Dirname)
-	command.Register("realpath", command.Real, Realpath)
-	command.Register("readlink", command.Real, Readlink)
-}

@@ -139,5 +139,3 @@ func (r *remover) remove(name, p string) bool {
 	}
 	return true
 }
-
-func init() { command.Register("rm", command.Real, Rm) }

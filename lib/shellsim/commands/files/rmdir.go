@@ -85,5 +85,3 @@ func Rmdir(inv *command.Invocation) int {
 	}
 	return status
 }
-
-func init() { command.Register("rmdir", command.Real, Rmdir) }

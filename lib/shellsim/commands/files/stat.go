@@ -262,5 +262,3 @@ func unescape(s string) string {
 	}
 	return b.String()
 }
-
-func init() { command.Register("stat", command.Real, Stat) }

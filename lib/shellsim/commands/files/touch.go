@@ -150,5 +150,3 @@ func parseStamp(s string, now time.Time) (time.Time, error) {
 	}
 	return time.Date(year, time.Month(mo), d, h, mi, sec, 0, time.UTC), nil
 }
-
-func init() { command.Register("touch", command.Real, Touch) }

@@ -182,5 +182,3 @@ func (t *treeWalker) walk(name, p, indent string, depth int) error {
 	}
 	return nil
 }
-
-func init() { command.Register("tree", command.Real, Tree) }

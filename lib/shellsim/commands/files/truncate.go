@@ -169,5 +169,3 @@ func parseSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
-
-func init() { command.Register("truncate", command.Real, Truncate) }

@@ -441,5 +441,3 @@ func parseDelim(s string) (byte, bool) {
 	}
 	return 0, false
 }
-
-func init() { command.Register("xargs", command.Real, Xargs) }

@@ -35,7 +35,6 @@ import (
 // order followed by the new keys sorted), which can differ from jq's,
 // notably for changes of merged objects; $__loc__ is missing; and colour,
 // --seq, --stream and modules are not modeled.
-func init() { command.Register("jq", command.Partial, Jq) }
 
 // runLimit bounds one jq run in host time, as a last resort against
 // queries that loop without producing output (gojq has no step hook to

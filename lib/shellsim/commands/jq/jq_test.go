@@ -10,7 +10,7 @@ import (
 // Cases where ShellSim knowingly differs from jq 1.6's text (gojq's
 // runtime error messages) or that need no reference run.
 func TestDifferences(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	out, errOut, st := e.Run([]string{"jq", ".a"}, "1")
 	if out != "" || st != 5 || !strings.HasPrefix(errOut, "jq: error (at <stdin>:0): ") {
 		t.Errorf("index error: %q %q %d", out, errOut, st)
@@ -36,7 +36,7 @@ func TestFormatNumber(t *testing.T) {
 }
 
 func TestFuelExhaustion(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	e.Sys.Fuel = 500
 	_, _, st := e.Run([]string{"jq", "-n", "range(100000)"}, "")
 	if st != 1 {

@@ -22,7 +22,6 @@ import (
 // while, for, break, continue, quit, halt, print, strings, define with
 // auto (dynamic scoping, as bc has), and -l with s c a l e (j is not
 // modeled). Files run first, then standard input.
-func init() { command.Register("bc", command.Partial, BC) }
 
 // BC runs bc.
 func BC(inv *command.Invocation) int {

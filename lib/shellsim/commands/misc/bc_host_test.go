@@ -59,7 +59,7 @@ func TestBCAgainstHost(t *testing.T) {
 		var hostErr strings.Builder
 		cmd.Stderr = &hostErr
 		want, _ := cmd.Output()
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands())
 		got, errOut, _ := e.Run(append([]string{"bc"}, flags...), src)
 		if adrRE.ReplaceAllString(errOut, "adr=1") != adrRE.ReplaceAllString(hostErr.String(), "adr=1") {
 			t.Errorf("%v stderr:\n%s\nwant:\n%s", flags, errOut, hostErr.String())

@@ -19,7 +19,6 @@ import (
 // Sizes take GNU's suffixes (c w b kB K MB M GB G, and NxM products). The
 // summary goes to standard error; the elapsed time is virtual and zero, so
 // the transfer line reads "0 s, Infinity B/s".
-func init() { command.Register("dd", command.Partial, DD) }
 
 type ddOpts struct {
 	in, out                     string

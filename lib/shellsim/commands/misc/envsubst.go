@@ -17,7 +17,6 @@ import (
 // (empty when unset); with SHELL-FORMAT only the variables it names are
 // replaced. -v lists the names in SHELL-FORMAT. Like GNU envsubst, forms
 // such as ${NAME:-default} are left alone.
-func init() { command.Register("envsubst", command.Real, Envsubst) }
 
 // Envsubst runs envsubst.
 func Envsubst(inv *command.Invocation) int {

@@ -22,7 +22,6 @@ import (
 // symbolic links, gzip, tar, zip, ELF, PNG, JSON, HTML, shell and other
 // scripts by their #! line, and ASCII/UTF-8 text with its line-terminator
 // notes; anything else is "data". Only the first 64 KiB are examined.
-func init() { command.Register("file", command.Partial, File) }
 
 var fileSpec = getopt.Spec{Short: "bLhi", Long: []getopt.Long{
 	{"brief", "b"}, {"dereference", "L"}, {"mime", "i"}, {"mime-type", "mime-type"},

@@ -19,7 +19,6 @@ import (
 //
 // Files get mode 0755 unless -m (octal or symbolic, applied to 0, as GNU
 // install does); -D creates DEST's missing parents; -d creates directories.
-func init() { command.Register("install", command.Real, Install) }
 
 var installSpec = getopt.Spec{Short: "dDvm:o:g:t:Tcsp", Long: []getopt.Long{
 	{"directory", "d"}, {"group=", "g"}, {"mode=", "m"}, {"no-target-directory", "T"},

@@ -14,7 +14,7 @@ func TestSmoke(t *testing.T) {
 	for _, name := range []string{"file", "install", "envsubst", "dd", "bc"} {
 		for _, args := range argsets {
 			for _, in := range inputs {
-				e := commandtest.New(t)
+				e := commandtest.New(t, Commands())
 				e.WriteFile("f", in)
 				e.Sys.Fuel = 200000
 				func() {

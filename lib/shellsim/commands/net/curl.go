@@ -20,7 +20,6 @@ import (
 // There are no sockets: each request is answered by command.Network. A URL
 // with no route fails like a refused connection (exit 7). The progress
 // meter is never drawn (as with -s), which is what scripts care about.
-func init() { command.Register("curl", command.Partial, Curl) }
 
 type curlOpts struct {
 	silent, showErr, fail, include, head, follow bool

@@ -22,12 +22,12 @@ type env struct {
 }
 
 func newEnv(t *testing.T) *env {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	return &env{Env: e, sys: &netSys{System: e.Sys, RouteTable: &command.RouteTable{}}}
 }
 
 func (e *env) runArgs(args []string, stdin string) (string, string, int) {
-	ent, ok := command.Lookup(args[0])
+	ent, ok := e.Commands.Lookup(args[0])
 	if !ok {
 		e.T.Fatalf("no command %s", args[0])
 	}
@@ -154,7 +154,7 @@ func TestCommands(t *testing.T) {
 }
 
 func TestNoNetwork(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands())
 	_, errOut, st := e.Run([]string{"curl", "-sS", "http://x/"}, "")
 	if st != 7 || errOut != "curl: (7) Failed to connect to x port 80 after 0 ms: Couldn't connect to server\n" {
 		t.Errorf("got %d %q", st, errOut)

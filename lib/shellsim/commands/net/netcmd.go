@@ -18,7 +18,6 @@ import (
 //
 // PATTERN is an exact URL or a glob where '*' matches anything. BODY words
 // are joined by spaces; route-file reads the body from FILE now.
-func init() { command.Register("net", command.Real, Net) }
 
 const netUsage = "usage: net route [--method M] [--header 'K: V'] PATTERN [STATUS] [BODY...] | net route-file PATTERN FILE [STATUS] | net routes | net clear | net log\n"
 

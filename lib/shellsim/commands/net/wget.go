@@ -17,7 +17,6 @@ import (
 //
 // The log on stderr follows wget's shape without the progress bar and
 // transfer rate, which would only carry host timing noise.
-func init() { command.Register("wget", command.Partial, Wget) }
 
 type wgetOpts struct {
 	quiet, noVerbose bool

@@ -1,4 +1,4 @@
 // Package sed implements the ShellSim sed command: a GNU sed work-alike
-// running against the virtual filesystem, with POSIX BRE/ERE regexes
-// translated to Go's regexp syntax.
+// running against the virtual filesystem, with POSIX BRE/ERE regexes in
+// GNU sed's dialect matched by lib/shellsim/posixre.
 package sed

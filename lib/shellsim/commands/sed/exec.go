@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // source is one input operand ("-" is standard input).
@@ -80,7 +81,7 @@ type machine struct {
 	stdout   *output
 	appendQ  []appendItem
 	tflag    bool
-	lastRe   matcher
+	lastRe   *posixre.Regexp
 	quit     bool
 	exitCode int
 
@@ -97,12 +98,22 @@ type appendItem struct {
 	line bool
 }
 
-// chargeOrPanic is the fuel hook of the backtracking matcher, which
-// cannot return an error from deep recursion.
-func (m *machine) chargeOrPanic(n int) {
-	if err := m.charge(n); err != nil {
-		panic(err)
+// fuel charges the backtracking matcher's steps (posixre.Options.Fuel).
+func (m *machine) fuel(n int64) error { return m.charge(int(n)) }
+
+// regexErr turns a match the matcher gave up on into the stop it means:
+// out of fuel, or a pattern too complex to finish (reported).
+func (m *machine) regexErr(re *posixre.Regexp) error {
+	err := re.Err()
+	if err == nil {
+		return nil
 	}
+	var stop errStop
+	if errors.As(err, &stop) {
+		return stop
+	}
+	fmt.Fprintf(m.inv.Stderr, "sed: %s\n", err)
+	return errStop{4}
 }
 
 func (m *machine) charge(n int) error {
@@ -337,7 +348,8 @@ func (m *machine) matchAddr(a *address) (bool, error) {
 		if err := m.charge(len(m.ps) + 1); err != nil {
 			return false, err
 		}
-		return re.MatchString(m.ps), nil
+		ok := re.MatchString(m.ps)
+		return ok, m.regexErr(re)
 	}
 	return false, nil
 }
@@ -776,6 +788,9 @@ func (m *machine) subst(c *cmd) error {
 		limit = c.nth
 	}
 	matches := re.FindAllStringSubmatchIndex(m.ps, limit)
+	if err := m.regexErr(re); err != nil {
+		return err
+	}
 	first := max(c.nth, 1) - 1
 	if len(matches) <= first {
 		return nil

@@ -12,7 +12,7 @@ import (
 
 func TestSedFuel(t *testing.T) {
 	for _, script := range []string{":a;ba", ":a;s/^/x/;ta", `s/\(a*\)*\1b/x/`} {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		e.Sys.Fuel = 20000
 		_, _, st := e.Run([]string{"sed", script}, strings.Repeat("a", 40)+"\n")
 		if st != 1 || e.Sys.Fuel != 0 {
@@ -24,7 +24,7 @@ func TestSedFuel(t *testing.T) {
 func TestSedDeterministicFuel(t *testing.T) {
 	var used []int64
 	for range 2 {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		e.Run([]string{"sed", "-n", "s/o/0/gp;$="}, "foo\nbar\nboo\n")
 		used = append(used, e.Sys.Used)
 	}
@@ -34,7 +34,7 @@ func TestSedDeterministicFuel(t *testing.T) {
 }
 
 func TestSedMemoryReleased(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), shStub)
 	out, _, st := e.Run([]string{"sed", ":a;N;$!ba;s/\\n/+/g"}, strings.Repeat("line\n", 5000))
 	if st != 0 || len(out) != 5*5000 {
 		t.Fatalf("status %d, %d bytes", st, len(out))
@@ -46,7 +46,7 @@ func TestSedMemoryReleased(t *testing.T) {
 
 func TestSedPartial(t *testing.T) {
 	for _, args := range [][]string{{"sed", "--debug", "p"}, {"sed", "--posix", "p"}, {"sed", "L"}} {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		_, errs, st := e.Run(args, "a\n")
 		if st != 1 || len(e.Sys.Partials) != 1 || !strings.Contains(errs, "not supported in shellsim") {
 			t.Errorf("%q: status %d stderr %q partials %v", args, st, errs, e.Sys.Partials)
@@ -55,7 +55,7 @@ func TestSedPartial(t *testing.T) {
 }
 
 func TestSedInPlaceKeepsMode(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), shStub)
 	e.WriteFile("run.sh", "echo a\n")
 	if err := e.FS.Chmod("/work/run.sh", 0o755); err != nil {
 		t.Fatal(err)
@@ -70,30 +70,23 @@ func TestSedInPlaceKeepsMode(t *testing.T) {
 }
 
 // A stand-in shell for the tests: it reports its command and its input.
-func init() {
-	command.Register("sh", command.Real, func(inv *command.Invocation) int {
+var shStub = []command.Entry{
+	{Name: "sh", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		fmt.Fprintf(inv.Stdout, "<%s>\n", strings.Join(inv.Args[1:], " "))
 		return 0
-	})
+	}},
 }
 
 func TestSedExecute(t *testing.T) {
-	tests := []struct{ script, in, out string }{
-		{"1e echo hi", "a\nb\n", "<-c echo hi>\na\nb\n"},
-		{"e", "date\n", "<-c date>\n"},
-		{"s/^/run /e", "x\n", "<-c run x>\n"},
-	}
-	for _, tc := range tests {
-		e := commandtest.New(t)
-		out, errs, st := e.Run([]string{"sed", tc.script}, tc.in)
-		if out != tc.out || errs != "" || st != 0 {
-			t.Errorf("%s: got %q %q %d, want %q", tc.script, out, errs, st, tc.out)
-		}
-	}
+	commandtest.Goldens{Commands: [][]command.Entry{Commands(), shStub}}.Run(t, []commandtest.Golden{
+		{Args: []string{"sed", "1e echo hi"}, Stdin: "a\nb\n", Stdout: "<-c echo hi>\na\nb\n"},
+		{Args: []string{"sed", "e"}, Stdin: "date\n", Stdout: "<-c date>\n"},
+		{Args: []string{"sed", "s/^/run /e"}, Stdin: "x\n", Stdout: "<-c run x>\n"},
+	})
 }
 
 func TestSedInPlaceSymlinks(t *testing.T) {
-	e := commandtest.New(t)
+	e := commandtest.New(t, Commands(), shStub)
 	e.WriteFile("target", "a\n")
 	if err := e.FS.Symlink("target", "/work/link"); err != nil {
 		t.Fatal(err)
@@ -106,7 +99,7 @@ func TestSedInPlaceSymlinks(t *testing.T) {
 		t.Errorf("-i should replace the link: mode %v link %q target %q", li.Mode, e.ReadFile("link"), e.ReadFile("target"))
 	}
 
-	e = commandtest.New(t)
+	e = commandtest.New(t, Commands(), shStub)
 	e.WriteFile("target", "a\n")
 	if err := e.FS.Symlink("target", "/work/link"); err != nil {
 		t.Fatal(err)
@@ -122,7 +115,7 @@ func TestSedInPlaceSymlinks(t *testing.T) {
 
 func TestSedSandbox(t *testing.T) {
 	for _, script := range []string{"r x", "w x", "s/a/b/w x", "e ls", "s/a/b/e"} {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		_, errs, st := e.Run([]string{"sed", "--sandbox", script}, "a\n")
 		if st != 1 || !strings.Contains(errs, "e/r/w commands disabled in sandbox mode") {
 			t.Errorf("%s: %q %d", script, errs, st)

@@ -15,7 +15,7 @@ func FuzzSed(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, script, stdin string) {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Commands(), shStub)
 		e.Sys.Fuel = 200000
 		start := time.Now()
 		func() {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 type addrKind int
@@ -22,7 +24,7 @@ type address struct {
 	kind  addrKind
 	n     int // line, first, N
 	step  int
-	re    matcher
+	re    *posixre.Regexp
 	empty bool // the empty regex: reuse the last one
 }
 
@@ -48,7 +50,7 @@ type cmd struct {
 	num    int    // exit code for q Q; width for l (-1 default)
 
 	// s
-	re     matcher
+	re     *posixre.Regexp
 	reNil  bool // empty regex
 	repl   []replPart
 	global bool
@@ -270,8 +272,9 @@ func (p *parser) address2() (*address, error) {
 	return a, err
 }
 
-func (p *parser) compile(pat string, icase, multi bool) (matcher, error) {
-	re, err := compile(pat, p.ere, icase, multi)
+func (p *parser) compile(pat string, icase, multi bool) (*posixre.Regexp, error) {
+	re, err := posixre.Compile(pat, posixre.Options{Extended: p.ere, Flavor: posixre.Sed,
+		ICase: icase, DotNL: !multi, Multiline: multi})
 	p.haveRegex = true
 	if err != nil {
 		return nil, p.errf("%s", err.Error())

@@ -11,9 +11,9 @@ package sed
 // addr,+N addr,~N 0,/re/ with the I and M flags, s flags g p N i I m M w e,
 // case conversion (\U \L \u \l \E) in replacements, the GNU one-liner
 // forms of a, i and c, and in-place editing with backup suffixes. Regexes
-// are POSIX BRE (ERE with -E/-r) with the GNU extensions, translated to
-// Go's regexp; patterns with back-references run on a metered backtracking
-// matcher. The e command and the s///e flag run "sh -c" through the
+// are POSIX BRE (ERE with -E/-r) with GNU sed's extensions, matched by
+// lib/shellsim/posixre (leftmost-longest; back-references on its metered
+// backtracking matcher). The e command and the s///e flag run "sh -c" through the
 // machine. Not supported, recorded as partial: L, --posix and --debug.
 
 import (
@@ -24,11 +24,8 @@ import (
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
-
-func init() {
-	command.Register("sed", command.Real, Sed)
-}
 
 type options struct {
 	quiet          bool
@@ -283,13 +280,13 @@ func sed(inv *command.Invocation) int {
 	}
 	m.hsNL = true
 	for _, c := range p.prog {
-		for _, re := range []matcher{c.re, addrRe(c.a1), addrRe(c.a2)} {
-			if bt, ok := re.(*backtracker); ok {
-				bt.charge = m.chargeOrPanic
+		for _, re := range []*posixre.Regexp{c.re, addrRe(c.a1), addrRe(c.a2)} {
+			if re != nil {
+				re.SetFuel(m.fuel)
 			}
 		}
 	}
-	err := m.runSafe()
+	err := m.run()
 	for _, rel := range m.release {
 		rel()
 	}
@@ -309,26 +306,11 @@ func sed(inv *command.Invocation) int {
 	return m.status
 }
 
-func addrRe(a *address) matcher {
+func addrRe(a *address) *posixre.Regexp {
 	if a == nil {
 		return nil
 	}
 	return a.re
-}
-
-// runSafe runs the machine, turning a fuel stop inside the backtracking
-// matcher back into an error.
-func (m *machine) runSafe() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			stop, ok := r.(errStop)
-			if !ok {
-				panic(r)
-			}
-			err = stop
-		}
-	}()
-	return m.run()
 }
 
 // atoi reads leading digits as C's atoi does (GNU sed parses -l so).

@@ -646,5 +646,3 @@ func applyClock(t time.Time, s string) (time.Time, error) {
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), h, m, int(sec), int((sec-float64(int(sec)))*1e9), time.UTC), nil
 }
-
-func init() { command.Register("date", command.Real, Date) }

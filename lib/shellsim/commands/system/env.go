@@ -172,8 +172,3 @@ func Printenv(inv *command.Invocation) int {
 	}
 	return status
 }
-
-func init() {
-	command.Register("env", command.Real, Env)
-	command.Register("printenv", command.Real, Printenv)
-}

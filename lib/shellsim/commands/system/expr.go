@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
-	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // Expr evaluates an expression and prints its value.
@@ -318,18 +317,25 @@ func (p *exprParser) match(ev bool) (exprVal, error) {
 	}
 }
 
+// exprMaxSteps bounds a backreference match of one expr call (its cost is
+// otherwise charged per operand).
+const exprMaxSteps = 1_000_000
+
 // regexMatch anchors a BRE at the start of s: the value is the first
 // \(...\) group if the pattern has one, else the length of the match.
 func regexMatch(s, pattern string) (exprVal, error) {
-	tr, err := posixre.TranslateBRE(pattern)
+	e, err := posixre.Parse(pattern, posixre.Options{})
 	if err != nil {
 		return exprVal{}, &exprError{msg: err.Error(), status: 2}
 	}
-	re, err := regexp.Compile("(?s)^(?:" + tr + ")")
+	re, err := e.Prefix().Compile(posixre.Options{DotNL: true, MaxSteps: exprMaxSteps})
 	if err != nil {
 		return exprVal{}, &exprError{msg: err.Error(), status: 2}
 	}
 	m := re.FindStringSubmatchIndex(s)
+	if re.Err() != nil {
+		return exprVal{}, &exprError{msg: re.Err().Error(), status: 2}
+	}
 	if re.NumSubexp() > 0 {
 		if m == nil || m[2] < 0 {
 			return strVal(""), nil
@@ -439,5 +445,3 @@ func (p *exprParser) primary(ev bool) (exprVal, error) {
 	}
 	return strVal(t), nil
 }
-
-func init() { command.Register("expr", command.Real, Expr) }

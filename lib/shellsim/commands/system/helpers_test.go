@@ -23,36 +23,33 @@ type tc struct {
 	check  func(t *testing.T, e *commandtest.Env)
 }
 
+// runTable runs the cases on commandtest's golden runner.
 func runTable(t *testing.T, cases []tc) {
 	t.Helper()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := commandtest.New(t)
-			if c.env != nil {
-				e.Env = c.env
-			}
-			argv := c.argv
-			if argv == nil {
-				argv = strings.Fields(c.args)
-			}
-			out, errs, st := e.Run(argv, c.stdin)
-			if out != c.out || errs != c.err || st != c.status {
-				t.Errorf("%q:\n got stdout %q\nwant stdout %q\n got stderr %q\nwant stderr %q\n got status %d want %d",
-					argv, out, c.out, errs, c.err, st, c.status)
-			}
-			if c.check != nil {
-				c.check(t, e)
-			}
-		})
+	goldens := make([]commandtest.Golden, len(cases))
+	for i, c := range cases {
+		argv := c.argv
+		if argv == nil {
+			argv = strings.Fields(c.args)
+		}
+		goldens[i] = commandtest.Golden{Name: c.name, Args: argv, Stdin: c.stdin, Stdout: c.out, Stderr: c.err,
+			Status: c.status, Check: c.check, Setup: func(e *commandtest.Env) {
+				if c.env != nil {
+					e.Env = c.env
+				}
+			}}
 	}
+	commandtest.Goldens{Commands: [][]command.Entry{Commands(), testStubs, sleepStub}}.Run(t, goldens)
 }
 
-func init() {
+var testStubs = []command.Entry{
 	// Stand-ins for the shell's echo and for a long-running child.
-	command.Register("test-echo", command.Real, func(inv *command.Invocation) int {
+	{Name: "test-echo", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		fmt.Fprintln(inv.Stdout, strings.Join(inv.Args[1:], " "))
 		return 0
-	})
+	}},
 }
 
-func newEnv(t *testing.T) *commandtest.Env { return commandtest.New(t) }
+func newEnv(t *testing.T) *commandtest.Env {
+	return commandtest.New(t, Commands(), testStubs, sleepStub)
+}

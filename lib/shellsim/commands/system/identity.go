@@ -291,13 +291,3 @@ func False(inv *command.Invocation) int {
 	_ = inv.Sys.Charge(callCost)
 	return 1
 }
-
-func init() {
-	command.Register("uname", command.Real, Uname)
-	command.Register("hostname", command.Real, Hostname)
-	command.Register("id", command.Real, Id)
-	command.Register("whoami", command.Real, Whoami)
-	command.Register("nproc", command.Real, Nproc)
-	command.Register("true", command.Real, True)
-	command.Register("false", command.Real, False)
-}

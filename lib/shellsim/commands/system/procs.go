@@ -349,8 +349,3 @@ func isNum(s string) bool {
 	}
 	return true
 }
-
-func init() {
-	command.Register("free", command.Real, Free)
-	command.Register("ps", command.Partial, Ps)
-}

@@ -83,5 +83,3 @@ func parseDuration(s string) (time.Duration, error) {
 	}
 	return time.Duration(math.Ceil(secs * 1e9)), nil
 }
-
-func init() { command.Register("sleep", command.Real, Sleep) }

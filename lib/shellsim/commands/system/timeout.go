@@ -125,8 +125,6 @@ func parseSignal(s string) (int, string, bool) {
 	return n, name, ok
 }
 
-func init() { command.Register("timeout", command.Real, Timeout) }
-
 func tryHelp(inv *command.Invocation) {
 	fmt.Fprintf(inv.Stderr, "Try '%s --help' for more information.\n", inv.Args[0])
 }

@@ -8,14 +8,14 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 )
 
-func init() {
-	command.Register("test-sleep", command.Real, func(inv *command.Invocation) int {
+var sleepStub = []command.Entry{
+	{Name: "test-sleep", Trust: command.Real, Run: func(inv *command.Invocation) int {
 		d, _ := time.ParseDuration(inv.Args[1])
 		if inv.Sys.Sleep(d) != nil {
 			return 1
 		}
 		return 0
-	})
+	}},
 }
 
 func TestTimeout(t *testing.T) {

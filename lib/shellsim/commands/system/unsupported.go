@@ -22,12 +22,3 @@ func unsupported(inv *command.Invocation) int {
 	fmt.Fprintf(inv.Stderr, "%s: command not available in ShellSim\n", name)
 	return 127
 }
-
-func init() {
-	for _, n := range unsupportedNames {
-		if _, taken := command.Lookup(n); taken {
-			continue // another package models it
-		}
-		command.Register(n, command.Unsupported, unsupported)
-	}
-}

@@ -9,7 +9,7 @@ import (
 
 func TestUnsupported(t *testing.T) {
 	for _, n := range []string{"python3", "git", "sudo", "vim"} {
-		e := commandtest.New(t)
+		e := commandtest.New(t, Unavailable())
 		out, errs, st := e.Run([]string{n, "--version"}, "")
 		if out != "" || errs != n+": command not available in ShellSim\n" || st != 127 {
 			t.Errorf("%s: %q %q %d", n, out, errs, st)

@@ -14,7 +14,6 @@ import (
 //
 // With no FILE, or when FILE is -, read standard input. Line numbering and
 // blank squeezing carry over from one file to the next, as in GNU cat.
-func init() { command.Register("cat", command.Real, Cat) }
 
 var catSpec = getopt.Spec{
 	Short: "AbeEnstTuv",

@@ -19,7 +19,6 @@ import (
 // table: columns padded to their widest cell, separated by two spaces or
 // -o; empty lines are skipped. JSON output, tree mode, wrapping,
 // truncation and hiding (-J -r -W -T -H -E -d -O -e -n -L) are not modeled.
-func init() { command.Register("column", command.Partial, Column) }
 
 var columnSpec = getopt.Spec{
 	Short: "c:deE:H:i:Jl:LN:n:o:O:p:r:R:s:tT:W:x",

@@ -16,7 +16,6 @@ import (
 //
 // Column 1 holds lines only in FILE1, column 2 lines only in FILE2, column
 // 3 lines in both. Unsorted input is diagnosed as GNU comm does (exit 1).
-func init() { command.Register("comm", command.Real, Comm) }
 
 var commSpec = getopt.Spec{
 	Short: "123z",

@@ -18,7 +18,6 @@ import (
 //
 // As in GNU coreutils, -c counts bytes like -b (there is no multibyte
 // support in GNU cut either); -n is accepted and ignored.
-func init() { command.Register("cut", command.Real, Cut) }
 
 var cutSpec = getopt.Spec{
 	Short: "b:c:d:f:nsz",

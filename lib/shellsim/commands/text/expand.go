@@ -16,7 +16,6 @@ import (
 // LIST is comma- or blank-separated ascending tab stops; a final "+N"
 // repeats every N columns after the last stop and "/N" at multiples of N.
 // After the last explicit stop, tabs become single spaces.
-func init() { command.Register("expand", command.Real, Expand) }
 
 var expandSpec = getopt.Spec{
 	Short: "it:0123456789",

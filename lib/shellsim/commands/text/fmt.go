@@ -18,7 +18,6 @@ import (
 // lines starting with PREFIX (after blanks) are filled, keeping the
 // prefix. Hand-written because the output must match GNU's choices byte
 // for byte.
-func init() { command.Register("fmt", command.Real, Fmt) }
 
 var fmtSpec = getopt.Spec{
 	Short: "0123456789cstuw:g:p:",

@@ -16,7 +16,6 @@ import (
 // Columns count tabs to the next multiple of 8, backspace as -1 and
 // carriage return as a reset, unless -b counts bytes; -s breaks after the
 // last blank that fits.
-func init() { command.Register("fold", command.Real, Fold) }
 
 var foldSpec = getopt.Spec{
 	Short: "bsw:",

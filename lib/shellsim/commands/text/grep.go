@@ -3,19 +3,19 @@ package text
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
 	"regexp"
-	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
-	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // grep, egrep, fgrep - print lines that match patterns
@@ -32,11 +32,6 @@ import (
 // partial and fail (exit 2). --color=always uses GNU's default GREP_COLORS
 // (GREP_COLORS and GREP_COLOR are not read).
 // Directories are walked in name order.
-func init() {
-	command.Register("grep", command.Partial, Grep)
-	command.Register("egrep", command.Partial, Grep)
-	command.Register("fgrep", command.Partial, Grep)
-}
 
 var grepSpec = getopt.Spec{
 	Short: "0123456789A:B:C:D:EFGHIJLPRTUVZabcd:e:f:hiLlm:noqRrsuvwxyz",
@@ -379,46 +374,28 @@ func Grep(inv *command.Invocation) int {
 
 // grepMatcher finds selected lines and, for -o, the matches in them.
 type grepMatcher struct {
-	re posixre.Matcher // nil: no patterns, nothing matches
+	re *posixre.Regexp // nil: no patterns, nothing matches
 	// literal, when set, is the whole pattern as plain bytes (no -w, -x,
 	// -i): selecting a line is then a substring test, much cheaper than
 	// running the regexp machine on every line.
 	literal []byte
 	word    bool
-	whole   posixre.Matcher // anchored form for -w retries
-	charged int64           // backtracking steps already charged
-	// backtracks is set when a matcher is the metered backtracker.
-	backtracks bool
-	utf        bool // UTF-8 locale: Unicode word characters for -w
+	whole   *posixre.Regexp // anchored form for -w retries
+	utf     bool            // UTF-8 locale: Unicode word characters for -w
 }
 
-// meter charges the backtracking matcher's work (patterns with
-// backreferences) and reports whether it gave up on a too complex match.
+// meter reports whether matching may go on: a backtracking match stopped
+// by the fuel ends grep quietly; one too complex to finish is an error,
+// as GNU grep's "memory exhausted".
 func (m *grepMatcher) meter(g *grep) bool {
-	if !m.backtracks {
-		return true
-	}
-	var steps int64
-	var err error
-	for _, x := range []posixre.Matcher{m.re, m.whole} {
-		if bt, ok := x.(*posixre.Backtrack); ok {
-			steps += bt.Steps
-			if bt.Err() != nil {
-				err = bt.Err()
+	for _, x := range []*posixre.Regexp{m.re, m.whole} {
+		if g.regexFailed(x) {
+			if !errors.Is(x.Err(), errNoFuel) {
+				g.errored = true
+				g.done = true
 			}
-		}
-	}
-	if steps > m.charged {
-		if !g.charge((steps - m.charged) / 4) {
 			return false
 		}
-		m.charged = steps
-	}
-	if err != nil {
-		g.warn("%s", err)
-		g.errored = true
-		g.done = true
-		return false
 	}
 	return true
 }
@@ -429,39 +406,63 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 	if len(patterns) == 0 {
 		return m, 0
 	}
-	var alts, warnings []string
-	groups := 0 // capture groups so far, to renumber backreferences
-	for _, pat := range patterns {
-		var expr string
-		var err error
-		switch mode {
-		case "F":
-			expr = regexp.QuoteMeta(pat)
-		case "P":
-			if _, cerr := regexp.Compile(pat); cerr != nil {
-				p.Sys.Partial("grep -P")
-				p.warn("Perl regular expression not supported in shellsim: %s", cerr)
-				return nil, p.exit(2)
-			}
-			expr = pat
-		default:
-			var warns []string
-			expr, warns, err = posixre.TranslateWith(pat, posixre.Options{
-				Extended: mode == "E", Backrefs: true, Unicode: g.utf})
-			warnings = append(warnings, warns...)
+	if mode == "P" {
+		return g.compilePerl(m, patterns, icase)
+	}
+	o := posixre.Options{Extended: mode == "E", Unicode: g.utf, ICase: icase,
+		// With -z a record may hold newlines, and '.' matches them.
+		DotNL: g.delim == 0,
+		Fuel:  g.fuel}
+	exprs := make([]*posixre.Expr, len(patterns))
+	for i, pat := range patterns {
+		if mode == "F" {
+			exprs[i] = posixre.Literal(pat)
+			continue
 		}
+		e, err := posixre.Parse(pat, o)
 		if err != nil {
 			p.warn("%s", err)
 			return nil, p.exit(2)
 		}
-		expr = posixre.ShiftBackrefs(expr, groups)
-		groups += posixre.CountGroups(expr)
-		alts = append(alts, "(?:"+expr+")")
+		exprs[i] = e
+	}
+	e := posixre.Alternate(exprs...)
+	if g.mx {
+		e = e.Whole()
+	}
+	re, err := e.Compile(o)
+	if err != nil {
+		p.warn("%s", err)
+		return nil, p.exit(2)
+	}
+	// GNU prints these only for a pattern that compiles.
+	for _, w := range e.Warnings() {
+		p.warn("warning: %s", w)
+	}
+	m.re = re
+	if lit, ok := e.LiteralBytes(); ok && !m.word && !icase {
+		m.literal = lit
+	}
+	if m.word {
+		m.whole, _ = e.Prefix().Compile(o)
+	}
+	return m, 0
+}
+
+// compilePerl runs -P patterns on Go's regexp (RE2), leftmost-first as
+// Perl matches; what RE2 lacks is reported as partial.
+func (g *grep) compilePerl(m *grepMatcher, patterns []string, icase bool) (*grepMatcher, int) {
+	p := g.proc
+	alts := make([]string, len(patterns))
+	for i, pat := range patterns {
+		if _, err := regexp.Compile(pat); err != nil {
+			p.Sys.Partial("grep -P")
+			p.warn("Perl regular expression not supported in shellsim: %s", err)
+			return nil, p.exit(2)
+		}
+		alts[i] = "(?:" + pat + ")"
 	}
 	expr := strings.Join(alts, "|")
-	if len(alts) == 1 {
-		expr = alts[0]
-	}
 	if g.mx {
 		expr = "^(?:" + expr + ")$"
 	}
@@ -470,30 +471,16 @@ func (g *grep) compile(mode string, patterns []string, icase bool) (*grepMatcher
 		flags = "(?i)"
 	}
 	if g.delim == 0 {
-		// With -z a record may hold newlines, and '.' matches them.
 		flags += "(?s)"
 	}
-	// POSIX matching is leftmost-longest; Perl's (-P) is leftmost-first.
-	longest := mode != "P"
-	re, err := posixre.CompileMatcher(flags+expr, longest, 0)
+	re, err := regexp.Compile(flags + expr)
 	if err != nil {
 		p.warn("%s", err)
 		return nil, p.exit(2)
 	}
-	// GNU prints these only for a pattern that compiles.
-	for _, w := range warnings {
-		p.warn("warning: %s", w)
-	}
-	m.re = re
-	if lit, ok := literalOf(flags + expr); ok && !m.word && !icase {
-		m.literal = lit
-	}
+	m.re = posixre.FromRE2(re)
 	if m.word {
-		m.whole, _ = posixre.CompileMatcher(flags+`\A(?:`+expr+`)`, longest, 0)
-	}
-	for _, x := range []posixre.Matcher{m.re, m.whole} {
-		_, bt := x.(*posixre.Backtrack)
-		m.backtracks = m.backtracks || bt
+		m.whole = posixre.FromRE2(regexp.MustCompile(flags + `\A(?:` + expr + `)`))
 	}
 	return m, 0
 }
@@ -576,23 +563,6 @@ func (m *grepMatcher) matches(line []byte, limit int) [][2]int {
 		start = s + 1
 	}
 	return out
-}
-
-// literalOf reports whether expr matches exactly one fixed, non-empty
-// byte string, and which.
-func literalOf(expr string) ([]byte, bool) {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return nil, false
-	}
-	re = re.Simplify()
-	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
-		re = re.Sub[0]
-	}
-	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
-		return nil, false
-	}
-	return []byte(string(re.Rune)), true
 }
 
 func (m *grepMatcher) match(line []byte) bool {

@@ -16,28 +16,28 @@ var grepTree = map[string]string{
 }
 
 func TestGrepRecursive(t *testing.T) {
-	runTable(t, []tc{
-		{args: sh("grep -r foo"), files: grepTree,
-			out: ".hid/c:foo\na.txt:foo\na.txt:foo bar\nsub/b.txt:nofoo\nsub/c.log:foo\n",
-			err: "grep: bin.dat: binary file matches\n"},
-		{args: sh("grep -r foo ."), files: grepTree,
-			out: "./.hid/c:foo\n./a.txt:foo\n./a.txt:foo bar\n./sub/b.txt:nofoo\n./sub/c.log:foo\n",
-			err: "grep: ./bin.dat: binary file matches\n"},
-		{args: sh("grep -r foo sub"), files: grepTree, out: "sub/b.txt:nofoo\nsub/c.log:foo\n"},
-		{args: sh("grep -r foo sub/"), files: grepTree, out: "sub/b.txt:nofoo\nsub/c.log:foo\n"},
-		{args: sh("grep -rh foo sub"), files: grepTree, out: "nofoo\nfoo\n"},
-		{args: sh("grep -rc foo sub"), files: grepTree, out: "sub/b.txt:1\nsub/c.log:1\n"},
-		{args: sh("grep -rl foo"), files: grepTree, out: ".hid/c\na.txt\nbin.dat\nsub/b.txt\nsub/c.log\n"},
-		{args: []string{"grep", "-r", "--include=*.txt", "foo"}, files: grepTree,
-			out: "a.txt:foo\na.txt:foo bar\nsub/b.txt:nofoo\n"},
-		{args: []string{"grep", "-r", "--exclude=*.txt", "foo", "."}, files: grepTree,
-			out: "./.hid/c:foo\n./sub/c.log:foo\n", err: "grep: ./bin.dat: binary file matches\n"},
-		{args: []string{"grep", "-r", "--exclude-dir=sub", "-I", "foo"}, files: grepTree,
-			out: ".hid/c:foo\na.txt:foo\na.txt:foo bar\n"},
-		{args: []string{"grep", "-rn", "--exclude-dir=.hid", "--exclude=*.dat", "bar", "."}, files: grepTree,
-			out: "./a.txt:2:bar\n./a.txt:3:foo bar\n"},
-		{args: sh("grep -r zzz"), files: grepTree, status: 1},
-		{args: sh("grep foo sub"), files: grepTree, err: "grep: sub: Is a directory\n", status: 2},
+	runTable(t, []commandtest.Golden{
+		{Args: sh("grep -r foo"), Files: grepTree,
+			Stdout: ".hid/c:foo\na.txt:foo\na.txt:foo bar\nsub/b.txt:nofoo\nsub/c.log:foo\n",
+			Stderr: "grep: bin.dat: binary file matches\n"},
+		{Args: sh("grep -r foo ."), Files: grepTree,
+			Stdout: "./.hid/c:foo\n./a.txt:foo\n./a.txt:foo bar\n./sub/b.txt:nofoo\n./sub/c.log:foo\n",
+			Stderr: "grep: ./bin.dat: binary file matches\n"},
+		{Args: sh("grep -r foo sub"), Files: grepTree, Stdout: "sub/b.txt:nofoo\nsub/c.log:foo\n"},
+		{Args: sh("grep -r foo sub/"), Files: grepTree, Stdout: "sub/b.txt:nofoo\nsub/c.log:foo\n"},
+		{Args: sh("grep -rh foo sub"), Files: grepTree, Stdout: "nofoo\nfoo\n"},
+		{Args: sh("grep -rc foo sub"), Files: grepTree, Stdout: "sub/b.txt:1\nsub/c.log:1\n"},
+		{Args: sh("grep -rl foo"), Files: grepTree, Stdout: ".hid/c\na.txt\nbin.dat\nsub/b.txt\nsub/c.log\n"},
+		{Args: []string{"grep", "-r", "--include=*.txt", "foo"}, Files: grepTree,
+			Stdout: "a.txt:foo\na.txt:foo bar\nsub/b.txt:nofoo\n"},
+		{Args: []string{"grep", "-r", "--exclude=*.txt", "foo", "."}, Files: grepTree,
+			Stdout: "./.hid/c:foo\n./sub/c.log:foo\n", Stderr: "grep: ./bin.dat: binary file matches\n"},
+		{Args: []string{"grep", "-r", "--exclude-dir=sub", "-I", "foo"}, Files: grepTree,
+			Stdout: ".hid/c:foo\na.txt:foo\na.txt:foo bar\n"},
+		{Args: []string{"grep", "-rn", "--exclude-dir=.hid", "--exclude=*.dat", "bar", "."}, Files: grepTree,
+			Stdout: "./a.txt:2:bar\n./a.txt:3:foo bar\n"},
+		{Args: sh("grep -r zzz"), Files: grepTree, Status: 1},
+		{Args: sh("grep foo sub"), Files: grepTree, Stderr: "grep: sub: Is a directory\n", Status: 2},
 	})
 }
 
@@ -63,14 +63,14 @@ func TestGrepPartial(t *testing.T) {
 // Backreferences run on posixre's backtracking matcher (goldens from GNU
 // grep 3.8).
 func TestGrepBackreferences(t *testing.T) {
-	runTable(t, []tc{
-		{args: []string{"grep", `\(a\)\1`}, stdin: "xaay\nab\n", out: "xaay\n"},
-		{args: []string{"grep", "-o", `\([a-z]*\) \1`}, stdin: "the the cat\n", out: "the the\n \n"},
-		{args: []string{"grep", "-Eo", `\b([a-z]+) \1\b`}, stdin: "it is is fine, fine\n", out: "is is\n"},
-		{args: []string{"grep", "-c", "-e", `\(x\)\1`, "-e", `\(y\)\1`}, stdin: "xx\nyy\nxy\n", out: "2\n"},
-		{args: []string{"grep", "-iE", `^(.)(.).?\2\1$`}, stdin: "abba\nAbBa\nabab\nracecar\nxyzyx\n", out: "abba\nAbBa\nxyzyx\n"},
-		{args: []string{"grep", "-w", `\(ab\)\1`}, stdin: "ababab abab\n", out: "ababab abab\n"},
-		{args: []string{"grep", `\(a\)\2`}, stdin: "a\n", err: "grep: Invalid back reference\n", status: 2},
+	runTable(t, []commandtest.Golden{
+		{Args: []string{"grep", `\(a\)\1`}, Stdin: "xaay\nab\n", Stdout: "xaay\n"},
+		{Args: []string{"grep", "-o", `\([a-z]*\) \1`}, Stdin: "the the cat\n", Stdout: "the the\n \n"},
+		{Args: []string{"grep", "-Eo", `\b([a-z]+) \1\b`}, Stdin: "it is is fine, fine\n", Stdout: "is is\n"},
+		{Args: []string{"grep", "-c", "-e", `\(x\)\1`, "-e", `\(y\)\1`}, Stdin: "xx\nyy\nxy\n", Stdout: "2\n"},
+		{Args: []string{"grep", "-iE", `^(.)(.).?\2\1$`}, Stdin: "abba\nAbBa\nabab\nracecar\nxyzyx\n", Stdout: "abba\nAbBa\nxyzyx\n"},
+		{Args: []string{"grep", "-w", `\(ab\)\1`}, Stdin: "ababab abab\n", Stdout: "ababab abab\n"},
+		{Args: []string{"grep", `\(a\)\2`}, Stdin: "a\n", Stderr: "grep: Invalid back reference\n", Status: 2},
 	})
 }
 
@@ -103,12 +103,12 @@ func TestGrepStopsEarly(t *testing.T) {
 }
 
 func TestGrepUTF8(t *testing.T) {
-	runTable(t, []tc{
-		{args: sh("grep -Tn y"), stdin: "x\ny\n", out: "                  2:\ty\n"},
-		{args: sh("grep -o é."), stdin: "café!\n", out: "é!\n", env: map[string]string{"LANG": "C.UTF-8"}},
-		{args: sh("grep a"), stdin: "a\xff\n", err: "grep: (standard input): binary file matches\n",
-			env: map[string]string{"LANG": "C.UTF-8"}},
-		{args: sh("grep a"), stdin: "a\xff\n", out: "a\xff\n"},
+	runTable(t, []commandtest.Golden{
+		{Args: sh("grep -Tn y"), Stdin: "x\ny\n", Stdout: "                  2:\ty\n"},
+		{Args: sh("grep -o é."), Stdin: "café!\n", Stdout: "é!\n", Env: map[string]string{"LANG": "C.UTF-8"}},
+		{Args: sh("grep a"), Stdin: "a\xff\n", Stderr: "grep: (standard input): binary file matches\n",
+			Env: map[string]string{"LANG": "C.UTF-8"}},
+		{Args: sh("grep a"), Stdin: "a\xff\n", Stdout: "a\xff\n"},
 	})
 }
 
@@ -116,20 +116,10 @@ var _ = commandtest.New
 
 // -P is leftmost-first like Perl; BRE/ERE are leftmost-longest (GNU grep 3.8).
 func TestGrepMatchSemantics(t *testing.T) {
-	runTable(t, []tc{
-		{args: []string{"grep", "-oP", "a|ab"}, stdin: "abc\n", out: "a\n"},
-		{args: []string{"grep", "-oE", "a|ab"}, stdin: "abc\n", out: "ab\n"},
-		{args: []string{"grep", "-oP", "a.*?c"}, stdin: "abcabc\n", out: "abc\nabc\n"},
-		{args: []string{"grep", "-oP", `\d+`}, stdin: "x12y345\n", out: "12\n345\n"},
+	runTable(t, []commandtest.Golden{
+		{Args: []string{"grep", "-oP", "a|ab"}, Stdin: "abc\n", Stdout: "a\n"},
+		{Args: []string{"grep", "-oE", "a|ab"}, Stdin: "abc\n", Stdout: "ab\n"},
+		{Args: []string{"grep", "-oP", "a.*?c"}, Stdin: "abcabc\n", Stdout: "abc\nabc\n"},
+		{Args: []string{"grep", "-oP", `\d+`}, Stdin: "x12y345\n", Stdout: "12\n345\n"},
 	})
-}
-
-func TestGrepLiteralFastPathAgreesWithTheRegexp(t *testing.T) {
-	for _, expr := range []string{"error", "(?:a.b)", "(?i)error", "x+", "(?:error)", "(?s)(?:warn)"} {
-		lit, ok := literalOf(expr)
-		want := map[string]string{"error": "error", "(?:error)": "error", "(?s)(?:warn)": "warn"}[expr]
-		if ok != (want != "") || string(lit) != want {
-			t.Errorf("literalOf(%q) = %q, %v; want %q", expr, lit, ok, want)
-		}
-	}
 }

@@ -15,7 +15,6 @@ import (
 //
 // Prints the first 10 lines of each FILE; a leading '-' on NUM prints all
 // but the last NUM lines or bytes. Several files get "==> FILE <==" headers.
-func init() { command.Register("head", command.Real, Head) }
 
 var headSpec = getopt.Spec{
 	Short: "c:n:qvz",

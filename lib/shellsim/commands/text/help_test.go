@@ -1,13 +1,17 @@
 package text
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
+)
 
 func TestHelpAndVersion(t *testing.T) {
-	runTable(t, []tc{
-		{args: sh("sort --help"), out: "Usage: sort [OPTION]... [FILE]...\n  or:  sort [OPTION]... --files0-from=F\n\n(ShellSim prints only the usage line; the options are GNU's.)\n"},
-		{args: sh("head -n 1 --version"), out: "head (GNU coreutils) 9.1\n"},
-		{args: sh("rev --version"), out: "rev from util-linux 2.38.1\n"},
-		{args: sh("cat -- --help"), status: 1, err: "cat: --help: No such file or directory\n"},
-		{args: sh("grep --version"), out: "grep (GNU grep) 3.8 (shellsim)\n"},
+	runTable(t, []commandtest.Golden{
+		{Args: sh("sort --help"), Stdout: "Usage: sort [OPTION]... [FILE]...\n  or:  sort [OPTION]... --files0-from=F\n\n(ShellSim prints only the usage line; the options are GNU's.)\n"},
+		{Args: sh("head -n 1 --version"), Stdout: "head (GNU coreutils) 9.1\n"},
+		{Args: sh("rev --version"), Stdout: "rev from util-linux 2.38.1\n"},
+		{Args: sh("cat -- --help"), Status: 1, Stderr: "cat: --help: No such file or directory\n"},
+		{Args: sh("grep --version"), Stdout: "grep (GNU grep) 3.8 (shellsim)\n"},
 	})
 }

@@ -19,7 +19,6 @@ import (
 // Both inputs must be sorted on the join field (byte order); disorder is
 // diagnosed as GNU join does: fatally with --check-order, otherwise once
 // an unpairable line was seen, ending with exit status 1.
-func init() { command.Register("join", command.Real, Join) }
 
 var joinSpec = getopt.Spec{
 	Short: "1:2:a:e:ij:o:t:v:z",

@@ -8,7 +8,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
-	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // nl - number lines of files
@@ -19,7 +19,6 @@ import (
 // STYLE is a (all), t (non-empty), n (none) or pBRE; FORMAT is ln, rn or
 // rz. Logical pages are split by the section delimiters \:\:\: (header),
 // \:\: (body) and \: (footer), which print as empty lines.
-func init() { command.Register("nl", command.Real, Nl) }
 
 var nlSpec = getopt.Spec{
 	Short: "b:d:f:h:i:l:n:ps:v:w:",
@@ -35,7 +34,7 @@ var nlSpec = getopt.Spec{
 
 type nlStyle struct {
 	kind byte // a t n p
-	re   posixre.Matcher
+	re   *posixre.Regexp
 }
 
 // Nl runs nl.
@@ -55,11 +54,7 @@ func Nl(inv *command.Invocation) int {
 		case s == "a" || s == "t" || s == "n":
 			return nlStyle{kind: s[0]}, true
 		case strings.HasPrefix(s, "p"):
-			expr, _, err := posixre.TranslateWith(s[1:], posixre.Options{Backrefs: true, Unicode: utf8Locale(inv.Env)})
-			var re posixre.Matcher
-			if err == nil {
-				re, err = posixre.CompileMatcher(expr, true, 0)
-			}
+			re, err := posixre.Compile(s[1:], posixre.Options{Unicode: utf8Locale(inv.Env), Fuel: p.fuel})
 			if err != nil {
 				p.warn("%s", err)
 				return nlStyle{}, false
@@ -185,6 +180,9 @@ func Nl(inv *command.Invocation) int {
 						number = text != ""
 					case 'p':
 						number = st.re.Match([]byte(text))
+						if p.regexFailed(st.re) {
+							return p.exit(1)
+						}
 					}
 					if number {
 						var n string

@@ -63,33 +63,35 @@ func TestGNUOptionParsing(t *testing.T) {
 			}
 		}
 	}
-	runTable(t, []tc{
+	runTable(t, []commandtest.
 		// Ambiguous abbreviations: the word as typed, then GNU's table order,
 		// leaving out later aliases of the first match.
-		{args: sh("sort --s=5"), status: 2, err: "sort: option '--s=5' is ambiguous; possibilities: '--sort' '--stable'\n" + try("sort")},
-		{args: sh("cat --s"), status: 1, err: "cat: option '--s' is ambiguous; possibilities: '--squeeze-blank' '--show-nonprinting' '--show-ends' '--show-tabs' '--show-all'\n" + try("cat")},
-		{args: sh("nl --n=x"), status: 1, err: "nl: option '--n=x' is ambiguous; possibilities: '--no-renumber' '--number-separator' '--number-width' '--number-format'\n" + try("nl")},
-		{args: sh("grep --co x"), status: 2, err: "grep: option '--co' is ambiguous; possibilities: '--context' '--color' '--colour' '--count'\nUsage: grep [OPTION]... PATTERNS [FILE]...\n" + try("grep")},
-		{args: sh("tail --s 1"), status: 1, err: "tail: option '--s' is ambiguous; possibilities: '--silent' '--sleep-interval'\n" + try("tail")},
+		Golden{
+
+		{Args: sh("sort --s=5"), Status: 2, Stderr: "sort: option '--s=5' is ambiguous; possibilities: '--sort' '--stable'\n" + try("sort")},
+		{Args: sh("cat --s"), Status: 1, Stderr: "cat: option '--s' is ambiguous; possibilities: '--squeeze-blank' '--show-nonprinting' '--show-ends' '--show-tabs' '--show-all'\n" + try("cat")},
+		{Args: sh("nl --n=x"), Status: 1, Stderr: "nl: option '--n=x' is ambiguous; possibilities: '--no-renumber' '--number-separator' '--number-width' '--number-format'\n" + try("nl")},
+		{Args: sh("grep --co x"), Status: 2, Stderr: "grep: option '--co' is ambiguous; possibilities: '--context' '--color' '--colour' '--count'\nUsage: grep [OPTION]... PATTERNS [FILE]...\n" + try("grep")},
+		{Args: sh("tail --s 1"), Status: 1, Stderr: "tail: option '--s' is ambiguous; possibilities: '--silent' '--sleep-interval'\n" + try("tail")},
 		// --help and --version are in the tables, so they take part.
-		{args: sh("head --v"), status: 1, err: "head: option '--v' is ambiguous; possibilities: '--verbose' '--version'\n" + try("head")},
-		{args: sh("split --h"), status: 1, err: "split: option '--h' is ambiguous; possibilities: '--hex-suffixes' '--help'\n" + try("split")},
-		{args: sh("cat --vers"), out: "cat (GNU coreutils) 9.1\n"},
-		{args: sh("rev --ve"), out: "rev from util-linux 2.38.1\n"},
-		{args: sh("tac --version=1"), status: 1, err: "tac: option '--version' doesn't allow an argument\n" + try("tac")},
+		{Args: sh("head --v"), Status: 1, Stderr: "head: option '--v' is ambiguous; possibilities: '--verbose' '--version'\n" + try("head")},
+		{Args: sh("split --h"), Status: 1, Stderr: "split: option '--h' is ambiguous; possibilities: '--hex-suffixes' '--help'\n" + try("split")},
+		{Args: sh("cat --vers"), Stdout: "cat (GNU coreutils) 9.1\n"},
+		{Args: sh("rev --ve"), Stdout: "rev from util-linux 2.38.1\n"},
+		{Args: sh("tac --version=1"), Status: 1, Stderr: "tac: option '--version' doesn't allow an argument\n" + try("tac")},
 		// An unknown option is quoted whole and recorded as a gap.
-		{args: sh("sort --foo=bar"), status: 2, err: "sort: unrecognized option '--foo=bar'\n" + try("sort"), check: partial("sort --foo")},
-		{args: sh("wc -Q"), status: 1, err: "wc: invalid option -- 'Q'\n" + try("wc"), check: partial("wc -Q")},
+		{Args: sh("sort --foo=bar"), Status: 2, Stderr: "sort: unrecognized option '--foo=bar'\n" + try("sort"), Check: partial("sort --foo")},
+		{Args: sh("wc -Q"), Status: 1, Stderr: "wc: invalid option -- 'Q'\n" + try("wc"), Check: partial("wc -Q")},
 		// --help is acted on in command-line order, as getopt loops do.
-		{args: sh("sort -Q --help"), status: 2, err: "sort: invalid option -- 'Q'\n" + try("sort"), check: partial("sort -Q")},
-		{args: sh("head --help -Q"), out: "Usage: head [OPTION]... [FILE]...\n\n(ShellSim prints only the usage line; the options are GNU's.)\n"},
-		{args: sh("cut -d --help"), status: 1, err: "cut: the delimiter must be a single character\n" + try("cut")},
+		{Args: sh("sort -Q --help"), Status: 2, Stderr: "sort: invalid option -- 'Q'\n" + try("sort"), Check: partial("sort -Q")},
+		{Args: sh("head --help -Q"), Stdout: "Usage: head [OPTION]... [FILE]...\n\n(ShellSim prints only the usage line; the options are GNU's.)\n"},
+		{Args: sh("cut -d --help"), Status: 1, Stderr: "cut: the delimiter must be a single character\n" + try("cut")},
 		// seq reads negative numbers as operands, which end its options.
-		{args: sh("seq -5 --help"), status: 1, err: "seq: invalid floating point argument: '--help'\n" + try("seq")},
-		{args: sh("seq -w -1 1"), out: "-1\n00\n01\n"},
-		{args: sh("seq -s -5 1 3"), out: "1-52-53\n"},
+		{Args: sh("seq -5 --help"), Status: 1, Stderr: "seq: invalid floating point argument: '--help'\n" + try("seq")},
+		{Args: sh("seq -w -1 1"), Stdout: "-1\n00\n01\n"},
+		{Args: sh("seq -s -5 1 3"), Stdout: "1-52-53\n"},
 		// An abbreviated optional-argument option takes "=value".
-		{args: sh("grep --col=always b"), stdin: "abc\n", out: "a\x1b[01;31m\x1b[Kb\x1b[m\x1b[Kc\n"},
-		{args: sh("tail --fo=x"), status: 1, err: "tail: invalid argument 'x' for '--follow'\nValid arguments are:\n  - 'descriptor'\n  - 'name'\n" + try("tail")},
+		{Args: sh("grep --col=always b"), Stdin: "abc\n", Stdout: "a\x1b[01;31m\x1b[Kb\x1b[m\x1b[Kc\n"},
+		{Args: sh("tail --fo=x"), Status: 1, Stderr: "tail: invalid argument 'x' for '--follow'\nValid arguments are:\n  - 'descriptor'\n  - 'name'\n" + try("tail")},
 	})
 }

@@ -14,7 +14,6 @@ import (
 // Joins corresponding lines with the delimiters of LIST, used in turn
 // (escapes \n \t \\ and \0 for "no delimiter"); -s joins all lines of each
 // file instead. "-" reads standard input, and several "-" share it.
-func init() { command.Register("paste", command.Real, Paste) }
 
 var pasteSpec = getopt.Spec{
 	Short: "d:sz",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // baseCost is the fixed fuel charged per command run.
@@ -71,6 +72,31 @@ func (p *proc) charge(n int64) bool {
 		p.stop = true
 	}
 	return !p.stop
+}
+
+// errNoFuel stops a backtracking regexp match when the process ran out
+// of fuel.
+var errNoFuel = errors.New("out of fuel")
+
+// fuel charges a backtracking regexp match's steps, a quarter unit each
+// (posixre.Options.Fuel).
+func (p *proc) fuel(n int64) error {
+	if !p.charge(n / 4) {
+		return errNoFuel
+	}
+	return nil
+}
+
+// regexFailed reports a match a regexp gave up on: quietly when the fuel
+// ran out, as an error when the pattern was too complex to finish.
+func (p *proc) regexFailed(re *posixre.Regexp) bool {
+	if re == nil || re.Err() == nil {
+		return false
+	}
+	if !errors.Is(re.Err(), errNoFuel) {
+		p.warn("%s", re.Err())
+	}
+	return true
 }
 
 // reserve models n bytes of held memory until exit.

@@ -13,7 +13,6 @@ import (
 //	rev [FILE]...
 //
 // Characters are UTF-8 code points in a UTF-8 locale and bytes otherwise.
-func init() { command.Register("rev", command.Real, Rev) }
 
 // revSpec has only util-linux's --version and --help, in its table's order.
 var revSpec = getopt.Spec{

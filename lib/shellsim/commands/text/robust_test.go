@@ -3,6 +3,8 @@ package text
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 )
 
 // TestRandomArgsNeverPanic runs every command with random options,
@@ -56,26 +58,26 @@ func TestRandomArgsLong(t *testing.T) {
 
 func TestHugeCounts(t *testing.T) {
 	big := "9223372036854775807"
-	runTable(t, []tc{
-		{args: []string{"tail", "-c", big}, stdin: "abc", out: "abc"},
-		{args: []string{"tail", "-n", big}, stdin: "a\nb\n", out: "a\nb\n"},
-		{args: []string{"head", "-c", big}, stdin: "abc", out: "abc"},
-		{args: []string{"head", "-c", "-" + big}, stdin: "abc"},
-		{args: []string{"head", "-n", "-" + big}, stdin: "a\nb\n"},
-		{args: []string{"tail", "-c", "+" + big}, stdin: "abc"},
-		{args: []string{"split", "-b", big}, stdin: "abc", check: wantFiles(nil, map[string]string{"xaa": "abc"})},
-		{args: []string{"fold", "-w", big}, stdin: "abc\n", out: "abc\n"},
-		{args: []string{"uniq", "-f", big, "-s", big, "-w", big}, stdin: "a\nb\n", out: "a\n"},
-		{args: []string{"cut", "-c", big + "-"}, stdin: "abc\n", out: "\n"},
+	runTable(t, []commandtest.Golden{
+		{Args: []string{"tail", "-c", big}, Stdin: "abc", Stdout: "abc"},
+		{Args: []string{"tail", "-n", big}, Stdin: "a\nb\n", Stdout: "a\nb\n"},
+		{Args: []string{"head", "-c", big}, Stdin: "abc", Stdout: "abc"},
+		{Args: []string{"head", "-c", "-" + big}, Stdin: "abc"},
+		{Args: []string{"head", "-n", "-" + big}, Stdin: "a\nb\n"},
+		{Args: []string{"tail", "-c", "+" + big}, Stdin: "abc"},
+		{Args: []string{"split", "-b", big}, Stdin: "abc", Check: wantFiles(nil, map[string]string{"xaa": "abc"})},
+		{Args: []string{"fold", "-w", big}, Stdin: "abc\n", Stdout: "abc\n"},
+		{Args: []string{"uniq", "-f", big, "-s", big, "-w", big}, Stdin: "a\nb\n", Stdout: "a\n"},
+		{Args: []string{"cut", "-c", big + "-"}, Stdin: "abc\n", Stdout: "\n"},
 	})
 }
 
 func TestHugeKeys(t *testing.T) {
 	big := "9223372036854775807"
-	runTable(t, []tc{
-		{args: []string{"sort", "-k1." + big + "," + big + "." + big}, stdin: "b\na\n", out: "a\nb\n"},
-		{args: []string{"sort", "-k" + big}, stdin: "b\na\n", out: "a\nb\n"},
-		{args: []string{"nl", "-v", big}, stdin: "a\n", out: big + "\ta\n"},
-		{args: []string{"seq", big, big}, out: big + "\n"},
+	runTable(t, []commandtest.Golden{
+		{Args: []string{"sort", "-k1." + big + "," + big + "." + big}, Stdin: "b\na\n", Stdout: "a\nb\n"},
+		{Args: []string{"sort", "-k" + big}, Stdin: "b\na\n", Stdout: "a\nb\n"},
+		{Args: []string{"nl", "-v", big}, Stdin: "a\n", Stdout: big + "\ta\n"},
+		{Args: []string{"seq", big, big}, Stdout: big + "\n"},
 	})
 }

@@ -17,7 +17,6 @@ import (
 //
 // Numbers may be floating point; the output precision is the largest number
 // of fraction digits in FIRST and INCREMENT, as GNU seq computes it.
-func init() { command.Register("seq", command.Real, Seq) }
 
 var seqSpec = getopt.Spec{
 	Short: "f:s:w",

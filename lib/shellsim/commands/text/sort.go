@@ -25,7 +25,6 @@ import (
 // hash of the key (deterministic, identical keys together). -S, -T,
 // --parallel, --batch-size and --compress-program only tune GNU's
 // resource use and are accepted without effect on the output.
-func init() { command.Register("sort", command.Real, Sort) }
 
 var sortSpec = getopt.Spec{
 	Short: "bcCdfghik:mMno:rRsS:t:T:uVz",

@@ -22,7 +22,6 @@ import (
 // as GNU's does (xyz is followed by xzaaa). --filter=COMMAND runs
 // "sh -c COMMAND" per piece with the piece on its standard input and
 // $FILE set to the name the piece would have had.
-func init() { command.Register("split", command.Real, Split) }
 
 var splitSpec = getopt.Spec{
 	Short: "a:b:C:del:n:t:ux",

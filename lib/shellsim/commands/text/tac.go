@@ -1,11 +1,9 @@
 package text
 
 import (
-	"regexp"
-
 	"github.com/shellbox/shellbox/lib/shellsim/command"
 	"github.com/shellbox/shellbox/lib/shellsim/command/getopt"
-	"github.com/shellbox/shellbox/lib/shellsim/commands/posixre"
+	"github.com/shellbox/shellbox/lib/shellsim/posixre"
 )
 
 // tac - concatenate and print files in reverse
@@ -14,7 +12,6 @@ import (
 //
 // Records end with SEP (newline by default); -b puts the separator before
 // each record instead, -r reads SEP as a basic regular expression.
-func init() { command.Register("tac", command.Real, Tac) }
 
 var tacSpec = getopt.Spec{
 	Short: "brs:",
@@ -47,18 +44,18 @@ func Tac(inv *command.Invocation) int {
 			}
 		}
 	}
-	var re posixre.Matcher
+	pat := posixre.Literal(sep)
 	if isRE {
-		expr, _, err := posixre.TranslateWith(sep, posixre.Options{Backrefs: true, Unicode: utf8Locale(inv.Env)})
-		if err == nil {
-			re, err = posixre.CompileMatcher(expr, true, 0)
-		}
-		if err != nil {
+		var err error
+		if pat, err = posixre.Parse(sep, posixre.Options{Unicode: utf8Locale(inv.Env)}); err != nil {
 			p.warn("%s", err)
 			return p.exit(1)
 		}
-	} else {
-		re = regexp.MustCompile(regexp.QuoteMeta(sep))
+	}
+	re, err := pat.Compile(posixre.Options{Fuel: p.fuel})
+	if err != nil {
+		p.warn("%s", err)
+		return p.exit(1)
 	}
 	status := 0
 	for _, f := range defaultStdin(files) {
@@ -82,6 +79,9 @@ func Tac(inv *command.Invocation) int {
 		type rec struct{ s, e int } // record text including separator
 		var recs []rec
 		locs := re.FindAllIndex(data, -1)
+		if p.regexFailed(re) {
+			return p.exit(1)
+		}
 		start := 0
 		for _, l := range locs {
 			if l[1] == l[0] {

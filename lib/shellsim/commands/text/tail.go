@@ -21,7 +21,6 @@ import (
 // process is signalled (e.g. by timeout) or the --pid process is gone. A
 // piped standard input is not followed, as in GNU tail. --retry and -F
 // keep waiting for files that do not exist yet.
-func init() { command.Register("tail", command.Real, Tail) }
 
 var tailSpec = getopt.Spec{
 	Short: "c:n:qvzfFs:",

@@ -35,7 +35,7 @@ func runFollow(t *testing.T, e *commandtest.Env, sys *scriptedSys, args ...strin
 	inv := &command.Invocation{Args: args, Stdin: in, Stdout: &out, Stderr: &errb, Dir: "/work",
 		Env: fakeEnv(e.Env), Sys: sys}
 	inv.FS = &vfs.View{FS: e.FS, Streams: vfs.Streams{Stdin: in, Stdout: &out, Stderr: &errb}}
-	ent, _ := command.Lookup(args[0])
+	ent, _ := e.Commands.Lookup(args[0])
 	ent.Run(inv)
 	return out.String(), errb.String()
 }
@@ -72,12 +72,12 @@ func TestTailFollow(t *testing.T) {
 	if sys.slept[0] != 500*time.Millisecond {
 		t.Errorf("slept %v", sys.slept)
 	}
-	runTable(t, []tc{
-		{args: sh("tail -f"), stdin: "hi\n", out: "hi\n"},
-		{args: sh("tail -f nosuch"), status: 1,
-			err: "tail: cannot open 'nosuch' for reading: No such file or directory\ntail: no files remaining\n"},
-		{args: sh("tail --pid=999999 -f log"), files: map[string]string{"log": "a\n"}, out: "a\n"},
-		{args: sh("tail --follow=x log"), files: map[string]string{"log": "a\n"}, status: 1,
-			err: "tail: invalid argument 'x' for '--follow'\nValid arguments are:\n  - 'descriptor'\n  - 'name'\nTry 'tail --help' for more information.\n"},
+	runTable(t, []commandtest.Golden{
+		{Args: sh("tail -f"), Stdin: "hi\n", Stdout: "hi\n"},
+		{Args: sh("tail -f nosuch"), Status: 1,
+			Stderr: "tail: cannot open 'nosuch' for reading: No such file or directory\ntail: no files remaining\n"},
+		{Args: sh("tail --pid=999999 -f log"), Files: map[string]string{"log": "a\n"}, Stdout: "a\n"},
+		{Args: sh("tail --follow=x log"), Files: map[string]string{"log": "a\n"}, Status: 1,
+			Stderr: "tail: invalid argument 'x' for '--follow'\nValid arguments are:\n  - 'descriptor'\n  - 'name'\nTry 'tail --help' for more information.\n"},
 	})
 }

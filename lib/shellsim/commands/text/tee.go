@@ -17,7 +17,6 @@ import (
 // standard output (a closed pipe) ends tee, unless -p or --output-error
 // says to go on writing the files. -i (ignore SIGINT) is accepted; no
 // terminal signals are modeled. As in coreutils 9, "-" is a file name.
-func init() { command.Register("tee", command.Real, Tee) }
 
 var teeSpec = getopt.Spec{
 	Short: "aip",

@@ -8,30 +8,30 @@ import (
 )
 
 func TestTee(t *testing.T) {
-	runTable(t, []tc{
-		{args: sh("tee t1 t2"), stdin: "hi\n", out: "hi\n", files: map[string]string{"t1": "old\n"},
-			check: func(t *testing.T, e *commandtest.Env) {
+	runTable(t, []commandtest.Golden{
+		{Args: sh("tee t1 t2"), Stdin: "hi\n", Stdout: "hi\n", Files: map[string]string{"t1": "old\n"},
+			Check: func(t *testing.T, e *commandtest.Env) {
 				if e.ReadFile("t1") != "hi\n" || e.ReadFile("t2") != "hi\n" {
 					t.Errorf("files: %q %q", e.ReadFile("t1"), e.ReadFile("t2"))
 				}
 			}},
-		{args: sh("tee -a t1"), stdin: "x\n", out: "x\n", files: map[string]string{"t1": "old\n"},
-			check: func(t *testing.T, e *commandtest.Env) {
+		{Args: sh("tee -a t1"), Stdin: "x\n", Stdout: "x\n", Files: map[string]string{"t1": "old\n"},
+			Check: func(t *testing.T, e *commandtest.Env) {
 				if got := e.ReadFile("t1"); got != "old\nx\n" {
 					t.Errorf("t1 = %q", got)
 				}
 			}},
-		{args: sh("tee nosuchdir/x t1"), stdin: "hi\n", out: "hi\n", status: 1,
-			err: "tee: nosuchdir/x: No such file or directory\n",
-			check: func(t *testing.T, e *commandtest.Env) {
+		{Args: sh("tee nosuchdir/x t1"), Stdin: "hi\n", Stdout: "hi\n", Status: 1,
+			Stderr: "tee: nosuchdir/x: No such file or directory\n",
+			Check: func(t *testing.T, e *commandtest.Env) {
 				if got := e.ReadFile("t1"); got != "hi\n" {
 					t.Errorf("t1 = %q", got)
 				}
 			}},
-		{args: sh("tee d"), files: map[string]string{"d/": ""}, stdin: "hi\n", out: "hi\n", status: 1,
-			err: "tee: d: Is a directory\n"},
-		{args: sh("tee -p -i"), stdin: "hi\n", out: "hi\n"},
-		{args: sh("tee -z"), status: 1, err: "tee: invalid option -- 'z'\nTry 'tee --help' for more information.\n"},
+		{Args: sh("tee d"), Files: map[string]string{"d/": ""}, Stdin: "hi\n", Stdout: "hi\n", Status: 1,
+			Stderr: "tee: d: Is a directory\n"},
+		{Args: sh("tee -p -i"), Stdin: "hi\n", Stdout: "hi\n"},
+		{Args: sh("tee -z"), Status: 1, Stderr: "tee: invalid option -- 'z'\nTry 'tee --help' for more information.\n"},
 	})
 }
 
@@ -62,6 +62,6 @@ func TestTeeOutputError(t *testing.T) {
 }
 
 func TestTeeDashIsAFile(t *testing.T) {
-	runTable(t, []tc{{args: sh("tee -"), stdin: "hi\n", out: "hi\n",
-		check: wantFiles(nil, map[string]string{"-": "hi\n"})}})
+	runTable(t, []commandtest.Golden{{Args: sh("tee -"), Stdin: "hi\n", Stdout: "hi\n",
+		Check: wantFiles(nil, map[string]string{"-": "hi\n"})}})
 }

@@ -16,7 +16,6 @@ import (
 // Sets take escapes (\n, \t, \NNN), ranges (a-z), classes ([:digit:]),
 // equivalence classes ([=c=]) and repeats ([c*N], [c*]). Characters are
 // bytes, as in the C locale.
-func init() { command.Register("tr", command.Real, Tr) }
 
 var trSpec = getopt.Spec{
 	Short: "cCdst",

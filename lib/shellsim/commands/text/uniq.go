@@ -18,7 +18,6 @@ import (
 //
 // Adjacent equal lines form a group; comparison skips N fields (-f) and
 // then N characters (-s) and looks at most at N characters (-w).
-func init() { command.Register("uniq", command.Real, Uniq) }
 
 var uniqSpec = getopt.Spec{
 	Short: "cdDf:is:uw:z",

@@ -20,7 +20,6 @@ import (
 // files, at least 7 when an input is not a regular file (a pipe).
 // Characters (-m) are bytes in the C locale and UTF-8 code points when
 // LC_ALL, LC_CTYPE or LANG names a UTF-8 locale.
-func init() { command.Register("wc", command.Real, Wc) }
 
 var wcSpec = getopt.Spec{
 	Short: "clmwL",

@@ -13,7 +13,6 @@ import (
 //
 // Writes the operands joined by spaces (or "y") forever; it stops when a
 // write fails, which is how a closed pipe ends it, or when fuel runs out.
-func init() { command.Register("yes", command.Real, Yes) }
 
 // yesSpec has only coreutils' --help and --version.
 var yesSpec = getopt.Spec{

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command/commandtest"
 )
 
 // limitWriter fails once n bytes have been written, as a closed pipe does.
@@ -39,8 +41,8 @@ func TestYes(t *testing.T) {
 			t.Errorf("%q: got %q... (%d bytes), err %q, status %d", c.args, w.String()[:20], w.Len(), errb.String(), st)
 		}
 	}
-	runTable(t, []tc{
-		{args: sh("yes -x"), err: "yes: invalid option -- 'x'\nTry 'yes --help' for more information.\n", status: 1},
+	runTable(t, []commandtest.Golden{
+		{Args: sh("yes -x"), Stderr: "yes: invalid option -- 'x'\nTry 'yes --help' for more information.\n", Status: 1},
 	})
 }
 

@@ -20,10 +20,11 @@ func TestBacktrackAgreesWithRE2(t *testing.T) {
 		for n := 1 + r.Intn(5); n > 0; n-- {
 			pat += toks[r.Intn(len(toks))]
 		}
-		expr, _, err := Translate(pat, true)
+		e, err := Parse(pat, Options{Extended: true})
 		if err != nil {
 			continue
 		}
+		expr := e.src
 		re, err := regexp.Compile(expr)
 		if err != nil {
 			continue
@@ -33,11 +34,11 @@ func TestBacktrackAgreesWithRE2(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		bt := &Backtrack{re: tree, ncap: tree.MaxCap(), budget: 1_000_000}
+		bt := &backtrack{re: tree, ncap: tree.MaxCap(), max: 1_000_000}
 		checked++
 		for _, s := range texts {
 			want := fmt.Sprint(re.FindAllIndex([]byte(s), -1))
-			got := fmt.Sprint(bt.FindAllIndex([]byte(s), -1))
+			got := fmt.Sprint(bt.findAll([]byte(s), -1, false))
 			if want != got {
 				t.Errorf("%q (RE2 %q) on %q: backtrack %s, RE2 %s", pat, expr, s, got, want)
 			}

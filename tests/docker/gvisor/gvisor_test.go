@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
-	"github.com/shellbox/shellbox/lib/backends/gvisor"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
@@ -22,25 +21,13 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	lock, err := dockertest.Shared()
+	f, lock, err := dockertest.Setup(context.Background(), docker.GvisorConfig(docker.Options{}))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer lock.Release()
-	ctx := context.Background()
-	if err := dockertest.StartDaemon(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if factory, err = gvisor.New(ctx, docker.Options{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := dockertest.EnsureBusybox(ctx, factory.Client()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	factory = f
 	return m.Run()
 }
 
@@ -69,7 +56,7 @@ func TestRegistered(t *testing.T) {
 // SandboxUnavailable that says how to register it.
 func TestRuntimeNotRegistered(t *testing.T) {
 	rt := "runsc-not-registered"
-	_, err := gvisor.New(context.Background(), docker.Options{Runtime: &rt})
+	_, err := docker.New(context.Background(), docker.GvisorConfig(docker.Options{Runtime: &rt}))
 	var un *machine.SandboxUnavailable
 	if !errors.As(err, &un) || !strings.Contains(err.Error(), "daemon.json") {
 		t.Fatalf("got %v", err)

@@ -1,11 +1,19 @@
 package posixre
 
 import (
-	"errors"
 	"regexp"
 	"strings"
 	"testing"
 )
+
+// translate is the RE2 text of a GNU-flavour pattern.
+func translate(pat string, ere bool) (string, error) {
+	e, err := Parse(pat, Options{Extended: ere})
+	if err != nil {
+		return "", err
+	}
+	return e.src, nil
+}
 
 func TestTranslate(t *testing.T) {
 	cases := []struct {
@@ -71,7 +79,7 @@ func TestTranslate(t *testing.T) {
 			t.Errorf("translate(%q, ere=%v) = %q, %v; want %q", c.pat, c.ere, got, err, c.out)
 			continue
 		}
-		if _, err := regexp.Compile(got); err != nil {
+		if _, err := regexp.Compile(got); err != nil && !needsBacktrack(got) {
 			t.Errorf("translate(%q): RE2 rejects %q: %v", c.pat, got, err)
 		}
 	}
@@ -112,7 +120,7 @@ func TestMatchLikeGNU(t *testing.T) {
 		{false, `[^[:space:]]`, `   `, false},
 	}
 	for _, c := range cases {
-		re, err := Compile(c.pat, c.ere, false)
+		re, err := Compile(c.pat, Options{Extended: c.ere})
 		if err != nil {
 			t.Errorf("Compile(%q, ere=%v): %v", c.pat, c.ere, err)
 			continue
@@ -154,41 +162,114 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-func TestBackreference(t *testing.T) {
-	for _, c := range []struct {
-		ere bool
-		pat string
-	}{{false, `\(a\)\1`}, {true, `(a)\1`}} {
-		_, err := translate(c.pat, c.ere)
-		if !errors.Is(err, ErrBackreference) {
-			t.Errorf("translate(%q) = %v, want ErrBackreference", c.pat, err)
-		}
-	}
-}
-
 func FuzzTranslate(f *testing.F) {
 	for _, s := range []string{`a\(b\)*`, `[[:alpha:]]`, `a{1,2}`, `^*$`, `[]-]`} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, pat string, ere bool) {
-		out, err := translate(pat, ere)
-		if err != nil {
-			return
-		}
-		if _, err := regexp.Compile(out); err != nil {
-			t.Fatalf("translate(%q, %v) = %q which RE2 rejects: %v", pat, ere, out, err)
+		for _, fl := range []Flavor{GNU, Sed, Awk} {
+			e, err := Parse(pat, Options{Extended: ere, Flavor: fl})
+			if err != nil {
+				continue
+			}
+			re, err := e.Compile(Options{MaxSteps: 100_000})
+			if err != nil {
+				t.Fatalf("Parse(%q, %v, %v) = %q which does not compile: %v", pat, ere, fl, e.src, err)
+			}
+			re.FindAllSubmatchIndex([]byte("aab ab\nba (x) [y] {z}"), -1)
 		}
 	})
 }
 
 func TestWarnings(t *testing.T) {
-	_, w, err := Translate(`*a|?b{2}|{1}c`, true)
+	e, err := Parse(`*a|?b{2}|{1}c`, Options{Extended: true})
 	want := "* at start of expression,? at start of expression,{...} at start of expression"
-	if err != nil || strings.Join(w, ",") != want {
-		t.Errorf("warnings %q, %v", w, err)
+	if err != nil || strings.Join(e.Warnings(), ",") != want {
+		t.Errorf("warnings %v, %v", e, err)
 	}
-	if _, w, _ := Translate(`*a`, false); len(w) != 0 {
-		t.Errorf("BRE warnings %q", w)
+	if e, _ := Parse(`*a`, Options{}); len(e.Warnings()) != 0 {
+		t.Errorf("BRE warnings %q", e.Warnings())
+	}
+}
+
+// LiteralBytes lets grep search with bytes.Index: only for patterns that
+// match one fixed string.
+func TestLiteralBytes(t *testing.T) {
+	for pat, want := range map[string]string{"error": "error", `\(error\)`: "error", "a.b": "", `x\+`: "",
+		`\<foo`: "", `\(a\)\1`: "", `^warn`: "", "": ""} {
+		e, err := Parse(pat, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, ok := e.LiteralBytes()
+		if ok != (want != "") || string(lit) != want {
+			t.Errorf("LiteralBytes(%q) = %q, %v; want %q", pat, lit, ok, want)
+		}
+	}
+}
+
+// Each flavour reads the tool's own escapes and context rules: GNU sed
+// 4.9 and gawk 5.2 behave so.
+func TestFlavors(t *testing.T) {
+	cases := []struct {
+		fl        Flavor
+		ere       bool
+		pat, text string
+		match     bool
+		err       string
+	}{
+		{GNU, false, `\t`, "t", true, ""},
+		{Sed, false, `\t`, "\t", true, ""},
+		{Sed, false, `\t`, "t", false, ""},
+		{Sed, false, `[\n]`, "\n", true, ""},
+		{Sed, false, `[\n]`, "n", false, ""},
+		{GNU, false, `[\n]`, "n", true, ""},
+		{Sed, false, `\x41\o102\d067`, "ABC", true, ""},
+		{Sed, false, `\cA`, "\x01", true, ""},
+		{Sed, false, `*a`, "*a", true, ""},
+		{Sed, false, `\{2\}`, "", false, "Invalid preceding regular expression"},
+		{Sed, true, `*a`, "", false, "Invalid preceding regular expression"},
+		{Sed, true, `a)`, "", false, `Unmatched ) or \)`},
+		{GNU, true, `a)`, "a)", true, ""},
+		{Awk, true, `a\/b`, "a/b", true, ""},
+		{Awk, true, `[\]]`, "]", true, ""},
+		{Awk, true, `[\/]`, "/", true, ""},
+		{Awk, true, `\y`, "a b", true, ""},
+		{Awk, true, `a\yb`, "ab", false, ""},
+		{Awk, true, `\101`, "A", true, ""},
+		{Awk, true, `{2}`, "{2}", true, ""},
+		{Awk, true, `*a`, "*a", true, ""},
+		{Awk, true, `a{2}`, "aa", true, ""},
+		{Awk, true, `a{2}`, "a{2}", false, ""},
+		{Awk, true, `a)`, "", false, `Unmatched ) or \)`},
+		{Awk, true, `a\`, `a\`, true, ""},
+		{Awk, true, `\<a`, "ba", false, ""},
+		{Awk, true, `\<a`, "b a", true, ""},
+		{Emacs, false, `ab+c?`, "abbb", true, ""},
+		{Emacs, false, `ab\+`, "ab+", true, ""},
+		{Emacs, false, `ab\+`, "abb", false, ""},
+		{Emacs, false, `.*\.\(txt\|log\)`, "a.log", true, ""},
+		{Emacs, false, `+a`, "+a", true, ""},
+		{Emacs, false, `a\{2\}`, "a{2}", true, ""},
+		{Emacs, false, `a\{2\}`, "aa", false, ""},
+		{Emacs, false, `^[[:alpha:]]+$`, "a", false, ""},
+		{Emacs, false, `\(a\)\1`, "aa", true, ""},
+	}
+	for _, c := range cases {
+		re, err := Compile(c.pat, Options{Flavor: c.fl, Extended: c.ere})
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%v %q: error %v, want %q", c.fl, c.pat, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v %q: %v", c.fl, c.pat, err)
+			continue
+		}
+		if got := re.MatchString(c.text); got != c.match {
+			t.Errorf("%v %q on %q = %v, want %v", c.fl, c.pat, c.text, got, c.match)
+		}
 	}
 }

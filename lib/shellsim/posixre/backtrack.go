@@ -1,55 +1,51 @@
 package posixre
 
 import (
-	"errors"
-	"regexp"
+	"fmt"
 	"regexp/syntax"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Backreferences have no RE2 equivalent, so patterns holding them run on a
-// small backtracking matcher over the parsed RE2 syntax tree, in which each
-// \N is a private-use placeholder rune. It finds POSIX leftmost-longest
-// matches by exploring every way to match from a start position; a step
-// budget bounds pathological patterns.
+// Backreferences and one-sided word boundaries have no RE2 equivalent, so
+// patterns holding them run on a backtracking matcher over the RE2 syntax
+// tree, in which each is a private-use placeholder rune. It finds POSIX
+// leftmost-longest matches by exploring every way to match from a start
+// position, so its work can grow exponentially with the pattern: every
+// step is counted, charged to Options.Fuel, and a call stops at
+// Options.MaxSteps.
 
 const (
-	backrefBase   = 0xF0000
+	backrefBase   = 0xF0000 // \N is backrefBase+N
 	wordStartRune = 0xF0100 // \<
 	wordEndRune   = 0xF0101 // \>
-	// The same assertions over Unicode word characters (UTF-8 locale).
+	// The word assertions over Unicode word characters (UTF-8 locale).
 	uWordStartRune    = 0xF0110
 	uWordEndRune      = 0xF0111
 	uWordBoundRune    = 0xF0112
 	uNotWordBoundRune = 0xF0113
 )
 
+// fuelBatch is how many steps are charged to Options.Fuel at a time.
+const fuelBatch = 1024
+
+// maxDepth bounds the matcher's recursion (it grows with the length of
+// the text a repetition covers), so a long line cannot grow the host's
+// stack without limit; past it the call fails with ErrTooComplex.
+const maxDepth = 50_000
+
 func backrefRune(n int) rune { return rune(backrefBase + n) }
 
 func backrefOf(r rune) (int, bool) {
-	if r > backrefBase && r <= backrefBase+99 {
+	if r > backrefBase && r <= backrefBase+999 {
 		return int(r - backrefBase), true
 	}
 	return 0, false
 }
 
-// ErrTooComplex is returned (through Matcher.Err) when a backtracking match
-// exceeds its step budget.
-var ErrTooComplex = errors.New("regular expression too complex to match with backreferences")
-
-// Matcher is the matching interface grep needs; *regexp.Regexp has it.
-type Matcher interface {
-	Match(b []byte) bool
-	FindIndex(b []byte) []int
-	FindAllIndex(b []byte, n int) [][]int
-}
-
-// HasBackrefs reports whether a translated expression needs the
-// backtracking matcher (backreferences or one-sided word boundaries).
-func HasBackrefs(expr string) bool {
+// needsBacktrack reports whether an expression holds placeholders.
+func needsBacktrack(expr string) bool {
 	for _, r := range expr {
 		if _, ok := backrefOf(r); ok || (r >= wordStartRune && r <= uNotWordBoundRune) {
 			return true
@@ -58,10 +54,8 @@ func HasBackrefs(expr string) bool {
 	return false
 }
 
-// ShiftBackrefs renumbers the placeholders of a translated expression by
-// offset, for joining several patterns into one alternation whose groups
-// are numbered consecutively.
-func ShiftBackrefs(expr string, offset int) string {
+// shiftBackrefs renumbers the backreferences of an expression by offset.
+func shiftBackrefs(expr string, offset int) string {
 	if offset == 0 {
 		return expr
 	}
@@ -73,75 +67,56 @@ func ShiftBackrefs(expr string, offset int) string {
 	}, expr)
 }
 
-// CountGroups returns the number of capturing groups of an expression.
-func CountGroups(expr string) int {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return 0
-	}
-	return re.MaxCap()
+// IsWordRune reports a word character in a UTF-8 locale: a letter, a
+// decimal digit or '_'.
+func IsWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// CompileMatcher compiles a translated expression (flags such as (?i) may
-// lead it). Without placeholders it is plain RE2, leftmost-longest if
-// longest is set; with them it is the backtracking matcher, whose budget
-// is steps per match attempt (0 for a default of one million).
-func CompileMatcher(expr string, longest bool, steps int) (Matcher, error) {
-	if !HasBackrefs(expr) {
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return nil, err
-		}
-		if longest {
-			re.Longest()
-		}
-		return re, nil
-	}
-	tree, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return nil, err
-	}
-	if steps <= 0 {
-		steps = 1_000_000
-	}
-	return &Backtrack{re: tree, ncap: tree.MaxCap(), budget: steps}, nil
+func isWordRune(r rune) bool {
+	return r == '_' || r < utf8.RuneSelf && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 }
 
-// Backtrack is the backreference-capable matcher.
-type Backtrack struct {
+type backtrack struct {
 	re     *syntax.Regexp
 	ncap   int
-	budget int
-	steps  int
-	err    error
-	// Steps counts the work done so far, for fuel accounting.
-	Steps int64
+	max    int64
+	fuel   func(int64) error
+	giveUp func(error)
+
+	// Per call.
+	steps   int64
+	charged int64
+	err     error
 }
 
-// Err reports whether a match gave up (ErrTooComplex).
-func (b *Backtrack) Err() error { return b.err }
-
-func (b *Backtrack) Match(s []byte) bool { return b.FindIndex(s) != nil }
-
-func (b *Backtrack) FindIndex(s []byte) []int {
-	all := b.FindAllIndex(s, 1)
-	if len(all) == 0 {
+// findAll returns up to n (n < 0: all) leftmost-longest non-overlapping
+// matches, as Go's FindAll does (an empty match right after a match is
+// skipped); with submatch each holds every group's span.
+func (b *backtrack) findAll(s []byte, n int, submatch bool) [][]int {
+	b.steps, b.charged, b.err = 0, 0, nil
+	// Not deferred: a Fuel that panics to stop its process unwinds
+	// through here without being called again.
+	out := b.find(s, n, submatch)
+	b.settle()
+	if b.err != nil {
+		if b.giveUp != nil {
+			b.giveUp(b.err)
+		}
 		return nil
 	}
-	return all[0]
+	return out
 }
 
-func (b *Backtrack) FindAllIndex(s []byte, n int) [][]int {
+func (b *backtrack) find(s []byte, n int, submatch bool) [][]int {
 	var out [][]int
 	prevEnd := -1
 	for start := 0; start <= len(s) && (n < 0 || len(out) < n); {
-		end := b.longestAt(s, start)
+		caps := b.longestAt(s, start)
 		if b.err != nil {
-			return out
+			return nil
 		}
-		if end < 0 || (end == start && start == prevEnd) {
-			// No match here (or an empty match right after the previous
-			// one, which Go's FindAll also skips): try the next rune.
+		if caps == nil || (caps[1] == start && start == prevEnd) {
 			if start == len(s) {
 				break
 			}
@@ -149,48 +124,83 @@ func (b *Backtrack) FindAllIndex(s []byte, n int) [][]int {
 			start += size
 			continue
 		}
-		out = append(out, []int{start, end})
-		prevEnd = end
-		if end > start {
-			start = end
-		} else {
-			if start == len(s) {
-				break
-			}
-			_, size := utf8.DecodeRune(s[start:])
-			start += size
+		if !submatch {
+			caps = caps[:2]
 		}
+		out = append(out, caps)
+		prevEnd = caps[1]
+		if caps[1] > start {
+			start = caps[1]
+			continue
+		}
+		if start == len(s) {
+			break
+		}
+		_, size := utf8.DecodeRune(s[start:])
+		start += size
 	}
 	return out
 }
 
-// longestAt returns the end of the longest match starting at start, or -1.
-func (b *Backtrack) longestAt(s []byte, start int) int {
-	best := -1
-	caps := make([]int, 2*(b.ncap+1))
-	for i := range caps {
-		caps[i] = -1
-	}
-	b.steps = 0
-	m := &btRun{b: b, s: s, caps: caps}
-	m.match(b.re, start, func(j int) bool {
-		if j > best {
-			best = j
+// settle charges the steps not yet charged.
+func (b *backtrack) settle() {
+	if b.fuel != nil && b.steps > b.charged && b.err == nil {
+		if err := b.fuel(b.steps - b.charged); err != nil {
+			b.err = err
 		}
-		return false // keep exploring: POSIX wants the longest
+		b.charged = b.steps
+	}
+}
+
+// longestAt returns the group spans of the longest match starting at
+// start (the first way found to reach that end), or nil.
+func (b *backtrack) longestAt(s []byte, start int) []int {
+	var best []int
+	m := &btRun{b: b, s: s, caps: make([]int, 2*(b.ncap+1))}
+	for i := range m.caps {
+		m.caps[i] = -1
+	}
+	m.match(b.re, start, func(j int) bool {
+		if best == nil || j > best[1] {
+			best = append(best[:0], m.caps...)
+			best[0], best[1] = start, j
+		}
+		// POSIX wants the longest: keep exploring unless nothing is
+		// longer than the end of the text.
+		return j == len(s)
 	})
-	b.Steps += int64(b.steps)
+	if b.err != nil {
+		return nil
+	}
 	return best
 }
 
 type btRun struct {
-	b    *Backtrack
-	s    []byte
-	caps []int
+	b     *backtrack
+	s     []byte
+	caps  []int
+	depth int
 }
 
-func isWordRune(r rune) bool {
-	return r == '_' || r < utf8.RuneSelf && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+// step counts one unit of work; it returns true when the call must stop.
+func (m *btRun) step() bool {
+	b := m.b
+	if b.err != nil {
+		return true
+	}
+	b.steps++
+	if b.steps > b.max {
+		b.err = ErrTooComplex
+		return true
+	}
+	if b.fuel != nil && b.steps-b.charged >= fuelBatch {
+		if err := b.fuel(b.steps - b.charged); err != nil {
+			b.err = err
+			return true
+		}
+		b.charged = b.steps
+	}
+	return false
 }
 
 func (m *btRun) wordAt(i int) bool {
@@ -198,12 +208,6 @@ func (m *btRun) wordAt(i int) bool {
 		return false
 	}
 	return isWordRune(rune(m.s[i]))
-}
-
-// IsWordRune reports a word character in a UTF-8 locale: a letter, a
-// decimal digit or '_'.
-func IsWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func (m *btRun) uWordBefore(i int) bool {
@@ -235,15 +239,25 @@ func foldEq(a, b rune) bool {
 }
 
 // match tries node n at position i and calls k with every end position
-// reached; it returns true as soon as k does (to stop the search).
+// reached; it returns true as soon as k does (to stop the search) or the
+// call must stop.
 func (m *btRun) match(n *syntax.Regexp, i int, k func(int) bool) bool {
-	b := m.b
-	b.steps++
-	if b.steps > b.budget {
-		b.err = ErrTooComplex
+	if m.step() {
 		return true
 	}
+	if m.depth++; m.depth > maxDepth {
+		m.b.err = ErrTooComplex
+		return true
+	}
+	stop := m.node(n, i, k)
+	m.depth--
+	return stop
+}
+
+func (m *btRun) node(n *syntax.Regexp, i int, k func(int) bool) bool {
 	switch n.Op {
+	case syntax.OpNoMatch:
+		return false
 	case syntax.OpEmptyMatch:
 		return k(i)
 	case syntax.OpLiteral:
@@ -289,14 +303,13 @@ func (m *btRun) match(n *syntax.Regexp, i int, k func(int) bool) bool {
 		return k(i)
 	case syntax.OpCapture:
 		oldS, oldE := m.caps[2*n.Cap], m.caps[2*n.Cap+1]
-		m.caps[2*n.Cap] = i
 		stop := m.match(n.Sub[0], i, func(j int) bool {
-			e := m.caps[2*n.Cap+1]
-			m.caps[2*n.Cap+1] = j
+			s, e := m.caps[2*n.Cap], m.caps[2*n.Cap+1]
+			m.caps[2*n.Cap], m.caps[2*n.Cap+1] = i, j
 			if k(j) {
 				return true
 			}
-			m.caps[2*n.Cap+1] = e
+			m.caps[2*n.Cap], m.caps[2*n.Cap+1] = s, e
 			return false
 		})
 		if !stop {
@@ -321,7 +334,7 @@ func (m *btRun) match(n *syntax.Regexp, i int, k func(int) bool) bool {
 	case syntax.OpRepeat:
 		return m.repeat(n.Sub[0], n.Min, n.Max, 0, i, k)
 	}
-	b.err = errors.New("posixre: unsupported regexp operation " + strconv.Itoa(int(n.Op)))
+	m.b.err = fmt.Errorf("posixre: unsupported regexp operation %v", n.Op)
 	return true
 }
 
@@ -344,8 +357,17 @@ func (m *btRun) literal(n *syntax.Regexp, idx, i int, k func(int) bool) bool {
 		return m.literal(n, idx+1, i, k)
 	case uWordStartRune, uWordEndRune, uWordBoundRune, uNotWordBoundRune:
 		before, after := m.uWordBefore(i), m.uWordAfter(i)
-		ok := map[rune]bool{uWordStartRune: !before && after, uWordEndRune: before && !after,
-			uWordBoundRune: before != after, uNotWordBoundRune: before == after}[r]
+		var ok bool
+		switch r {
+		case uWordStartRune:
+			ok = !before && after
+		case uWordEndRune:
+			ok = before && !after
+		case uWordBoundRune:
+			ok = before != after
+		default:
+			ok = before == after
+		}
 		if !ok {
 			return false
 		}
@@ -392,6 +414,9 @@ func (m *btRun) concat(subs []*syntax.Regexp, i int, k func(int) bool) bool {
 // repeat matches sub between min and max (-1: unbounded) more times,
 // greedily; an iteration that matches empty ends the repetition.
 func (m *btRun) repeat(sub *syntax.Regexp, min, max, count, i int, k func(int) bool) bool {
+	if m.step() {
+		return true
+	}
 	if max < 0 || count < max {
 		stop := m.match(sub, i, func(j int) bool {
 			if j == i {
@@ -406,14 +431,11 @@ func (m *btRun) repeat(sub *syntax.Regexp, min, max, count, i int, k func(int) b
 	if count >= min {
 		return k(i)
 	}
-	if count < min {
-		// Remaining mandatory iterations may match empty.
-		return m.match(sub, i, func(j int) bool {
-			if j != i {
-				return false
-			}
-			return m.repeat(sub, min, max, min, j, k)
-		})
-	}
-	return false
+	// Remaining mandatory iterations may match empty.
+	return m.match(sub, i, func(j int) bool {
+		if j != i {
+			return false
+		}
+		return m.repeat(sub, min, max, min, j, k)
+	})
 }

@@ -1,0 +1,111 @@
+package docker
+
+import (
+	"context"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// TestKillContainerTasks: the fallback that removal uses when a runtime
+// cannot stop its container (a gVisor sandbox saturated by a fork bomb)
+// ends the container from the host, and it never signals a process that
+// is not the named container's (a host process, or a PID given with
+// another container's id).
+func TestKillContainerTasks(t *testing.T) {
+	for _, rt := range []string{"", "runsc"} {
+		t.Run("runtime="+rt, func(t *testing.T) {
+			ctx := context.Background()
+			f, err := New(ctx, Config{Runtime: rt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dm := m
+			defer dm.Close(ctx)
+			if _, err := dm.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "sleep 1000 >/dev/null 2>&1 &"}}); err != nil {
+				t.Fatal(err)
+			}
+			pid := f.initPID(ctx, dm.id)
+			if pid <= 0 {
+				t.Fatalf("no init PID for a running container: %d", pid)
+			}
+
+			host := exec.Command("sleep", "1000")
+			if err := host.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer host.Process.Kill()
+			if n := killContainerTasks(dm.id, host.Process.Pid); n != 0 {
+				t.Fatalf("a host process outside the container was signalled (%d)", n)
+			}
+			other := "0000000000000000000000000000000000000000000000000000000000000000"
+			if n := killContainerTasks(other, pid); n != 0 {
+				t.Fatalf("the container's init was signalled under another id (%d)", n)
+			}
+			if err := host.Process.Signal(syscall.Signal(0)); err != nil {
+				t.Fatalf("the host process died: %v", err)
+			}
+			if reason := dm.deadReason(); reason != "" {
+				t.Fatalf("the container stopped: %s", reason)
+			}
+
+			if n := killContainerTasks(dm.id, pid); n == 0 {
+				t.Fatal("nothing was signalled")
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for dm.deadReason() == "" {
+				if time.Now().After(deadline) {
+					t.Fatal("the container still runs 30 s after its tasks were killed")
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			if err := dm.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestCloseEndsAStuckSandbox: a gVisor sandbox that cannot answer the
+// runtime (stopped here with SIGSTOP; a fork bomb that saturates it has
+// the same effect) used to hold the forced removal until removeTimeout,
+// so Close failed and the container stayed. Close now kills its host
+// tasks after removeGrace and succeeds.
+func TestCloseEndsAStuckSandbox(t *testing.T) {
+	ctx := context.Background()
+	f, err := New(ctx, Config{Runtime: "runsc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := f.initPID(ctx, m.id)
+	if pid <= 0 {
+		t.Fatalf("no init PID: %d", pid)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = m.Close(ctx)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("after %v: %v", took, err)
+	}
+	if took >= removeTimeout {
+		t.Fatalf("Close took %v", took)
+	}
+	if _, err := f.cli.ContainerInspect(ctx, m.id); !isNotFound(err) {
+		t.Fatalf("the container is still there: %v", err)
+	}
+	t.Logf("closed in %v", took)
+}

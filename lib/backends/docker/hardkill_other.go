@@ -1,0 +1,10 @@
+//go:build !linux
+
+package docker
+
+import "context"
+
+// Host tasks cannot be found here: the removal waits on the runtime.
+func (f *Factory) initPID(context.Context, string) int { return 0 }
+
+func killContainerTasks(string, int) int { return 0 }
