@@ -145,22 +145,31 @@ func (f *Factory) check(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cctx, cancel := context.WithTimeout(ctx, max(f.every, 5*time.Second))
-			err := m.Health(cctx)
-			cancel()
-			if ctx.Err() != nil {
-				return
-			}
-			f.mu.Lock()
-			changed := m.healthy != (err == nil)
-			m.healthy, m.lastErr = err == nil, err
-			if changed {
-				f.wake()
-			}
-			f.mu.Unlock()
+			f.probe(ctx, m)
 		}()
 	}
 	wg.Wait()
+}
+
+// probe asks one member's health and records it; it reports whether the
+// member answers.
+func (f *Factory) probe(ctx context.Context, m *member) bool {
+	if m.Health == nil {
+		return true
+	}
+	cctx, cancel := context.WithTimeout(ctx, max(f.every, 5*time.Second))
+	err := m.Health(cctx)
+	cancel()
+	if ctx.Err() != nil {
+		return true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if m.healthy != (err == nil) {
+		f.wake()
+	}
+	m.healthy, m.lastErr = err == nil, err
+	return err == nil
 }
 
 // wake tells waiting Creates to look again (f.mu held).
@@ -290,17 +299,28 @@ func (s *Machine) Member() string { return s.m.Name }
 // Inner is the member's machine.
 func (s *Machine) Inner() machine.Machine { return s.inner }
 
-// check turns a failure on a member that is down into ErrTerminated.
+// check turns a failure on a member that is down into ErrTerminated (a
+// failure makes the member be asked at once).
 func (s *Machine) check(err error) error {
-	if err == nil || errors.Is(err, machine.ErrClosed) || errors.Is(err, machine.ErrTerminated) {
+	var (
+		iv *machine.InvalidSpec
+		us *machine.UnsupportedSpec
+		pe *machine.PathError
+		le *machine.DownloadLimitExceeded
+	)
+	if err == nil || errors.Is(err, machine.ErrClosed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &iv) || errors.As(err, &us) || errors.As(err, &pe) || errors.As(err, &le) {
+		return err // the caller's doing, not the host's
+	}
+	if s.f.probe(context.Background(), s.m) {
+		return err
+	}
+	if errors.Is(err, machine.ErrTerminated) {
 		return err
 	}
 	s.f.mu.Lock()
-	healthy, last := s.m.healthy, s.m.lastErr
+	last := s.m.lastErr
 	s.f.mu.Unlock()
-	if healthy {
-		return err
-	}
 	return fmt.Errorf("%w (%v)", &machine.TerminatedError{Reason: fmt.Sprintf("the host %s stopped answering: %v", s.m.Name, last)}, err)
 }
 
@@ -317,15 +337,12 @@ func (s *Machine) Download(ctx context.Context, source, target string, opts mach
 	return s.check(s.inner.Download(ctx, source, target, opts))
 }
 
-// Close closes the member's machine and frees its place (also when the
-// member is down: its machines are gone with it).
+// Close closes the member's machine and frees its place; on a member
+// that no longer answers there is nothing left to close.
 func (s *Machine) Close(ctx context.Context) error {
 	err := s.inner.Close(ctx)
 	s.once.Do(func() { s.f.release(s.m) })
-	s.f.mu.Lock()
-	healthy := s.m.healthy
-	s.f.mu.Unlock()
-	if !healthy {
+	if err != nil && !s.f.probe(ctx, s.m) {
 		return nil
 	}
 	return err

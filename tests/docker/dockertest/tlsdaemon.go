@@ -71,16 +71,19 @@ func WritePKI(t testing.TB, dir string) {
 
 // TLSDaemon is a second dockerd listening on a loopback TCP port with TLS.
 type TLSDaemon struct {
-	Host  string // tcp://127.0.0.1:port
-	Certs string // the client's DOCKER_CERT_PATH
-	dir   string
-	cmd   *exec.Cmd
-	done  chan error
+	Host   string // tcp://127.0.0.1:port
+	Certs  string // the client's DOCKER_CERT_PATH
+	dir    string
+	bridge string
+	cmd    *exec.Cmd
+	done   chan error
 }
 
 // StartTLSDaemon starts a dockerd of its own (data and exec roots in a
-// temporary directory, no bridge network) on a free loopback port with a
-// fresh test CA; Stop (also run when the test ends) stops it.
+// temporary directory, a bridge of its own, no iptables rules) on a free
+// loopback port with a fresh test CA; Stop (also run when the test ends)
+// stops it. It must not run with --bridge none: a dockerd told so deletes
+// the host's docker0, the default bridge of the host's own daemon.
 func StartTLSDaemon(t testing.TB) *TLSDaemon {
 	t.Helper()
 	if _, err := exec.LookPath("dockerd"); err != nil {
@@ -103,19 +106,39 @@ func StartTLSDaemon(t testing.TB) *TLSDaemon {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A bridge of its own, on an address of the 198.18.0.0/15 benchmark
+	// range (not routed), so the host's docker0 is left alone.
+	port := ln.Addr().(*net.TCPAddr).Port
+	d.bridge = fmt.Sprintf("sbxtls%d", port)
+	for _, args := range [][]string{
+		{"link", "add", d.bridge, "type", "bridge"},
+		{"addr", "add", fmt.Sprintf("198.18.%d.1/24", port%250), "dev", d.bridge},
+		{"link", "set", d.bridge, "up"},
+	} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			_ = exec.Command("ip", "link", "del", d.bridge).Run()
+			log.Close()
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
 	c := filepath.Join(d.Certs, "")
 	d.cmd = exec.Command("dockerd", "-H", d.Host, "--tlsverify",
 		"--tlscacert", filepath.Join(c, "ca.pem"), "--tlscert", filepath.Join(c, "server-cert.pem"), "--tlskey", filepath.Join(c, "server-key.pem"),
 		"--data-root", filepath.Join(dir, "d"), "--exec-root", filepath.Join(dir, "x"), "--pidfile", filepath.Join(dir, "pid"),
-		"--bridge", "none", "--iptables=false", "--ip6tables=false")
+		"--bridge", d.bridge, "--iptables=false", "--ip6tables=false")
 	d.cmd.Stdout, d.cmd.Stderr = log, log
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := d.cmd.Start(); err != nil {
+		_ = exec.Command("ip", "link", "del", d.bridge).Run()
 		log.Close()
 		t.Fatal(err)
 	}
 	go func() { d.done <- d.cmd.Wait(); log.Close() }()
-	t.Cleanup(func() { d.Stop(); os.RemoveAll(dir) })
+	t.Cleanup(func() {
+		d.Stop()
+		_ = exec.Command("ip", "link", "del", d.bridge).Run()
+		os.RemoveAll(dir)
+	})
 	return d
 }
 
