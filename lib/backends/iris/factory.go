@@ -279,7 +279,7 @@ func (f *Factory) createErr(ctx, cctx context.Context, limit time.Duration, err 
 // start waits for the job's task to run and prepares the machine.
 func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*Machine, error) {
 	// Polled often: a sandbox is usually up within a second.
-	delay := 50 * time.Millisecond
+	delay := 20 * time.Millisecond
 	var task *job.TaskStatus
 	for task == nil {
 		resp, err := f.rpc.ListTasks(ctx, connect.NewRequest(&cluster.Controller_ListTasksRequest{JobId: proto.String(jobID)}))

@@ -7,7 +7,7 @@
 // SANDBOX profile, a gVisor factory on a real cluster); the job's egress
 // policy becomes the machine's network (NONE: none, INTERNET and CLUSTER:
 // the machine's network, this controller having no cluster to hide).
-// The entrypoint runs as the machine's open process; its end ends the task
+// The entrypoint runs as the machine's command; its end ends the task
 // (SUCCEEDED or FAILED) and removes the machine; TerminateJob kills it
 // (KILLED), and so does the job's timeout. ExecInContainer runs its argv in
 // the task's machine with at most Config.ExecSlots running at once; a call

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -78,7 +77,6 @@ type task struct {
 	started  time.Time
 	finished time.Time
 	m        machine.Machine
-	proc     machine.Process
 	stop     context.CancelFunc // ends the task's start and its timer
 }
 
@@ -311,32 +309,20 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 	}
 	t.m = m
 	t.mu.Unlock()
-	env := r.GetEnvironment().GetEnvVars()
+	// The job's environment is the machine's (spec.Env).
 	for _, script := range append(append([]string{}, r.GetEntrypoint().GetSetupCommands()...), r.GetEnvironment().GetSetupScripts()...) {
-		res, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", script}, Env: env, OutputLimit: 64 << 10})
+		res, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", script}, OutputLimit: 64 << 10})
 		if err != nil || *res.ExitCode != 0 {
 			_ = t.end(context.Background(), job.TaskState_TASK_STATE_FAILED, 1, fmt.Sprintf("setup %q failed: %v %s", script, err, res.Stderr))
 			return
 		}
 	}
-	pm, ok := m.(machine.ProcessMachine)
-	if !ok {
-		_ = t.end(context.Background(), job.TaskState_TASK_STATE_FAILED, -1, "the machine cannot run an entrypoint")
-		return
-	}
-	p, err := pm.OpenProcess(ctx, machine.Command{Argv: r.GetEntrypoint().GetRunCommand().GetArgv(), Env: env, OutputLimit: 64 << 10})
-	if err != nil {
-		_ = t.end(context.Background(), job.TaskState_TASK_STATE_FAILED, -1, "starting the entrypoint: "+err.Error())
-		return
-	}
-	p.Stdin().Close()
 	t.mu.Lock()
-	if terminal(t.state) {
+	if terminal(t.state) { // killed while setting up
 		t.mu.Unlock()
-		_ = p.Close(context.Background())
 		return
 	}
-	t.proc, t.state, t.started = p, job.TaskState_TASK_STATE_RUNNING, time.Now()
+	t.state, t.started = job.TaskState_TASK_STATE_RUNNING, time.Now()
 	t.mu.Unlock()
 	if d := ms(r.GetTimeout()); d > 0 {
 		timer := time.AfterFunc(d, func() {
@@ -344,15 +330,17 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 		})
 		defer timer.Stop()
 	}
-	go func() { _, _ = io.Copy(io.Discard, p.Stdout()) }()
-	exit, err := p.Wait(ctx)
+	// The entrypoint is the machine's command until it ends or end stops
+	// it (by cancelling ctx and closing the machine).
+	res, err := m.Run(ctx, machine.Command{Argv: r.GetEntrypoint().GetRunCommand().GetArgv(), OutputLimit: 64 << 10})
 	switch {
+	case err != nil && (ctx.Err() != nil || errors.Is(err, machine.ErrClosed)):
 	case err != nil:
 		_ = t.end(context.Background(), job.TaskState_TASK_STATE_WORKER_FAILED, -1, err.Error())
-	case exit.ExitCode == 0:
+	case *res.ExitCode == 0:
 		_ = t.end(context.Background(), job.TaskState_TASK_STATE_SUCCEEDED, 0, "")
 	default:
-		_ = t.end(context.Background(), job.TaskState_TASK_STATE_FAILED, int32(exit.ExitCode), fmt.Sprintf("exit code %d: %s", exit.ExitCode, exit.Stderr))
+		_ = t.end(context.Background(), job.TaskState_TASK_STATE_FAILED, int32(*res.ExitCode), fmt.Sprintf("exit code %d: %s", *res.ExitCode, res.Stderr))
 	}
 }
 
@@ -365,14 +353,11 @@ func (t *task) end(ctx context.Context, state job.TaskState, code int32, msg str
 		return nil
 	}
 	t.state, t.exitCode, t.err, t.finished = state, code, msg, time.Now()
-	m, p, stop := t.m, t.proc, t.stop
-	t.m, t.proc = nil, nil
+	m, stop := t.m, t.stop
+	t.m = nil
 	t.mu.Unlock()
 	if stop != nil {
 		stop()
-	}
-	if p != nil {
-		_ = p.Close(ctx)
 	}
 	if m != nil {
 		return m.Close(ctx)
