@@ -92,6 +92,7 @@ type Sandbox struct {
 	ErrorReason        string            `json:"errorReason,omitempty"`
 	AutoStopInterval   int               `json:"autoStopInterval"`
 	AutoDeleteInterval int               `json:"autoDeleteInterval"`
+	AutoDestroyAt      string            `json:"autoDestroyAt,omitempty"` // set when a TTL is
 	CreatedAt          string            `json:"createdAt,omitempty"`
 	UpdatedAt          string            `json:"updatedAt,omitempty"`
 	ToolboxProxyURL    string            `json:"toolboxProxyUrl"`

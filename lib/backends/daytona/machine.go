@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"os"
 	"path"
 	"strconv"
@@ -99,6 +100,19 @@ func (m *Machine) opErr(ctx context.Context, what string, err error) error {
 	)
 	if errors.As(err, &us) || errors.As(err, &iv) || errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) {
 		return err
+	}
+	if st := statusOf(err); st == http.StatusNotFound || st == http.StatusConflict {
+		// The toolbox no longer serves the sandbox: deleted (its TTL,
+		// someone else) or stopped.
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		sb, gerr := m.f.client.GetSandbox(gctx, m.sandbox.ID)
+		cancel()
+		switch {
+		case IsNotFound(gerr):
+			return fmt.Errorf("%w (%s: %v)", &machine.TerminatedError{Reason: "Daytona sandbox " + m.sandbox.ID + " was deleted"}, what, err)
+		case gerr == nil && sb.State != StateStarted:
+			return fmt.Errorf("%w (%s: %v)", &machine.TerminatedError{Reason: fmt.Sprintf("Daytona sandbox %s is %s", m.sandbox.ID, sb.State)}, what, err)
+		}
 	}
 	return fmt.Errorf("daytona sandbox %s: %s: %w", m.sandbox.ID, what, err)
 }

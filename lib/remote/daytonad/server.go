@@ -35,6 +35,9 @@ type Config struct {
 	MaxOutput int
 	// OrganizationID is reported on every object ("" : a fixed id).
 	OrganizationID string
+	// TTLUnit is how long a "minute" of ttlMinutes lasts (0: a minute;
+	// tests shorten it).
+	TTLUnit time.Duration
 }
 
 // Server holds the sandboxes and snapshots of one API.
@@ -48,6 +51,7 @@ type Server struct {
 }
 
 type sandbox struct {
+	ttl     *time.Timer // deletes the sandbox when its TTL ends
 	mu      sync.Mutex
 	obj     daytona.Sandbox
 	m       machine.Machine
@@ -75,6 +79,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.OrganizationID == "" {
 		cfg.OrganizationID = "shellbox"
+	}
+	if cfg.TTLUnit <= 0 {
+		cfg.TTLUnit = time.Minute
 	}
 	return &Server{cfg: cfg, sandboxes: map[string]*sandbox{}, snapshots: map[string]*snapshot{}}, nil
 }
@@ -113,6 +120,9 @@ func (s *Server) Close(ctx context.Context) error {
 	s.mu.Unlock()
 	var errs []error
 	for _, sb := range sbs {
+		if sb.ttl != nil {
+			sb.ttl.Stop()
+		}
 		errs = append(errs, sb.m.Close(ctx))
 	}
 	return errors.Join(errs...)
@@ -464,6 +474,11 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		apiError(w, r, http.StatusServiceUnavailable, "the server is shutting down")
 		return
 	}
+	if req.TTLMinutes != nil && *req.TTLMinutes > 0 {
+		d := time.Duration(*req.TTLMinutes) * s.cfg.TTLUnit
+		sb.obj.AutoDestroyAt = time.Now().Add(d).UTC().Format("2006-01-02T15:04:05.000Z")
+		sb.ttl = time.AfterFunc(d, func() { _ = s.remove(context.Background(), sb) })
+	}
 	s.sandboxes[id] = sb
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, sb.obj)
@@ -499,12 +514,8 @@ func (s *Server) deleteSandbox(w http.ResponseWriter, r *http.Request) {
 		apiError(w, r, http.StatusNotFound, "Sandbox with ID or name %s not found", r.PathValue("id"))
 		return
 	}
-	s.mu.Lock()
-	delete(s.sandboxes, sb.obj.ID)
-	s.mu.Unlock()
-	err := sb.m.Close(context.WithoutCancel(r.Context()))
+	err := s.remove(context.WithoutCancel(r.Context()), sb)
 	sb.mu.Lock()
-	sb.obj.State, sb.obj.DesiredState, sb.obj.UpdatedAt = daytona.StateDestroyed, "destroyed", now()
 	obj := sb.obj
 	sb.mu.Unlock()
 	if err != nil {
@@ -512,6 +523,26 @@ func (s *Server) deleteSandbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, obj)
+}
+
+// remove deletes a sandbox (on request, or when its TTL ends) and closes
+// its machine.
+func (s *Server) remove(ctx context.Context, sb *sandbox) error {
+	s.mu.Lock()
+	if s.sandboxes[sb.obj.ID] != sb {
+		s.mu.Unlock()
+		return nil // already removed
+	}
+	delete(s.sandboxes, sb.obj.ID)
+	s.mu.Unlock()
+	if sb.ttl != nil {
+		sb.ttl.Stop()
+	}
+	err := sb.m.Close(ctx)
+	sb.mu.Lock()
+	sb.obj.State, sb.obj.DesiredState, sb.obj.UpdatedAt = daytona.StateDestroyed, "destroyed", now()
+	sb.mu.Unlock()
+	return err
 }
 
 // startStop moves a sandbox between started and stopped. A stopped
