@@ -271,6 +271,10 @@ class GoMachineFactory:
         self._handle = _Handle(reply.header["handle"])
 
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None:
+        if not isinstance(spec, MachineSpec):  # a shellbox.task.TaskSpec
+            from shellbox.task import check_task_environment
+
+            return check_task_environment(self, requirements, spec)
         call_sync(
             self._handle.id,
             "check_environment",
@@ -282,3 +286,8 @@ class GoMachineFactory:
             raise TypeError(f"create takes a MachineSpec, got {type(spec).__name__}")
         reply = await call(self._handle.id, "create", spec_json(spec))
         return self.machine_class(reply.header["handle"], spec, self.backend)
+
+    async def create_task(self, spec):  # -> shellbox.task.Task
+        from shellbox.task import create_task
+
+        return await create_task(self, spec)

@@ -301,6 +301,12 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 
 // CreateMachine is Create returning the concrete type.
 func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machine, error) {
+	return f.createMachine(ctx, spec, nil)
+}
+
+// createMachine is CreateMachine with the container's configuration
+// adjusted by adjust, when not nil (a task group's network: task.go).
+func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust func(*container.Config, *container.HostConfig)) (*Machine, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -319,6 +325,9 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 	id := newID()
 	name := "shellbox-" + id
 	cfg, hostCfg := f.containerConfig(spec, image, id)
+	if adjust != nil {
+		adjust(cfg, hostCfg)
+	}
 	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
 	if err != nil {
 		if ctx.Err() != nil || client.IsErrConnectionFailed(err) {

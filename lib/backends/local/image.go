@@ -23,6 +23,7 @@ import (
 	"github.com/opencontainers/umoci/oci/layer"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/task"
 )
 
 var digestRE = regexp.MustCompile(`^sha256:([0-9a-f]{64})$`)
@@ -250,6 +251,7 @@ func (f *Factory) imageLayout(ctx context.Context, src machine.PreparedImage, sp
 	}
 	plan := &layoutPlan{dir: mdir, lock: lock, mounts: mounts, readOnly: readOnly, links: links, workdir: workdir,
 		baseEnv: env, users: users, defUser: defUser, userns: !f.root}
+	plan.image = task.ImageService{Entrypoint: img.config.Entrypoint, Cmd: img.config.Cmd, Cwd: img.config.WorkingDir}
 	if !f.root && defUser != nil {
 		// Without root the sandbox has one uid, mapped to the caller: make
 		// it the image's user.

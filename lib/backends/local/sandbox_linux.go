@@ -23,6 +23,7 @@ import (
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/task"
 )
 
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -92,6 +93,11 @@ type layoutPlan struct {
 	userns     bool
 	sandboxUID uint32 // the helper's uid inside the sandbox
 	sandboxGID uint32
+	// netns, when set, is a task group's network namespace that the
+	// sandbox joins instead of getting its own (task_linux.go).
+	netns *os.File
+	// image is what an image's config starts by itself (task_linux.go).
+	image task.ImageService
 }
 
 // hostSystemArgs binds the host's system directories read-only, as
@@ -300,7 +306,11 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		}
 	}
 	launch = append(launch, "--", f.bwrap)
-	launch = append(launch, f.namespaceArgs(spec.Network, plan.userns)...)
+	network := spec.Network
+	if plan.netns != nil {
+		network = machine.NetworkAllow // no namespace of its own: it runs in plan.netns
+	}
+	launch = append(launch, f.namespaceArgs(network, plan.userns)...)
 	if plan.userns {
 		launch = append(launch, "--uid", fmt.Sprint(plan.sandboxUID), "--gid", fmt.Sprint(plan.sandboxGID))
 	}
@@ -322,7 +332,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	stderr := &boundedBuffer{limit: 64 << 10}
 	cmd.Stderr = stderr
 	cmd.ExtraFiles = []*os.File{lnFile, readyW, lifeR, pidsEvents, pidsCurrent, plan.files, plan.lock}
-	if err := cmd.Start(); err != nil {
+	if err := startIn(plan.netns, cmd); err != nil {
 		readyW.Close()
 		lifeW.Close()
 		return nil, startErr(err)

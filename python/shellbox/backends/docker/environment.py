@@ -10,6 +10,14 @@ one fresh container made from the task's image:
 - otherwise ``environment/Dockerfile``, built by the daemon with
   ``environment/`` as context (``DockerfileSource``).
 
+A task whose ``environment/`` holds a compose file (``docker-compose.yaml``
+and its spellings) runs as a task group (shellbox.task, lib/task/compose):
+each service a member built or pulled like the main image, Harbor's ``main``
+the machine the agent and verifier drive, services reached by name on the
+group's private network, which has no route out; healthchecks gate the
+start; keys a group cannot honour (ports, volumes, other networks, ...) are
+refused naming the key. gVisor (``runtime="runsc"``) refuses groups.
+
 As with Harbor's own docker environment, the files of ``environment/`` are
 copied into the workdir only for a prebuilt image without a Dockerfile
 (a Dockerfile's COPY lines decide what goes where). Tasks marked
@@ -37,6 +45,7 @@ import socket
 import threading
 import time
 import urllib.parse
+from pathlib import Path
 from typing import Any
 
 from harbor.environments.capabilities import EnvironmentCapabilities, EnvironmentResourceCapabilities
@@ -46,10 +55,12 @@ from shellbox.backends.docker.machine import DockerMachineFactory
 from shellbox.harbor_support import MachineEnvironment
 from shellbox.image import DockerfileSource, RegistryImage
 from shellbox.machine import Command, DockerImage, MachineSpec, Requirements, UnsupportedMachineSpec
+from shellbox.task import create_compose_task
 
 __all__ = ["DockerEnvironment"]
 
 _DEFAULT_SOCKET = "/var/run/docker.sock"
+_COMPOSE_NAMES = ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml")
 
 _factories: dict[tuple[str | None, str | None], DockerMachineFactory] = {}
 _factories_lock = threading.Lock()
@@ -122,6 +133,7 @@ class DockerEnvironment(MachineEnvironment):
         self._factory_key = (host or None, runtime or None)
         self._force_build = False
         self._resolved_workdir: str | None = None
+        self._task: Any = None  # a compose task's group (see _start_group)
         super().__init__(*args, **kwargs)
 
     @staticmethod
@@ -141,8 +153,18 @@ class DockerEnvironment(MachineEnvironment):
         # MachineSpec.cpus is a whole number of CPUs.
         return EnvironmentResourceCapabilities(cpu_limit=True, memory_limit=True)
 
+    def _compose_file(self) -> Path | None:
+        """The task's compose file: the trial then runs as a task group."""
+        for name in _COMPOSE_NAMES:
+            if (self.environment_dir / name).is_file():
+                return self.environment_dir / name
+        return None
+
     def _validate_definition(self) -> None:
-        super()._validate_definition()
+        if self._compose_file() is None:
+            super()._validate_definition()
+        elif not self.environment_dir.is_dir():
+            raise FileNotFoundError(f"task environment directory not found: {self.environment_dir}")
         if not self.task_env_config.docker_image and not (self.environment_dir / "Dockerfile").is_file():
             raise FileNotFoundError(
                 f"task has neither [environment] docker_image nor {self.environment_dir / 'Dockerfile'}"
@@ -211,11 +233,36 @@ class DockerEnvironment(MachineEnvironment):
             startup_timeout=float(timeout) if timeout else None,
         )
 
+    async def _start_group(self, compose: Path) -> None:
+        """A compose task as a task group (shellbox.task): each service a
+        member, Harbor's ``main`` the machine agents drive, services reached by
+        name on the group's private network and nothing else (a group has no
+        route out, whatever the task's network policy)."""
+        prebuilt = self._uses_prebuilt_image()
+        env = self._startup_env() or {}
+        self._task = await create_compose_task(
+            self._factory(),
+            [compose],
+            working_dir=self.environment_dir,
+            env={**env, "CONTEXT_DIR": str(self.environment_dir)},
+            workdir=self.task_env_config.workdir or "",
+            primary_build=None if prebuilt else self.environment_dir,
+            primary_image=str(self.task_env_config.docker_image) if prebuilt else None,
+            primary_env=env,
+        )
+        self._machine = self._task.containers[self._task.primary]
+        timeout = self.task_env_config.build_timeout_sec
+        await self._task.wait_ready(timeout=float(timeout) if timeout else 600.0)
+
     async def start(self, force_build: bool) -> None:
         began = time.perf_counter()
         self._force_build = force_build
-        self._machine = await self._factory().create(self._machine_spec())
+        compose = self._compose_file()
+        if compose is None:
+            self._machine = await self._factory().create(self._machine_spec())
         try:
+            if compose is not None:
+                await self._start_group(compose)
             await self._probe_machine()
             steps = [self._make_log_dirs()]
             # As Harbor's docker environment: environment/ is copied in only
@@ -229,6 +276,14 @@ class DockerEnvironment(MachineEnvironment):
             await self.stop(delete=True)
             raise
         self._record("start", time.perf_counter() - began)
+
+    async def stop(self, delete: bool) -> None:
+        try:
+            await super().stop(delete)  # closing the primary closes its group
+        finally:
+            group, self._task = self._task, None
+            if group is not None:
+                await group.close()
 
     async def _probe_machine(self) -> None:
         """One command at start: the workdir (the image's WORKDIR when the

@@ -1,0 +1,308 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/relay"
+	"github.com/shellbox/shellbox/lib/task"
+	"github.com/shellbox/shellbox/lib/task/compose"
+)
+
+// Task groups (lib/task) and the host HTTP relay (lib/relay).
+func init() {
+	extraRoot["create_task"] = createTask
+	extraRoot["serve_http"] = serveHTTP
+	extraRoot["check_task"] = checkTask
+	extraRoot["create_compose_task"] = createComposeTask
+}
+
+// createComposeTask: a Docker Compose project (lib/task/compose) created
+// as a task; the reply is create_task's.
+func createComposeTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Factory      uint64            `json:"factory"`
+		Files        []string          `json:"files"`
+		WorkingDir   string            `json:"working_dir"`
+		Env          map[string]string `json:"env"`
+		Primary      string            `json:"primary"`
+		Workdir      string            `json:"workdir"`
+		PrimaryBuild string            `json:"primary_build"`
+		PrimaryImage string            `json:"primary_image"`
+		PrimaryEnv   map[string]string `json:"primary_env"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	f, err := factoryOf(b, r.Factory)
+	if err != nil {
+		return Reply{}, err
+	}
+	for _, p := range r.Files {
+		if err := machine.ValidateHostPath("files", p); err != nil {
+			return Reply{}, err
+		}
+	}
+	spec, err := compose.Load(ctx, compose.Options{Files: r.Files, WorkingDir: r.WorkingDir, Env: r.Env, Primary: r.Primary,
+		Workdir: r.Workdir, PrimaryBuild: r.PrimaryBuild, PrimaryImage: r.PrimaryImage, PrimaryEnv: r.PrimaryEnv})
+	if err != nil {
+		return Reply{}, err
+	}
+	return startTask(b, ctx, f, spec)
+}
+
+// checkTask: {"factory": handle, "requirements": ..., "spec": TaskSpec}.
+func checkTask(b *Bridge, _ context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Factory      uint64               `json:"factory"`
+		Requirements machine.Requirements `json:"requirements"`
+		Spec         json.RawMessage      `json:"spec"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	f, err := factoryOf(b, r.Factory)
+	if err != nil {
+		return Reply{}, err
+	}
+	var spec task.Spec
+	if err := decode(r.Spec, &spec); err != nil {
+		return Reply{}, err
+	}
+	return Reply{}, task.CheckEnvironment(f, r.Requirements, spec)
+}
+
+func factoryOf(b *Bridge, h uint64) (machine.Factory, error) {
+	o, ok := b.lookup(h)
+	f, isFactory := o.(*factoryObject)
+	if !ok || !isFactory {
+		return nil, &machine.InvalidSpec{Field: "factory", Reason: "not a factory handle"}
+	}
+	return f.factory, nil
+}
+
+type memberReply struct {
+	Handle    uint64 `json:"handle"`
+	Processes bool   `json:"processes"`
+}
+
+// createTask: {"factory": handle, "spec": TaskSpec} → a task handle and a
+// machine handle per member (whose close tears the group down).
+func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Factory uint64          `json:"factory"`
+		Spec    json.RawMessage `json:"spec"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	f, err := factoryOf(b, r.Factory)
+	if err != nil {
+		return Reply{}, err
+	}
+	var spec task.Spec
+	if err := decode(r.Spec, &spec); err != nil {
+		return Reply{}, err
+	}
+	return startTask(b, ctx, f, spec)
+}
+
+// startTask creates spec's task and replies with its handle and a machine
+// handle per member.
+func startTask(b *Bridge, ctx context.Context, f machine.Factory, spec task.Spec) (Reply, error) {
+	t, err := task.Create(ctx, f, spec)
+	if err != nil {
+		return Reply{}, err
+	}
+	members := map[string]memberReply{}
+	for _, name := range t.Names() {
+		m := t.Member(name)
+		_, processes := t.Members()[name].(machine.ProcessMachine)
+		members[name] = memberReply{b.Add(&machineObject{bridge: b, machine: m}), processes}
+	}
+	return Reply{Header: struct {
+		Handle  uint64                 `json:"handle"`
+		Primary string                 `json:"primary"`
+		Members map[string]memberReply `json:"members"`
+	}{b.Add(&taskObject{t: t}), t.Primary(), members}}, nil
+}
+
+type taskObject struct{ t *task.Task }
+
+func (o *taskObject) Release() {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	_ = o.t.Close(ctx)
+}
+
+func (o *taskObject) Call(ctx context.Context, method string, req, _ []byte) (Reply, error) {
+	switch method {
+	case "wait_ready":
+		var r struct {
+			Timeout *machine.Seconds `json:"timeout"`
+		}
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		var d time.Duration
+		if r.Timeout != nil {
+			var err error
+			if d, err = machine.DurationFromSeconds("timeout", float64(*r.Timeout)); err != nil {
+				return Reply{}, err
+			}
+			if d <= 0 {
+				return Reply{}, &machine.InvalidSpec{Field: "timeout", Reason: "must be positive (give None for no timeout)"}
+			}
+		}
+		return Reply{}, o.t.WaitReady(ctx, d)
+	case "error":
+		msg := ""
+		if err := o.t.Err(); err != nil {
+			msg = err.Error()
+		}
+		return Reply{Header: struct {
+			Error string `json:"error"`
+		}{msg}}, nil
+	case "close":
+		return Reply{}, o.t.Close(ctx)
+	}
+	return Reply{}, unknownMethod("task", method)
+}
+
+// serveHTTP: {"machine": handle, "port": n} → a relay handle and the guest
+// URL. Python takes requests with "next" and answers with "respond".
+func serveHTTP(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
+	var r struct {
+		Machine uint64 `json:"machine"`
+		Port    int    `json:"port"`
+	}
+	if err := decode(req, &r); err != nil {
+		return Reply{}, err
+	}
+	o, ok := b.lookup(r.Machine)
+	m, isMachine := o.(*machineObject)
+	if !ok || !isMachine {
+		return Reply{}, &machine.InvalidSpec{Field: "machine", Reason: "not a machine handle"}
+	}
+	ro := &relayObject{queue: make(chan *relayCall, relay.MaxPending), waiting: map[uint64]*relayCall{}}
+	rl, err := relay.Serve(ctx, m.machine, r.Port, ro.handle)
+	if err != nil {
+		return Reply{}, err
+	}
+	ro.r = rl
+	return Reply{Header: struct {
+		Handle uint64 `json:"handle"`
+		URL    string `json:"url"`
+	}{b.Add(ro), rl.URL()}}, nil
+}
+
+// relayCall is one request waiting for Python's handler.
+type relayCall struct {
+	id   uint64
+	req  relay.Request
+	resp chan relayAnswer
+}
+
+type relayAnswer struct {
+	resp relay.Response
+	err  error
+}
+
+type relayObject struct {
+	r     *relay.Relay
+	queue chan *relayCall
+
+	mu      sync.Mutex
+	next    uint64
+	waiting map[uint64]*relayCall
+}
+
+// handle hands a request to Python and waits for its answer.
+func (o *relayObject) handle(ctx context.Context, req relay.Request) (relay.Response, error) {
+	c := &relayCall{req: req, resp: make(chan relayAnswer, 1)}
+	o.mu.Lock()
+	o.next++
+	c.id = o.next
+	o.waiting[c.id] = c
+	o.mu.Unlock()
+	defer func() {
+		o.mu.Lock()
+		delete(o.waiting, c.id)
+		o.mu.Unlock()
+	}()
+	select {
+	case o.queue <- c:
+	case <-ctx.Done():
+		return relay.Response{}, ctx.Err()
+	}
+	select {
+	case a := <-c.resp:
+		return a.resp, a.err
+	case <-ctx.Done():
+		return relay.Response{}, ctx.Err()
+	}
+}
+
+func (o *relayObject) Release() {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	_ = o.r.Close(ctx)
+}
+
+func (o *relayObject) Call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
+	switch method {
+	case "next":
+		select {
+		case c := <-o.queue:
+			return Reply{Header: struct {
+				ID     uint64 `json:"id"`
+				Method string `json:"method"`
+				Path   string `json:"path"`
+				Query  string `json:"query"`
+			}{c.id, c.req.Method, c.req.Path, c.req.Query}, Body: [][]byte{c.req.Body}}, nil
+		case <-o.r.Done():
+			msg := ""
+			if err := o.r.Err(); err != nil {
+				msg = err.Error()
+			}
+			return Reply{Header: struct {
+				Closed bool   `json:"closed"`
+				Error  string `json:"error"`
+			}{true, msg}}, nil
+		case <-ctx.Done():
+			return Reply{}, ctx.Err()
+		}
+	case "respond":
+		var r struct {
+			ID          uint64 `json:"id"`
+			Status      int    `json:"status"`
+			ContentType string `json:"content_type"`
+			Failed      bool   `json:"failed"`
+		}
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		o.mu.Lock()
+		c := o.waiting[r.ID]
+		o.mu.Unlock()
+		if c == nil {
+			return Reply{}, nil // the guest's client left, or the relay closed
+		}
+		a := relayAnswer{resp: relay.Response{Status: r.Status, ContentType: r.ContentType, Body: append([]byte(nil), payload...)}}
+		if r.Failed {
+			a.err = fmt.Errorf("the handler raised")
+		}
+		select {
+		case c.resp <- a:
+		default:
+		}
+		return Reply{}, nil
+	case "close":
+		return Reply{}, o.r.Close(ctx)
+	}
+	return Reply{}, unknownMethod("relay", method)
+}

@@ -1,0 +1,100 @@
+package task
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+func member(name string) Container {
+	return Container{Name: name, Machine: machine.Spec{Source: machine.HostImage{}, Network: machine.NetworkDeny}}
+}
+
+func TestSpecValidateNamesTheField(t *testing.T) {
+	probe := func(mut func(*Probe)) Container {
+		c := member("web")
+		p := Probe{Command: []string{"true"}, Timeout: time.Second, Interval: time.Second}
+		mut(&p)
+		c.Readiness = &p
+		return c
+	}
+	cases := []struct {
+		spec  Spec
+		field string
+	}{
+		{Spec{Primary: "a"}, "containers"},
+		{Spec{Primary: "b", Containers: []Container{member("a")}}, "primary"},
+		{Spec{Primary: "a", Containers: []Container{member("a"), member("a")}}, "containers[1].name"},
+		{Spec{Primary: "a", Containers: []Container{member("a"), member("under_score")}}, "containers[1].name"},
+		{Spec{Primary: "a", Containers: []Container{member("a"), member("-x")}}, "containers[1].name"},
+		{Spec{Primary: "a", Containers: []Container{member("a"), member(strings.Repeat("x", 64))}}, "containers[1].name"},
+		{Spec{Primary: "localhost", Containers: []Container{member("localhost")}}, "containers[0].name"},
+		{Spec{Primary: "a", Containers: []Container{func() Container {
+			c := member("a")
+			c.Endpoints = []Endpoint{{Name: "http", Port: 65536, Protocol: "tcp"}}
+			return c
+		}()}}, "containers[0].endpoints[0].port"},
+		{Spec{Primary: "a", Containers: []Container{func() Container {
+			c := member("a")
+			c.Endpoints = []Endpoint{{Name: "http", Port: 80, Protocol: "sctp"}}
+			return c
+		}()}}, "containers[0].endpoints[0].protocol"},
+		{Spec{Primary: "a", Containers: []Container{func() Container {
+			c := member("a")
+			c.Endpoints = []Endpoint{{Name: "http", Port: 80, Protocol: "tcp"}, {Name: "http", Port: 81, Protocol: "tcp"}}
+			return c
+		}()}}, "containers[0].endpoints[1].name"},
+		{Spec{Primary: "web", Containers: []Container{probe(func(p *Probe) { p.Timeout = 0 })}}, "containers[0].readiness.timeout"},
+		{Spec{Primary: "web", Containers: []Container{probe(func(p *Probe) { p.Interval = -1 })}}, "containers[0].readiness.interval"},
+		{Spec{Primary: "web", Containers: []Container{probe(func(p *Probe) { p.StartPeriod = -1 })}}, "containers[0].readiness.start_period"},
+		{Spec{Primary: "web", Containers: []Container{probe(func(p *Probe) { p.Command = nil })}}, "containers[0].readiness.command"},
+		{Spec{Primary: "a", Containers: []Container{func() Container {
+			c := member("a")
+			c.Machine.Source = nil
+			return c
+		}()}}, "containers[0].source"},
+	}
+	for i, c := range cases {
+		err := c.spec.Validate()
+		var inv *machine.InvalidSpec
+		if !errors.As(err, &inv) || inv.Field != c.field {
+			t.Errorf("case %d: Validate = %v, want an InvalidSpec of field %s", i, err, c.field)
+		}
+	}
+	ok := Spec{Primary: "agent", Containers: []Container{member("agent"), probe(func(*Probe) {})}}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a valid spec: %v", err)
+	}
+}
+
+func TestSpecFromJSON(t *testing.T) {
+	var s Spec
+	err := json.Unmarshal([]byte(`{"primary":"agent","containers":[
+		{"name":"agent","machine":{"source":{"type":"HostImage","read_only":[],"bin_dirs":[]}}},
+		{"name":"web","machine":{"source":{"type":"HostImage","read_only":[],"bin_dirs":[]}},"command":["httpd"],
+		 "endpoints":[{"name":"http","port":8080}],
+		 "readiness":{"command":["true"],"timeout":1.5,"interval":0.25,"start_period":0,"attempts":3}}]}`), &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := s.Containers[1]
+	if web.Endpoints[0].Protocol != "tcp" || web.Readiness.Timeout != 1500*time.Millisecond || web.Readiness.Interval != 250*time.Millisecond || web.Readiness.Attempts != 3 {
+		t.Fatalf("decoded %+v %+v", web, web.Readiness)
+	}
+	for _, bad := range []struct{ doc, field string }{
+		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":"NaN","interval":1}}]}`, "containers[0].readiness.timeout"},
+		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":1,"interval":1,"attempts":0}}]}`, "containers[0].readiness.attempts"},
+		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":-1,"interval":1}}]}`, "containers[0].readiness.timeout"},
+	} {
+		var s Spec
+		err := json.Unmarshal([]byte(bad.doc), &s)
+		var inv *machine.InvalidSpec
+		if !errors.As(err, &inv) || inv.Field != bad.field {
+			t.Errorf("%s: %v, want field %s", bad.doc, err, bad.field)
+		}
+	}
+}
