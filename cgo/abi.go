@@ -39,8 +39,9 @@ import (
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
-// ABIVersion changes whenever a signature or the reply framing changes.
-const ABIVersion = 2
+// ABIVersion changes whenever a signature, the reply framing or a method's
+// JSON (lib/bridge/wire) changes incompatibly.
+const ABIVersion = 3
 
 // hostBuffer is the segment size from which a reply is copied into memory
 // the host allocates (sb_alloc), which the host then keeps without a copy

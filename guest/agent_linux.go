@@ -33,7 +33,13 @@ func serveAgent(name string) error {
 	if err != nil {
 		return err
 	}
-	err = execd.ServeConns(newStreamRouter(session), execd.ServeOptions{KeepCapabilities: true})
+	// Commands start in the memory-bounded cgroup (see protectMemory).
+	cg, err := os.Open(CommandCgroup)
+	if err != nil {
+		return fmt.Errorf("the commands' cgroup: %w", err)
+	}
+	defer cg.Close()
+	err = execd.ServeConns(newStreamRouter(session), execd.ServeOptions{KeepCapabilities: true, CommandCgroup: cg, KillNote: oomKillNote})
 	if session.IsClosed() {
 		return nil // the host closed the channel
 	}

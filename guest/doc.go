@@ -11,6 +11,10 @@
 // wait-for-anything reaper in the same process would race with. When the
 // agent ends (the host went away) PID 1 powers the machine off.
 //
+// PID 1 and the agent are exempt from the OOM killer; commands run in a
+// cgroup whose memory.max leaves them a reserve, so a memory bomb is
+// killed inside it and the machine keeps serving (memory_linux.go).
+//
 // Kernel command line parameters read by PID 1:
 //
 //	shellbox.root=/dev/vda   the image's ext4 root (absent: stay in the initramfs)

@@ -125,6 +125,9 @@ func initMachine() error {
 	if err := finishMounts(); err != nil {
 		return err
 	}
+	if err := protectMemory(); err != nil {
+		return fmt.Errorf("memory protection: %w", err)
+	}
 	if ms, err := strconv.ParseInt(params["time"], 10, 64); err == nil {
 		setClock(ms)
 	}

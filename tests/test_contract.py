@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from shellbox import _go, _native
+from shellbox import _go, _native, _wire
 from shellbox.backends.shellsim.machine import ShellSimMachineFactory
 from shellbox.image import DockerfileSource, PreparedImage, RegistryImage
 from shellbox.machine import (
@@ -85,14 +85,20 @@ def test_result_fields_are_positional():
 
 
 def test_sources_serialize_with_their_type():
-    assert _go.to_json(HostImage(read_only=(Path("/opt"),))) == {"read_only": ["/opt"], "bin_dirs": [], "type": "HostImage"}
+    """The generated codecs (shellbox._wire) write the public types as Go reads them."""
+
+    def source(s):
+        return _wire.Spec.encode(MachineSpec(s))["source"]
+
+    assert source(HostImage(read_only=(Path("/opt"),))) == {"read_only": ["/opt"], "bin_dirs": [], "type": "HostImage"}
     prepared = PreparedImage(Path("/l"), "sha256:" + "a" * 64, RegistryImage("busybox"))
-    assert _go.to_json(prepared)["source"] == {"reference": "busybox", "type": "RegistryImage"}
-    assert _go.to_json(ShellSimBuiltins()) == {"type": "ShellSimBuiltins"}
-    assert _go.to_json(PackageSpec(pypi_packages=["six"]))["pypi_packages"] == ["six"]
-    assert _go.to_json(DockerfileSource(Path("/c"), Path("/c/Dockerfile")))["dockerfile"] == "/c/Dockerfile"
-    assert _go.to_json(DockerImage("x"))["type"] == "DockerImage"
-    assert _go.to_json([b"ab", b"\xff"]) == ["ab", "\udcff"]
+    assert source(prepared)["source"] == {"reference": "busybox", "type": "RegistryImage"}
+    assert source(ShellSimBuiltins()) == {"type": "ShellSimBuiltins"}
+    assert source(PackageSpec(pypi_packages=["six"]))["pypi_packages"] == ["six"]
+    assert source(PackageSpec())["pypi_packages"] is None
+    assert source(DockerfileSource(Path("/c"), Path("/c/Dockerfile")))["dockerfile"] == "/c/Dockerfile"
+    assert source(DockerImage("x"))["type"] == "DockerImage"
+    assert _wire.Command.encode(Command([b"ab", b"\xff"]))["argv"] == ["ab", "\udcff"]
     assert _native.encode({"t": [float("nan"), float("inf"), -float("inf"), 1.5], "s": "\udcff"}) == (
         b'{"t":["NaN","Infinity","-Infinity",1.5],"s":"\xed\xb3\xbf"}'
     )

@@ -133,3 +133,10 @@ async def test_refusals_and_startup_errors(factory, image, tmp_path):
     )
     with pytest.raises(MachineStartupError, match="missing-vmlinuz"):
         await broken.create(MachineSpec(image))
+
+
+def test_factory_options_are_checked_in_go(tmp_path):
+    with pytest.raises(ValueError, match="cache_max_mb"):
+        QemuMachineFactory(Acceleration.TCG, cache_max_mb=-1)
+    bounded = QemuMachineFactory(Acceleration.TCG, bundle_cache=tmp_path, authfile=tmp_path / "auth.json", cache_max_mb=64)
+    assert bounded.authfile == tmp_path / "auth.json"

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from shellbox.shellsim import StopReason
+
 from shellbox.backends.shellsim.machine import ShellSimEngine, ShellSimMachineFactory
 from shellbox.machine import (
     Command,
@@ -95,9 +97,10 @@ async def test_exhaustion_is_visible_and_ends_the_machine() -> None:
     m = await factory.create(SPEC)
     r = await m.run(Command(argv=("sh", "-c", "while :; do :; done")))
     assert r.exit_code == 137 and b"cpu_exhausted" in r.stderr
-    assert m.stop_reason == "cpu_exhausted"
-    with pytest.raises(MachineTerminated, match="cpu_exhausted"):
+    assert m.stop_reason == "cpu_exhausted" and m.stop_reason is StopReason.CPU_EXHAUSTED
+    with pytest.raises(MachineTerminated, match="cpu_exhausted") as caught:
         await m.run(Command(argv=("true",)))
+    assert caught.value.stop_reason is StopReason.CPU_EXHAUSTED
     await m.close()
 
 

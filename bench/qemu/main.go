@@ -1,7 +1,8 @@
 // Command qemu benchmarks the QEMU microVM backend on this host: cold
-// create (kernel boot) and restored create (saved state) each to a first
-// command result, Run(["true"]) on a live machine, a 10 MiB upload and
-// download, and the host RSS of an idle machine; with two baselines
+// create (kernel boot) and restored create (saved state; RAM from a file
+// mapped copy-on-write, and for comparison RAM in the migration stream)
+// each to a first command result, Run(["true"]) on a live machine, a 10 MiB upload and
+// download, and the host RSS and PSS of an idle machine; with two baselines
 // measured in the same run: the bare QEMU boot of the same kernel to an
 // /init that powers off at once (no agent), and the Docker backend's
 // create + first command.
@@ -73,6 +74,12 @@ func bench(n, runs int, accel qemu.Acceleration) error {
 	if err != nil {
 		return err
 	}
+	// The same restore with the RAM in the migration stream instead of a
+	// file mapped copy-on-write.
+	stream, err := qemu.New(qemu.Options{Acceleration: accel, Guest: guest, CacheDir: filepath.Join(work, "cache"), DiskSizeMB: 256, Restore: &on, RestoreRAM: qemu.RAMStream})
+	if err != nil {
+		return err
+	}
 	createRun := func(f *qemu.Factory) (time.Duration, machine.Machine, error) {
 		start := time.Now()
 		m, err := f.Create(ctx, spec)
@@ -86,7 +93,7 @@ func bench(n, runs int, accel qemu.Acceleration) error {
 		return time.Since(start), m, nil
 	}
 	// Warm-up: stages the disk and the boot assets, saves the state.
-	for _, f := range []*qemu.Factory{cold, warm} {
+	for _, f := range []*qemu.Factory{cold, warm, stream} {
 		_, m, err := createRun(f)
 		if err != nil {
 			return err
@@ -98,7 +105,7 @@ func bench(n, runs int, accel qemu.Acceleration) error {
 	if err != nil {
 		return err
 	}
-	var colds, warms []time.Duration
+	var colds, warms, streams []time.Duration
 	for i := 0; i < n; i++ {
 		d, m, err := createRun(cold)
 		if err != nil {
@@ -114,6 +121,12 @@ func bench(n, runs int, accel qemu.Acceleration) error {
 			return fmt.Errorf("a restore fell back to a cold boot")
 		}
 		warms = append(warms, d)
+		m.Close(ctx)
+		d, m, err = createRun(stream)
+		if err != nil {
+			return err
+		}
+		streams = append(streams, d)
 		m.Close(ctx)
 	}
 
@@ -144,8 +157,16 @@ func bench(n, runs int, accel qemu.Acceleration) error {
 		return err
 	}
 	down := time.Since(start)
+	// Three idle restored machines: their RAM pages are shared (PSS).
+	for i := 0; i < 2; i++ {
+		_, other, err := createRun(warm)
+		if err != nil {
+			return err
+		}
+		defer other.Close(ctx)
+	}
 	time.Sleep(time.Second)
-	rss := idleRSS()
+	rss, pss := idleRSS()
 
 	dockerCreate, dockerErr := dockerBaseline(ctx, n)
 
@@ -153,9 +174,10 @@ func bench(n, runs int, accel qemu.Acceleration) error {
 	fmt.Printf("  bare QEMU boot to /init (no agent)    %8.1f ms   baseline\n", ms(bare))
 	fmt.Printf("  cold create + run(true)               %8.1f ms   %.2fx bare   target <= 1500 ms\n", ms(median(colds)), ratio(median(colds), bare))
 	fmt.Printf("  restored create + run(true)           %8.1f ms   %.2fx bare   target <= 250 ms\n", ms(median(warms)), ratio(median(warms), bare))
+	fmt.Printf("    RAM in the stream instead of a file %8.1f ms   file is %.2fx stream\n", ms(median(streams)), ratio(median(warms), median(streams)))
 	fmt.Printf("  run([\"true\"]) on a live machine       %8.2f ms   target <= 5 ms\n", ms(median(trues)))
 	fmt.Printf("  upload 10 MiB / download 10 MiB       %8.1f / %.1f ms\n", ms(up), ms(down))
-	fmt.Printf("  host RSS of an idle machine (QEMU)    %8.1f MiB\n", float64(rss)/1024)
+	fmt.Printf("  host RSS / PSS of an idle machine     %8.1f / %.1f MiB (3 restored machines up)\n", float64(rss)/1024, float64(pss)/1024)
 	if dockerErr != nil {
 		fmt.Printf("  docker create + run(true)             unavailable: %v\n", dockerErr)
 	} else {
@@ -232,10 +254,11 @@ func bareBoot(work string, n int) (time.Duration, error) {
 	return median(times), nil
 }
 
-// idleRSS is the resident memory (KiB) of the newest QEMU process of ours.
-func idleRSS() int {
+// idleRSS is the resident memory and its proportional share (KiB) of the
+// newest QEMU process of ours.
+func idleRSS() (rss, pss int) {
 	entries, _ := os.ReadDir("/proc")
-	best, rss := 0, 0
+	best := 0
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -255,8 +278,14 @@ func idleRSS() int {
 				rss, _ = strconv.Atoi(strings.Fields(v)[0])
 			}
 		}
+		roll, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "smaps_rollup"))
+		for _, l := range strings.Split(string(roll), "\n") {
+			if v, ok := strings.CutPrefix(l, "Pss:"); ok && best == pid {
+				pss, _ = strconv.Atoi(strings.Fields(v)[0])
+			}
+		}
 	}
-	return rss
+	return rss, pss
 }
 
 // dockerBaseline is the Docker backend's create + first command.

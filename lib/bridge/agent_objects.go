@@ -2,10 +2,12 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/shellbox/shellbox/lib/agent"
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -20,15 +22,7 @@ func init() {
 // record tokens and messages before raising. Only cancellation is an error
 // of the call itself.
 func runAgent(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Shell        uint64 `json:"shell"`
-		BaseURL      string `json:"base_url"`
-		APIKey       string `json:"api_key"`
-		Model        string `json:"model"`
-		MaxTurns     int    `json:"max_turns"`
-		Instruction  string `json:"instruction"`
-		SystemPrompt string `json:"system_prompt"`
-	}
+	var r wire.RunAgentRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -48,12 +42,7 @@ func runAgent(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	if err != nil && ctx.Err() != nil {
 		return Reply{}, ctx.Err()
 	}
-	type failure struct {
-		Kind    string `json:"kind"`
-		Message string `json:"message"`
-		Status  int    `json:"status,omitempty"`
-	}
-	var fail *failure
+	var fail *wire.AgentError
 	if err != nil {
 		var (
 			turnCap *agent.TurnCapError
@@ -61,15 +50,19 @@ func runAgent(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		)
 		switch {
 		case errors.As(err, &turnCap):
-			fail = &failure{Kind: "TurnCapExhausted", Message: err.Error()}
+			fail = &wire.AgentError{Kind: wire.TurnCapExhausted, Message: err.Error()}
 		case errors.As(err, &httpErr):
-			fail = &failure{Kind: "HTTPError", Message: err.Error(), Status: httpErr.Status}
+			fail = &wire.AgentError{Kind: wire.HTTPError, Message: err.Error(), Status: httpErr.Status}
 		default:
-			fail = &failure{Kind: machine.ErrorKind(err), Message: err.Error()}
+			fail = &wire.AgentError{Kind: wire.AgentErrorKind(ErrorKind(err)), Message: err.Error()}
 		}
 	}
-	return Reply{Header: struct {
-		agent.Result
-		Error *failure `json:"error"`
-	}{res, fail}}, nil
+	return Reply{Header: wire.RunAgentReply{AgentResult: agentResult(res), Error: fail}}, nil
+}
+
+// agentResult is an agent run's progress on the wire.
+func agentResult(r agent.Result) wire.AgentResult {
+	messages, _ := json.Marshal(r.Messages)
+	return wire.AgentResult{NInputTokens: r.InputTokens, NOutputTokens: r.OutputTokens, ToolCalls: r.ToolCalls,
+		Turns: r.Turns, FinalMessage: r.FinalMessage, Messages: messages}
 }

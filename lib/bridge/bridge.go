@@ -3,7 +3,6 @@ package bridge
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -223,36 +222,4 @@ func recoverTo(op string, report func(error)) {
 	}
 	fmt.Fprintf(os.Stderr, "shellbox: panic in %s: %v\n%s", op, r, debug.Stack())
 	report(&machine.InternalError{Op: op, Value: r})
-}
-
-// ErrorHeader is the JSON an error crosses the ABI as.
-type ErrorHeader struct {
-	Kind       string                   `json:"kind"`
-	Message    string                   `json:"message"`
-	Field      string                   `json:"field,omitempty"`
-	Candidates []machine.CandidateError `json:"candidates,omitempty"`
-}
-
-// EncodeError turns a Go error into the header Python raises from.
-func EncodeError(err error) []byte {
-	h := ErrorHeader{Kind: machine.ErrorKind(err), Message: err.Error()}
-	if errors.Is(err, context.Canceled) {
-		h.Kind = "Cancelled"
-	}
-	var (
-		unsupported *machine.UnsupportedSpec
-		invalid     *machine.InvalidSpec
-		sandbox     *machine.SandboxUnavailable
-	)
-	switch {
-	case errors.As(err, &unsupported):
-		h.Field = unsupported.Field
-	case errors.As(err, &invalid):
-		h.Field = invalid.Field
-	}
-	if errors.As(err, &sandbox) {
-		h.Candidates = sandbox.Candidates
-	}
-	out, _ := json.Marshal(h)
-	return out
 }

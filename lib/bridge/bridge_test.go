@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -83,11 +84,11 @@ func TestRunCrossesHeaderAndSegments(t *testing.T) {
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	var head resultHeader
+	var head wire.RunReply
 	if err := json.Unmarshal(o.header, &head); err != nil {
 		t.Fatal(err)
 	}
-	if head.ExitCode == nil || *head.ExitCode != 7 || !head.StderrTruncated || head.Reason != machine.Exited {
+	if head.ExitCode == nil || *head.ExitCode != 7 || !head.StderrTruncated || head.Reason != wire.Exited {
 		t.Fatalf("header %s", o.header)
 	}
 	if string(o.body[0]) != "in\x00put" || string(o.body[1]) != "a b" {
@@ -98,12 +99,12 @@ func TestRunCrossesHeaderAndSegments(t *testing.T) {
 func TestErrorsCarryKindAndField(t *testing.T) {
 	b := New()
 	o := call(t, b, 1, Root, "open_factory", `{"backend":"nope"}`, nil)
-	if machine.ErrorKind(o.err) != "ValueError" || !strings.Contains(o.err.Error(), "nope") {
+	if ErrorKind(o.err) != "ValueError" || !strings.Contains(o.err.Error(), "nope") {
 		t.Fatalf("unknown backend: %v", o.err)
 	}
 	f := handleOf(t, call(t, b, 2, Root, "open_factory", `{"backend":"bridge-test"}`, nil))
 	o = call(t, b, 3, f, "check_environment", `{"spec":{"source":{"type":"HostImage"}}}`, nil)
-	var head ErrorHeader
+	var head wire.Error
 	if err := json.Unmarshal(EncodeError(o.err), &head); err != nil {
 		t.Fatal(err)
 	}
@@ -111,16 +112,16 @@ func TestErrorsCarryKindAndField(t *testing.T) {
 		t.Fatalf("header %+v", head)
 	}
 	o = call(t, b, 4, f, "create", `{"source":{"type":"HostImage"},"cpus":0}`, nil)
-	if machine.ErrorKind(o.err) != "ValueError" || !strings.Contains(o.err.Error(), "cpus must be positive") {
+	if ErrorKind(o.err) != "ValueError" || !strings.Contains(o.err.Error(), "cpus must be positive") {
 		t.Fatalf("cpus=0: %v", o.err)
 	}
 	m := handleOf(t, call(t, b, 5, f, "create", `{"source":{"type":"HostImage"}}`, nil))
 	o = call(t, b, 6, m, "download", `{"source":"/x","target":"/tmp/x"}`, nil)
-	if machine.ErrorKind(o.err) != "FileNotFoundError" {
+	if ErrorKind(o.err) != "FileNotFoundError" {
 		t.Fatalf("download: %v", o.err)
 	}
 	o = call(t, b, 7, m, "run", `{"argv":[]}`, nil)
-	if machine.ErrorKind(o.err) != "ValueError" {
+	if ErrorKind(o.err) != "ValueError" {
 		t.Fatalf("empty argv: %v", o.err)
 	}
 }
@@ -138,7 +139,7 @@ func TestCancelStopsTheCall(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled run returned %v", err)
 		}
-		var head ErrorHeader
+		var head wire.Error
 		_ = json.Unmarshal(EncodeError(err), &head)
 		if head.Kind != "Cancelled" {
 			t.Fatalf("kind %q", head.Kind)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 )
 
 // fuzzMethods are the ABI's methods a fuzzed request may reach (cgo/ABI.md),
@@ -139,7 +141,7 @@ func FuzzABIRequest(f *testing.F) {
 				if internal(r.err) {
 					t.Fatalf("%s %q: a panic: %v", target.method, c.req, r.err)
 				}
-				var header ErrorHeader
+				var header wire.Error
 				if err := json.Unmarshal(EncodeError(r.err), &header); err != nil || header.Kind == "" {
 					t.Fatalf("%s: error header %s: %v", target.method, EncodeError(r.err), err)
 				}

@@ -3,11 +3,11 @@ package bridge
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -24,17 +24,18 @@ func (f *factoryObject) Release() {}
 func (f *factoryObject) Call(ctx context.Context, method string, req, _ []byte) (Reply, error) {
 	switch method {
 	case "check_environment":
-		var r struct {
-			Requirements machine.Requirements `json:"requirements"`
-			Spec         machine.Spec         `json:"spec"`
-		}
+		var r wire.CheckEnvironmentRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		return Reply{}, f.factory.CheckEnvironment(r.Requirements, r.Spec)
+		spec, err := specOf(r.Spec)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Reply{}, f.factory.CheckEnvironment(requirementsOf(r.Requirements), spec)
 	case "create":
-		var spec machine.Spec
-		if err := decode(req, &spec); err != nil {
+		spec, err := DecodeSpec(req)
+		if err != nil {
 			return Reply{}, err
 		}
 		m, err := f.factory.Create(ctx, spec)
@@ -43,10 +44,7 @@ func (f *factoryObject) Call(ctx context.Context, method string, req, _ []byte) 
 		}
 		_, processes := m.(machine.ProcessMachine)
 		h := f.bridge.Add(&machineObject{bridge: f.bridge, machine: m})
-		return Reply{Header: struct {
-			Handle    uint64 `json:"handle"`
-			Processes bool   `json:"processes"`
-		}{h, processes}}, nil
+		return Reply{Header: wire.CreateReply{Handle: h, Processes: processes}}, nil
 	}
 	return Reply{}, unknownMethod("factory", method)
 }
@@ -62,51 +60,35 @@ func (m *machineObject) Release() {
 	_ = m.machine.Close(ctx)
 }
 
-// commandRequest is Command as Python sends it; stdin is the payload.
-// Absent fields take the contract's defaults (no timeout, 1 MiB of output).
-type commandRequest struct {
-	machine.Command
-	Timeout     *machine.Seconds `json:"timeout"`
-	OutputLimit *int             `json:"output_limit_bytes"`
-}
+// stopReasoner is a machine that knows which budget ended it (ShellSim).
+type stopReasoner interface{ StopReason() string }
 
-// command converts and validates the request: this is the one check every
-// backend's commands go through, before the backend sees them.
-func (r commandRequest) command(stdin []byte) (machine.Command, error) {
-	c := r.Command
-	if r.Timeout != nil {
-		d, err := machine.DurationFromSeconds("timeout", float64(*r.Timeout))
-		if err != nil {
-			return c, err
-		}
-		if d <= 0 {
-			return c, &machine.InvalidSpec{Field: "timeout", Reason: fmt.Sprintf("must be positive, got %g (give no timeout for none)", float64(*r.Timeout))}
-		}
-		c.Timeout = d
+func (m *machineObject) stopReason() string {
+	if s, ok := m.machine.(stopReasoner); ok {
+		return s.StopReason()
 	}
-	c.OutputLimit = machine.DefaultOutputLimit
-	if r.OutputLimit != nil {
-		c.OutputLimit = *r.OutputLimit
-	}
-	c.Stdin = stdin
-	return c, c.Validate()
+	return ""
 }
 
-type resultHeader struct {
-	ExitCode        *int               `json:"exit_code"`
-	StdoutTruncated bool               `json:"stdout_truncated"`
-	StderrTruncated bool               `json:"stderr_truncated"`
-	Reason          machine.ExitReason `json:"reason"`
-}
-
+// Call adds the machine's stop reason to a MachineTerminated error.
 func (m *machineObject) Call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
+	reply, err := m.call(ctx, method, req, payload)
+	if err != nil && machine.KindOf(err) == machine.KindTerminated {
+		if r := m.stopReason(); r != "" {
+			err = &stoppedError{err, r}
+		}
+	}
+	return reply, err
+}
+
+func (m *machineObject) call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
 	switch method {
 	case "run":
-		var r commandRequest
+		var r wire.Command
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		cmd, err := r.command(payload)
+		cmd, err := commandOf(r, payload)
 		if err != nil {
 			return Reply{}, err
 		}
@@ -116,12 +98,12 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 			return Reply{}, err
 		}
 		return Reply{
-			Header: resultHeader{res.ExitCode, res.StdoutTruncated, res.StderrTruncated, res.Reason},
+			Header: runReply(res, m.stopReason()),
 			Body:   [][]byte{res.Stdout, res.Stderr},
 			Free:   res.Free,
 		}, nil
 	case "upload":
-		var r struct{ Source, Target string }
+		var r wire.UploadRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
@@ -133,10 +115,7 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 		}
 		return Reply{}, m.machine.Upload(ctx, r.Source, r.Target)
 	case "download":
-		var r struct {
-			Source, Target string
-			MaxBytes       *int64 `json:"max_bytes"`
-		}
+		var r wire.DownloadRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
@@ -162,11 +141,11 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 		if !ok {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "open_process", Reason: "the backend has no process sessions"}
 		}
-		var r commandRequest
+		var r wire.Command
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		cmd, err := r.command(nil)
+		cmd, err := commandOf(r, nil)
 		if err != nil {
 			return Reply{}, err
 		}
@@ -174,7 +153,7 @@ func (m *machineObject) Call(ctx context.Context, method string, req, payload []
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Header: handleReply{m.bridge.Add(&processObject{process: p})}}, nil
+		return Reply{Header: wire.HandleReply{Handle: m.bridge.Add(&processObject{process: p})}}, nil
 	case "close":
 		return Reply{}, m.machine.Close(ctx)
 	}
@@ -228,10 +207,6 @@ const (
 	maxReadBytes     = 16 << 20
 )
 
-type eofHeader struct {
-	EOF bool `json:"eof"`
-}
-
 func (p *processObject) Call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
 	switch method {
 	case "write":
@@ -240,9 +215,7 @@ func (p *processObject) Call(ctx context.Context, method string, req, payload []
 	case "close_stdin":
 		return Reply{}, p.process.Stdin().Close()
 	case "read":
-		var r struct {
-			MaxBytes *int `json:"max_bytes"`
-		}
+		var r wire.ReadRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
@@ -258,16 +231,14 @@ func (p *processObject) Call(ctx context.Context, method string, req, payload []
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Reply{}, err
 		}
-		return Reply{Header: eofHeader{len(data) == 0 && err != nil}, Body: [][]byte{data}}, nil
+		return Reply{Header: wire.ReadReply{EOF: len(data) == 0 && err != nil}, Body: [][]byte{data}}, nil
 	case "wait":
 		exit, err := p.process.Wait(ctx)
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Header: struct {
-			ExitCode        int  `json:"exit_code"`
-			StderrTruncated bool `json:"stderr_truncated"`
-		}{exit.ExitCode, exit.StderrTruncated}, Body: [][]byte{exit.Stderr}}, nil
+		return Reply{Header: wire.WaitReply{ExitCode: exit.ExitCode, StderrTruncated: exit.StderrTruncated},
+			Body: [][]byte{exit.Stderr}}, nil
 	case "close":
 		return Reply{}, p.process.Close(ctx)
 	}

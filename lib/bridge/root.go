@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -18,16 +19,14 @@ import (
 func (b *Bridge) rootCall(ctx context.Context, method string, req []byte) (Reply, error) {
 	switch method {
 	case "configure":
-		var r struct {
-			BinDir string `json:"bin_dir"`
-		}
+		var r wire.ConfigureRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
 		helpers.SetDir(r.BinDir)
 		return Reply{}, nil
 	case "backends":
-		return Reply{Header: machine.Backends()}, nil
+		return Reply{Header: wire.BackendList(machine.Backends())}, nil
 	case "test_panic":
 		// A deliberate bug, for the tests that show a panic cannot take
 		// down the host process; it exists only with SHELLBOX_TEST_HOOKS=1.
@@ -35,10 +34,7 @@ func (b *Bridge) rootCall(ctx context.Context, method string, req []byte) (Reply
 			panic("test_panic was called")
 		}
 	case "open_factory":
-		var r struct {
-			Backend string          `json:"backend"`
-			Options json.RawMessage `json:"options"`
-		}
+		var r wire.OpenFactoryRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
@@ -46,7 +42,7 @@ func (b *Bridge) rootCall(ctx context.Context, method string, req []byte) (Reply
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Header: handleReply{b.Add(&factoryObject{bridge: b, factory: f})}}, nil
+		return Reply{Header: wire.HandleReply{Handle: b.Add(&factoryObject{bridge: b, factory: f})}}, nil
 	}
 	if extra, ok := extraRoot[method]; ok {
 		return extra(b, ctx, req)
@@ -54,9 +50,8 @@ func (b *Bridge) rootCall(ctx context.Context, method string, req []byte) (Reply
 	return Reply{}, unknownMethod("root", method)
 }
 
-type handleReply struct {
-	Handle uint64 `json:"handle"`
-}
+// handleReply is wire.HandleReply, under the name the bridge's files use.
+type handleReply = wire.HandleReply
 
 // decode reads a request. Errors name the request's top-level field: a
 // value of the wrong type, and bytes that are not UTF-8 (JSON decoding
@@ -70,6 +65,10 @@ func decode(req []byte, v any) error {
 		var invalid *machine.InvalidSpec
 		if errors.As(err, &invalid) {
 			return invalid
+		}
+		var field *wire.FieldError
+		if errors.As(err, &field) {
+			return &machine.InvalidSpec{Field: field.Field, Reason: field.Reason}
 		}
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/agent"
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shell"
 )
@@ -17,29 +18,10 @@ func init() {
 	extraRoot["open_shell"] = openShell
 }
 
-// Shell modes: the machine's own persistent shell (ShellSim), a terminal
-// the machine provides, a terminal script(1) makes inside a
-// ProcessMachine, plain pipes of a ProcessMachine, or one complete command
-// per call.
-const (
-	shellAuto     = "auto"
-	shellOwn      = "shellsim"
-	shellTerminal = "terminal"
-	shellScript   = "script"
-	shellPipe     = "pipe"
-	shellOneShot  = "oneshot"
-)
-
 // openShell: {"machine", "mode", "env", "cwd", "bash"} → {"handle",
 // "interactive", "mode"}. "auto" takes the best the machine offers.
 func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Machine uint64            `json:"machine"`
-		Mode    string            `json:"mode"`
-		Env     map[string]string `json:"env"`
-		Cwd     string            `json:"cwd"`
-		Bash    string            `json:"bash"`
-	}
+	var r wire.OpenShellRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -61,23 +43,23 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	term, hasTerm := m.(shell.Terminal)
 	pm, hasProc := m.(machine.ProcessMachine)
 	mode := r.Mode
-	if mode == "" || mode == shellAuto {
+	if mode == "" || mode == wire.ShellAuto {
 		switch {
 		case hasOwn:
-			mode = shellOwn
+			mode = wire.ShellOwn
 		case hasTerm:
-			mode = shellTerminal
+			mode = wire.ShellTerminal
 		case hasProc && shell.HasScript(ctx, m):
-			mode = shellScript
+			mode = wire.ShellScript
 		case hasProc:
-			mode = shellPipe
+			mode = wire.ShellPipe
 		default:
-			mode = shellOneShot
+			mode = wire.ShellOneShot
 		}
 	}
 	var s shell.Session
 	switch mode {
-	case shellOwn:
+	case wire.ShellOwn:
 		if !hasOwn {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no persistent shell of its own"}
 		}
@@ -85,22 +67,22 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		if s, err = own.OpenSession(opts); err != nil {
 			return Reply{}, err
 		}
-	case shellTerminal:
+	case wire.ShellTerminal:
 		if !hasTerm {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine cannot allocate a terminal"}
 		}
 		s = shell.NewTerminalSession(term, opts)
-	case shellScript:
+	case wire.ShellScript:
 		if !hasProc {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no process sessions"}
 		}
 		s = shell.NewTerminalSession(shell.ScriptTerminal{Machine: pm}, opts)
-	case shellPipe:
+	case wire.ShellPipe:
 		if !hasProc {
 			return Reply{}, &machine.UnsupportedSpec{Backend: "this", Field: "mode", Reason: "the machine has no process sessions"}
 		}
 		s = shell.NewPipeSession(pm, opts)
-	case shellOneShot:
+	case wire.ShellOneShot:
 		one := shell.NewOneShot(m, opts)
 		if r.Bash != "" {
 			one.Shell = []string{r.Bash, "-c"}
@@ -110,11 +92,7 @@ func openShell(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		return Reply{}, &machine.InvalidSpec{Field: "mode", Reason: fmt.Sprintf("unknown shell mode %q", r.Mode)}
 	}
 	h := b.Add(&shellObject{session: s})
-	return Reply{Header: struct {
-		Handle      uint64 `json:"handle"`
-		Interactive bool   `json:"interactive"`
-		Mode        string `json:"mode"`
-	}{h, s.Interactive(), mode}}, nil
+	return Reply{Header: wire.OpenShellReply{Handle: h, Interactive: s.Interactive(), Mode: mode}}, nil
 }
 
 // sessionMachine is a machine with its own persistent shell (the ShellSim
@@ -142,16 +120,12 @@ func (s *shellObject) Release() {
 	_ = s.session.Close(ctx)
 }
 
-type shellWait struct {
-	Command     string           `json:"command"`
-	Wait        *machine.Seconds `json:"wait"`
-	OutputLimit *int             `json:"output_limit_bytes"`
-}
-
-func (r shellWait) params(defaultWait float64) (time.Duration, int, error) {
+// waitParams converts a shell request's wait (defaultWait when absent) and
+// output limit.
+func waitParams(w *wire.Seconds, outputLimit *int, defaultWait float64) (time.Duration, int, error) {
 	wait := defaultWait
-	if r.Wait != nil {
-		wait = float64(*r.Wait)
+	if w != nil {
+		wait = float64(*w)
 	}
 	d, err := machine.DurationFromSeconds("wait", wait)
 	if err != nil {
@@ -161,8 +135,8 @@ func (r shellWait) params(defaultWait float64) (time.Duration, int, error) {
 		return 0, 0, &machine.InvalidSpec{Field: "wait", Reason: "must not be negative"}
 	}
 	limit := machine.DefaultOutputLimit
-	if r.OutputLimit != nil {
-		limit = *r.OutputLimit
+	if outputLimit != nil {
+		limit = *outputLimit
 	}
 	if limit < 0 {
 		return 0, 0, &machine.InvalidSpec{Field: "output_limit_bytes", Reason: "must not be negative"}
@@ -170,17 +144,11 @@ func (r shellWait) params(defaultWait float64) (time.Duration, int, error) {
 	return d, limit, nil
 }
 
-type updateHeader struct {
-	Status    shell.Status `json:"status"`
-	ExitCode  *int         `json:"exit_code"`
-	Truncated bool         `json:"truncated"`
-}
-
 func updateReply(u shell.Update, err error) (Reply, error) {
 	if err != nil {
 		return Reply{}, shellError(err)
 	}
-	return Reply{Header: updateHeader{u.Status, u.ExitCode, u.Truncated}, Body: [][]byte{u.Output}}, nil
+	return Reply{Header: wire.ShellUpdate{Status: wire.ShellStatus(u.Status), ExitCode: u.ExitCode, Truncated: u.Truncated}, Body: [][]byte{u.Output}}, nil
 }
 
 // shellError makes a caller's mistake a Python RuntimeError with the
@@ -195,24 +163,24 @@ func shellError(err error) error {
 func (s *shellObject) Call(ctx context.Context, method string, req, payload []byte) (Reply, error) {
 	switch method {
 	case "execute":
-		var r shellWait
+		var r wire.ShellExecuteRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
 		if strings.IndexByte(r.Command, 0) >= 0 {
 			return Reply{}, &machine.InvalidSpec{Field: "command", Reason: "the command contains a NUL byte"}
 		}
-		wait, limit, err := r.params(120)
+		wait, limit, err := waitParams(r.Wait, r.OutputLimitBytes, 120)
 		if err != nil {
 			return Reply{}, err
 		}
 		return updateReply(s.session.Execute(ctx, r.Command, wait, limit))
 	case "read":
-		var r shellWait
+		var r wire.ShellReadRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}
-		wait, limit, err := r.params(0)
+		wait, limit, err := waitParams(r.Wait, r.OutputLimitBytes, 0)
 		if err != nil {
 			return Reply{}, err
 		}
@@ -226,7 +194,11 @@ func (s *shellObject) Call(ctx context.Context, method string, req, payload []by
 		// what a caller records when it cancelled the run.
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return Reply{Header: s.progress}, nil
+		if s.progress == nil {
+			return Reply{Header: (*wire.AgentResult)(nil)}, nil
+		}
+		r := agentResult(*s.progress)
+		return Reply{Header: &r}, nil
 	case "close":
 		return Reply{}, s.session.Close(ctx)
 	}

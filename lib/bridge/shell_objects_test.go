@@ -82,7 +82,7 @@ func TestOneShotShellRefusesInput(t *testing.T) {
 		t.Fatalf("open_shell: %v", head)
 	}
 	o := call(t, b, 4, h, "write", `{}`, []byte("x"))
-	if o.err == nil || machine.ErrorKind(o.err) != "UnsupportedMachineSpec" {
+	if o.err == nil || ErrorKind(o.err) != "UnsupportedMachineSpec" {
 		t.Fatalf("write: %v", o.err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -22,9 +23,7 @@ func init() {
 // newShellSimEnvironment: {"limits": {"cpu", "memory", "disk", "output"}}
 // → {"handle"}: an embedded ShellSim environment (shellbox.shellsim).
 func newShellSimEnvironment(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Limits *shellsim.Limits `json:"limits"`
-	}
+	var r wire.SimEnvironmentRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -32,7 +31,7 @@ func newShellSimEnvironment(b *Bridge, ctx context.Context, req []byte) (Reply, 
 	if r.Limits != nil {
 		l = *r.Limits
 	}
-	return Reply{Header: handleReply{b.Add(&simObject{bridge: b, env: shellsim.NewEnvironment(l)})}}, nil
+	return Reply{Header: wire.HandleReply{Handle: b.Add(&simObject{bridge: b, env: shellsim.NewEnvironment(l)})}}, nil
 }
 
 // simObject is one embedded environment. Its methods: run, write_file,
@@ -57,38 +56,6 @@ func (s *simObject) close() {
 	}
 }
 
-type simRequest struct {
-	Source  string            `json:"source"`
-	Path    string            `json:"path"`
-	Mode    *uint32           `json:"mode"`
-	Parents bool              `json:"parents"`
-	Host    string            `json:"host"`
-	Target  string            `json:"target"`
-	Pattern string            `json:"pattern"`
-	Method  string            `json:"method"`
-	Status  int               `json:"status"`
-	Headers map[string]string `json:"headers"`
-}
-
-type simNetRequest struct {
-	Method  string `json:"method"`
-	URL     string `json:"url"`
-	Matched bool   `json:"matched"`
-	Status  int    `json:"status"`
-}
-
-type simRunHeader struct {
-	shellsim.Outcome
-	Commands            []string              `json:"commands"`
-	Unsupported         []string              `json:"unsupported"`
-	UnsupportedCommands []string              `json:"unsupported_commands"`
-	PartialCommands     []string              `json:"partial_commands"`
-	Invocations         []shellsim.Invocation `json:"invocations"`
-	NetworkRequests     []simNetRequest       `json:"network_requests"`
-	DroppedNetwork      int                   `json:"dropped_network_requests"`
-	Terminated          bool                  `json:"terminated"`
-}
-
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}
@@ -103,85 +70,115 @@ func (s *simObject) Call(ctx context.Context, method string, req, payload []byte
 	if closed && method != "close" && method != "state" {
 		return Reply{}, fmt.Errorf("shellsim environment: %w", machine.ErrClosed)
 	}
-	var r simRequest
-	if err := decode(req, &r); err != nil {
-		return Reply{}, err
-	}
-	mode := func(def fs.FileMode) fs.FileMode {
-		if r.Mode != nil {
-			return fs.FileMode(*r.Mode) & 0o7777
+	mode := func(m *uint32, def fs.FileMode) fs.FileMode {
+		if m != nil {
+			return fs.FileMode(*m) & 0o7777
 		}
 		return def
 	}
 	e := s.env
 	switch method {
 	case "run":
+		var r wire.SimRunRequest
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
 		before, _ := e.NetworkRequests()
 		// Execute, not Run: it ignores a cancellation that raced the end of
 		// an earlier call.
 		res := e.Execute(ctx, shellsim.Action{Source: r.Source, Stdin: payload}, false).Result
 		after, dropped := e.NetworkRequests()
-		h := simRunHeader{Outcome: res.Outcome, Commands: orEmpty(res.Commands), Unsupported: orEmpty(res.Unsupported),
-			UnsupportedCommands: orEmpty(res.UnsupportedCommands), PartialCommands: orEmpty(res.PartialCommands),
-			Invocations: orEmpty(res.Invocations), NetworkRequests: []simNetRequest{}, DroppedNetwork: dropped,
-			Terminated: e.Terminated()}
-		h.CommandUsage = orEmpty(h.CommandUsage)
+		h := simRunReply(res, e.Terminated(), dropped)
 		if len(after) > len(before) {
 			for _, rec := range after[len(before):] {
-				h.NetworkRequests = append(h.NetworkRequests, simNetRequest{rec.Method, rec.URL, rec.Matched, rec.Status})
+				h.NetworkRequests = append(h.NetworkRequests, wire.SimHTTPRequest{Method: rec.Method, URL: rec.URL, Matched: rec.Matched, Status: rec.Status})
 			}
 		}
 		return Reply{Header: h, Body: [][]byte{res.Stdout, res.Stderr}}, nil
 	case "write_file":
-		return Reply{}, simPathError("write_file", r.Path, e.WriteFile(r.Path, payload, mode(0o644)))
+		var r wire.SimWriteFileRequest
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
+		return Reply{}, simPathError("write_file", r.Path, e.WriteFile(r.Path, payload, mode(r.Mode, 0o644)))
 	case "read_file":
+		var r wire.SimPathRequest
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
 		data, err := e.ReadFile(r.Path)
 		if err != nil {
 			return Reply{}, simPathError("read_file", r.Path, err)
 		}
 		return Reply{Body: [][]byte{data}}, nil
 	case "mkdir":
+		var r wire.SimMkdirRequest
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
 		var err error
 		if r.Parents {
-			err = e.Mkdir(r.Path, mode(0o755))
+			err = e.Mkdir(r.Path, mode(r.Mode, 0o755))
 		} else {
-			p, perm := command.Join(e.Dir(), r.Path), mode(0o755)
+			p, perm := command.Join(e.Dir(), r.Path), mode(r.Mode, 0o755)
 			err = e.ChangeFS(func(fsys *vfs.FS) error { return fsys.Mkdir(p, perm) }, len(p))
 		}
 		return Reply{}, simPathError("mkdir", r.Path, err)
 	case "mount":
+		var r wire.SimMountRequest
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
+		}
 		res, err := e.Mount(r.Host, r.Target)
 		if err != nil {
 			return Reply{}, err
 		}
+		res.SkippedDirectories = orEmpty(res.SkippedDirectories)
 		return Reply{Header: res}, nil
 	case "fork":
 		c, err := e.Duplicate()
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Header: handleReply{s.bridge.Add(&simObject{bridge: s.bridge, env: c})}}, nil
+		return Reply{Header: wire.HandleReply{Handle: s.bridge.Add(&simObject{bridge: s.bridge, env: c})}}, nil
 	case "route_http":
-		status := r.Status
-		if status == 0 {
-			status = 200
+		var r wire.Route
+		if err := decode(req, &r); err != nil {
+			return Reply{}, err
 		}
-		err := e.AddRoute(command.Route{Pattern: r.Pattern, Method: r.Method, Status: status, Headers: r.Headers, Body: payload})
-		if err != nil {
+		if err := e.AddRoute(routeOf(r)); err != nil {
 			return Reply{}, &machine.InvalidSpec{Field: "route", Reason: err.Error()}
 		}
 		return Reply{}, nil
 	case "state":
-		return Reply{Header: struct {
-			Terminated bool   `json:"terminated"`
-			StopReason string `json:"stop_reason"`
-			Closed     bool   `json:"closed"`
-		}{e.Terminated(), e.StopReason(), closed}}, nil
+		return Reply{Header: wire.SimState{Terminated: e.Terminated(), StopReason: wire.StopReason(e.StopReason()), Closed: closed}}, nil
 	case "close":
 		s.close()
 		return Reply{}, nil
 	}
 	return Reply{}, unknownMethod("shellsim environment", method)
+}
+
+// routeOf is a route with its default status (200).
+func routeOf(r wire.Route) command.Route {
+	if r.Status == 0 {
+		r.Status = 200
+	}
+	return command.Route{Pattern: r.Pattern, Method: r.Method, Status: r.Status, Headers: r.Headers, Body: r.Body}
+}
+
+// simRunReply is an action's report on the wire (lists empty, not null).
+func simRunReply(res shellsim.Result, terminated bool, dropped int) wire.SimRunReply {
+	o := res.Outcome
+	h := wire.SimRunReply{ExitStatus: o.ExitStatus, Limits: o.Limits, Usage: o.Usage, CommandUsage: orEmpty(o.CommandUsage),
+		CostModelVersion: o.CostModelVersion, Commands: orEmpty(res.Commands), Unsupported: orEmpty(res.Unsupported),
+		UnsupportedCommands: orEmpty(res.UnsupportedCommands), PartialCommands: orEmpty(res.PartialCommands),
+		Invocations: orEmpty(res.Invocations), NetworkRequests: []wire.SimHTTPRequest{}, DroppedNetworkRequests: dropped,
+		Terminated: terminated}
+	if o.StopReason != nil {
+		h.StopReason = wire.StopReason(*o.StopReason)
+	}
+	return h
 }
 
 // simPathError maps a filesystem error of the embedded environment: a

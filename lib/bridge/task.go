@@ -2,11 +2,11 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/relay"
 	"github.com/shellbox/shellbox/lib/task"
@@ -57,11 +57,7 @@ func createComposeTask(b *Bridge, ctx context.Context, req []byte) (Reply, error
 
 // checkTask: {"factory": handle, "requirements": ..., "spec": TaskSpec}.
 func checkTask(b *Bridge, _ context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Factory      uint64               `json:"factory"`
-		Requirements machine.Requirements `json:"requirements"`
-		Spec         json.RawMessage      `json:"spec"`
-	}
+	var r wire.CheckTaskRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -69,11 +65,11 @@ func checkTask(b *Bridge, _ context.Context, req []byte) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	var spec task.Spec
-	if err := decode(r.Spec, &spec); err != nil {
+	spec, err := taskSpecOf(r.Spec)
+	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{}, task.CheckEnvironment(f, r.Requirements, spec)
+	return Reply{}, task.CheckEnvironment(f, requirementsOf(r.Requirements), spec)
 }
 
 func factoryOf(b *Bridge, h uint64) (machine.Factory, error) {
@@ -93,10 +89,7 @@ type memberReply struct {
 // createTask: {"factory": handle, "spec": TaskSpec} → a task handle and a
 // machine handle per member (whose close tears the group down).
 func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Factory uint64          `json:"factory"`
-		Spec    json.RawMessage `json:"spec"`
-	}
+	var r wire.CreateTaskRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -104,8 +97,8 @@ func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	var spec task.Spec
-	if err := decode(r.Spec, &spec); err != nil {
+	spec, err := taskSpecOf(r.Spec)
+	if err != nil {
 		return Reply{}, err
 	}
 	return startTask(b, ctx, f, spec)
@@ -142,9 +135,7 @@ func (o *taskObject) Release() {
 func (o *taskObject) Call(ctx context.Context, method string, req, _ []byte) (Reply, error) {
 	switch method {
 	case "wait_ready":
-		var r struct {
-			Timeout *machine.Seconds `json:"timeout"`
-		}
+		var r wire.WaitReadyRequest
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -79,12 +80,12 @@ func recordedMachine(t *testing.T) (*Bridge, uint64) {
 	return b, handleOf(t, call(t, b, 2, f, "create", `{"source":{"type":"HostImage"}}`, nil))
 }
 
-func errorHeader(t *testing.T, err error) ErrorHeader {
+func errorHeader(t *testing.T, err error) wire.Error {
 	t.Helper()
 	if err == nil {
 		t.Fatal("no error")
 	}
-	var h ErrorHeader
+	var h wire.Error
 	if e := json.Unmarshal(EncodeError(err), &h); e != nil {
 		t.Fatal(e)
 	}

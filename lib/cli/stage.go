@@ -19,8 +19,8 @@ const stageSynopsis = `stage [options] IMAGE
 Stages IMAGE as a QEMU disk (rootfs.ext4 + image.json) and prints its
 directory, a QemuBundle path: in the QEMU image cache, where machines of the
 same image find it, or in --output. IMAGE is oci:LAYOUT[:TAG] or
-oci:LAYOUT@sha256:DIGEST (an OCI layout), docker:REF or REF (an image of the
-local Docker daemon).
+oci:LAYOUT@sha256:DIGEST (an OCI layout), docker://REF (pulled from its
+registry), docker:REF or REF (an image of the local Docker daemon).
 
 "shellbox stage --compat" takes marin-shellbox's shellbox-stage flags instead.`
 
@@ -33,6 +33,8 @@ func stage(ctx context.Context, args []string, stdio IO) int {
 	size := fs.Int("disk-size-mb", 0, "the disk's size in MiB (default 2048)")
 	output := fs.String("output", "", "write the bundle into this directory (absent or empty) instead of the cache")
 	cacheDir := fs.String("cache-dir", "", "the QEMU image cache (default ~/.cache/shellbox/qemu)")
+	authfile := fs.String("authfile", "", "registry credentials for docker:// images (default: containers/image's lookup, ~/.docker/config.json included)")
+	certDir := fs.String("cert-dir", "", "the registry's CA (ca.crt) and client certificates for docker:// images (default /etc/containers/certs.d/HOST:PORT)")
 	// Options may follow IMAGE.
 	var positional []string
 	for rest := args; ; {
@@ -55,7 +57,7 @@ func stage(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "shellbox stage: %v\n", err)
 		return ExitUsage
 	}
-	return doStage(ctx, stdio, src, qemu.StageOptions{CacheDir: *cacheDir, DiskSizeMB: *size, Output: *output})
+	return doStage(ctx, stdio, src, qemu.StageOptions{CacheDir: *cacheDir, DiskSizeMB: *size, Output: *output, AuthFile: *authfile, RegistryCertDir: *certDir})
 }
 
 // stageSource reads IMAGE.
@@ -70,6 +72,9 @@ func stageSource(image string) (machine.Source, error) {
 			}
 		}
 		return ociSource(layout, tag, digest)
+	}
+	if ref, ok := strings.CutPrefix(image, "docker://"); ok {
+		return machine.RegistryImage{Reference: ref}, nil
 	}
 	ref := strings.TrimPrefix(image, "docker:")
 	if ref == "" {
@@ -118,6 +123,8 @@ func describe(src machine.Source) string {
 		return s.Layout + "@" + s.ManifestDigest
 	case machine.DockerImage:
 		return s.Reference
+	case machine.RegistryImage:
+		return "docker://" + s.Reference
 	}
 	return src.Kind()
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/docker/docker/client"
 
 	"github.com/shellbox/shellbox/lib/backends/qemu/qemutest"
+	"github.com/shellbox/shellbox/lib/oci/ocitest"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
 
@@ -89,6 +90,27 @@ func TestStageOutputBundle(t *testing.T) {
 	// A non-empty output is refused, not overwritten.
 	if code, _, stderr := call(t, "", "stage", "--output", out, "oci:"+layout); code != ExitFailure || !strings.Contains(stderr, "not empty") {
 		t.Fatalf("stage into a full output: exit %d: %s", code, stderr)
+	}
+}
+
+// TestStageRegistryImage pulls docker://REF from a real registry on
+// loopback (TLS with its own CA, basic authentication) into a bundle.
+func TestStageRegistryImage(t *testing.T) {
+	layout, _ := busyboxLayout(t)
+	reg := ocitest.NewRegistry(t)
+	ref := reg.PushLayout(t, layout, "shellbox/stage:v1")
+	out := filepath.Join(t.TempDir(), "bundle")
+	code, _, stderr := call(t, "", "stage", "docker://"+ref, "--authfile", reg.AuthFile, "--cert-dir", reg.CertDir,
+		"--cache-dir", t.TempDir(), "--output", out, "--disk-size-mb", "32")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	readBundle(t, out, 32)
+	// Without credentials the registry refuses.
+	code, _, stderr = call(t, "", "stage", "docker://"+ref, "--authfile", filepath.Join(t.TempDir(), "none.json"), "--cert-dir", reg.CertDir,
+		"--cache-dir", t.TempDir(), "--output", filepath.Join(t.TempDir(), "b"))
+	if code != ExitFailure || !strings.Contains(stderr, "unauthorized") {
+		t.Fatalf("without credentials: exit %d: %s", code, stderr)
 	}
 }
 

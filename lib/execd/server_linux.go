@@ -221,6 +221,9 @@ type server struct {
 	killed  map[uint64]struct{}
 	// keepCaps: see ServeOptions.KeepCapabilities.
 	keepCaps bool
+	// cgroup and killNote: see ServeOptions.
+	cgroup   *os.File
+	killNote func() string
 }
 
 func (s *server) handle(c net.Conn) {
@@ -687,6 +690,9 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	}
 	outBuf, outTrunc := stdout.finish()
 	errBuf, errTrunc := stderr.finish()
+	if s.killNote != nil && ws.Signaled() && ws.Signal() == syscall.SIGKILL && !exit.TimedOut && !exit.Killed {
+		errBuf = append(errBuf, s.killNote()...)
+	}
 	exit.StdoutTruncated, exit.StderrTruncated = outTrunc, errTrunc
 	wmu.Lock()
 	defer wmu.Unlock()

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// Each error type below crosses the C ABI as the Python exception of the
-// same name (see ErrorKind).
+// The errors below are the contract's: each is one failure a caller can act
+// on (KindOf classifies them).
 
-// InvalidSpec is a value no backend accepts (Python: ValueError).
+// InvalidSpec is a value no backend accepts.
 type InvalidSpec struct {
 	Field  string
 	Reason string
@@ -17,8 +17,7 @@ type InvalidSpec struct {
 
 func (e *InvalidSpec) Error() string { return fmt.Sprintf("invalid %s: %s", e.Field, e.Reason) }
 
-// UnsupportedSpec is a valid spec this backend cannot honour
-// (Python: UnsupportedMachineSpec, a ValueError).
+// UnsupportedSpec is a valid spec this backend cannot honour.
 type UnsupportedSpec struct {
 	Backend string
 	Field   string
@@ -29,7 +28,7 @@ func (e *UnsupportedSpec) Error() string {
 	return fmt.Sprintf("the %s backend does not support %s: %s", e.Backend, e.Field, e.Reason)
 }
 
-// StartupError: the machine could not be started (Python: MachineStartupError).
+// StartupError: the machine could not be started.
 type StartupError struct {
 	Backend string
 	Err     error
@@ -40,7 +39,7 @@ func (e *StartupError) Error() string {
 }
 func (e *StartupError) Unwrap() error { return e.Err }
 
-// ErrTerminated: the machine ended before Close (Python: MachineTerminated).
+// ErrTerminated: the machine ended before Close.
 var ErrTerminated = errors.New("machine terminated")
 
 // TerminatedError says why a machine ended early.
@@ -53,7 +52,7 @@ func (e *TerminatedError) Is(target error) bool { return target == ErrTerminated
 var ErrClosed = errors.New("machine is closed")
 
 // SandboxUnavailable: no candidate sandbox works on this host; it carries
-// each candidate's error (Python: SandboxUnavailable).
+// each candidate's error.
 type SandboxUnavailable struct {
 	Backend    string
 	Hint       string
@@ -62,8 +61,8 @@ type SandboxUnavailable struct {
 
 // CandidateError is why one candidate (a binary path, a runtime) failed.
 type CandidateError struct {
-	Candidate string `json:"candidate"`
-	Error     string `json:"error"`
+	Candidate string
+	Error     string
 }
 
 func (e *SandboxUnavailable) Error() string {
@@ -79,7 +78,7 @@ func (e *SandboxUnavailable) Error() string {
 }
 
 // InfrastructureError: a stop or cleanup could not be confirmed; the
-// machine has been closed (Python: MachineInfrastructureError).
+// machine has been closed.
 type InfrastructureError struct {
 	Op  string
 	Err error
@@ -91,8 +90,7 @@ func (e *InfrastructureError) Error() string {
 func (e *InfrastructureError) Unwrap() error { return e.Err }
 
 // InternalError is a panic the library recovered from: a bug, reported to
-// the caller instead of taking down the host process (Python:
-// MachineInfrastructureError).
+// the caller instead of taking down the host process.
 type InternalError struct {
 	Op    string
 	Value any
@@ -111,8 +109,8 @@ func (e *DownloadLimitExceeded) Error() string {
 	return fmt.Sprintf("download of %s exceeds its limit of %d bytes", e.Path, e.Limit)
 }
 
-// PathError is a transfer path that does not exist or is not allowed:
-// NotFound maps to Python's FileNotFoundError, the rest to PermissionError.
+// PathError is a transfer path that does not exist (NotFound) or is not
+// allowed.
 type PathError struct {
 	Op       string
 	Path     string
@@ -122,8 +120,26 @@ type PathError struct {
 
 func (e *PathError) Error() string { return fmt.Sprintf("%s %s: %s", e.Op, e.Path, e.Reason) }
 
-// ErrorKind names the Python exception class an error maps to.
-func ErrorKind(err error) string {
+// Kind classifies an error by what a caller can do about it.
+type Kind int
+
+const (
+	KindOther              Kind = iota // anything else
+	KindInvalid                        // *InvalidSpec
+	KindUnsupported                    // *UnsupportedSpec
+	KindSandboxUnavailable             // *SandboxUnavailable
+	KindStartup                        // *StartupError
+	KindTerminated                     // ErrTerminated
+	KindInfrastructure                 // *InfrastructureError, *InternalError
+	KindDownloadLimit                  // *DownloadLimitExceeded
+	KindNotFound                       // *PathError with NotFound
+	KindPermission                     // *PathError otherwise
+	KindClosed                         // ErrClosed
+)
+
+// KindOf classifies err (wrapped errors too). An unsupported spec is also
+// invalid; it is KindUnsupported.
+func KindOf(err error) Kind {
 	var (
 		invalid     *InvalidSpec
 		unsupported *UnsupportedSpec
@@ -136,26 +152,26 @@ func ErrorKind(err error) string {
 	)
 	switch {
 	case errors.As(err, &unsupported):
-		return "UnsupportedMachineSpec"
+		return KindUnsupported
 	case errors.As(err, &invalid):
-		return "ValueError"
+		return KindInvalid
 	case errors.As(err, &sandbox):
-		return "SandboxUnavailable"
+		return KindSandboxUnavailable
 	case errors.As(err, &startup):
-		return "MachineStartupError"
+		return KindStartup
 	case errors.Is(err, ErrTerminated):
-		return "MachineTerminated"
+		return KindTerminated
 	case errors.As(err, &infra), errors.As(err, &internal):
-		return "MachineInfrastructureError"
+		return KindInfrastructure
 	case errors.As(err, &limit):
-		return "DownloadLimitExceeded"
+		return KindDownloadLimit
 	case errors.As(err, &pathErr):
 		if pathErr.NotFound {
-			return "FileNotFoundError"
+			return KindNotFound
 		}
-		return "PermissionError"
+		return KindPermission
 	case errors.Is(err, ErrClosed):
-		return "MachineClosed"
+		return KindClosed
 	}
-	return "RuntimeError"
+	return KindOther
 }

@@ -24,7 +24,7 @@ type DownloadOptions struct {
 	// MaxBytes, when positive, bounds the total bytes of the files a
 	// download writes (a file, or every file of a tree); more gives
 	// DownloadLimitExceeded and leaves the target untouched. A negative
-	// value is a bound of zero bytes (Python's max_bytes=0); zero means no
+	// value is a bound of zero bytes (a caller's max_bytes=0); zero means no
 	// bound, though the host's disk reserve still applies (lib/transfer).
 	MaxBytes int64
 }
@@ -58,9 +58,9 @@ type ProcessExit struct {
 
 // Requirements is what a task needs, as Harbor-facing code declares it.
 type Requirements struct {
-	CommandSemantics string   `json:"command_semantics,omitempty"` // "linux_process" | "shell_simulator" | ""
-	Capabilities     []string `json:"capabilities,omitempty"`
-	DockerImage      string   `json:"docker_image,omitempty"`
+	CommandSemantics string // "linux_process" | "shell_simulator" | ""
+	Capabilities     []string
+	DockerImage      string
 }
 
 // Factory creates machines of one backend.

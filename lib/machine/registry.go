@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// Constructor builds a factory from its JSON options (the Python factory's
-// keyword arguments).
+// Constructor builds a factory from its JSON options (a backend's own
+// configuration, which the contract does not interpret).
 type Constructor func(options json.RawMessage) (Factory, error)
 
 var (

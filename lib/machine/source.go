@@ -1,50 +1,49 @@
 package machine
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
 
 // Source is an image source: where a machine's software comes from.
 type Source interface {
-	// Kind is the source's Python class name, e.g. "HostImage".
+	// Kind is the source's type name, e.g. "HostImage".
 	Kind() string
 }
 
 // RegistryImage is an OCI registry reference such as ghcr.io/org/image:tag.
 type RegistryImage struct {
-	Reference string `json:"reference"`
+	Reference string
 }
 
 // DockerfileSource is a Dockerfile and its build context.
 type DockerfileSource struct {
-	Context    string `json:"context"`
-	Dockerfile string `json:"dockerfile"`
+	Context    string
+	Dockerfile string
 }
 
 // DockerImage is an image that already exists in the local Docker daemon.
 type DockerImage struct {
-	Reference string `json:"reference"`
+	Reference string
 }
 
 // PreparedImage is one linux/amd64 image resolved to an OCI layout on disk.
 type PreparedImage struct {
-	Layout         string `json:"layout"`
-	ManifestDigest string `json:"manifest_digest"`
-	Origin         Source `json:"-"`
+	Layout         string
+	ManifestDigest string
+	Origin         Source
 }
 
 // HostImage is the host's own programs, read-only.
 type HostImage struct {
-	ReadOnly []string `json:"read_only"`
-	BinDirs  []string `json:"bin_dirs"`
+	ReadOnly []string
+	BinDirs  []string
 }
 
 // QemuBundle is a staged microVM runtime directory.
 type QemuBundle struct {
-	Path           string `json:"path"`
-	ImageReference string `json:"image_reference,omitempty"`
+	Path           string
+	ImageReference string
 }
 
 // ShellSimBuiltins is ShellSim's built-in command set and nothing else.
@@ -52,8 +51,8 @@ type ShellSimBuiltins struct{}
 
 // PackageSpec asks the backend to provide Python packages and tools.
 type PackageSpec struct {
-	PyPIPackages []string `json:"pypi_packages"` // nil: no Python at all
-	Tools        []string `json:"tools"`
+	PyPIPackages []string // nil: no Python at all
+	Tools        []string
 }
 
 func (RegistryImage) Kind() string    { return "RegistryImage" }
@@ -64,58 +63,6 @@ func (HostImage) Kind() string        { return "HostImage" }
 func (QemuBundle) Kind() string       { return "QemuBundle" }
 func (ShellSimBuiltins) Kind() string { return "ShellSimBuiltins" }
 func (PackageSpec) Kind() string      { return "PackageSpec" }
-
-// DecodeSource reads the tagged JSON form {"type": "HostImage", ...}.
-func DecodeSource(data []byte) (Source, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, &InvalidSpec{Field: "source", Reason: "a machine needs an image source"}
-	}
-	var tag struct {
-		Type   string          `json:"type"`
-		Source json.RawMessage `json:"source"`
-	}
-	if err := json.Unmarshal(data, &tag); err != nil {
-		return nil, &InvalidSpec{Field: "source", Reason: err.Error()}
-	}
-	var src Source
-	var err error
-	decode := func(v Source) Source {
-		err = json.Unmarshal(data, v)
-		return v
-	}
-	switch tag.Type {
-	case "RegistryImage":
-		v := decode(&RegistryImage{}).(*RegistryImage)
-		if err == nil && (strings.TrimSpace(v.Reference) == "" || strings.Contains(v.Reference, "://")) {
-			return nil, &InvalidSpec{Field: "source", Reason: "RegistryImage requires a container image reference without a URL scheme"}
-		}
-		src = *v
-	case "DockerfileSource":
-		src = *decode(&DockerfileSource{}).(*DockerfileSource)
-	case "DockerImage":
-		src = *decode(&DockerImage{}).(*DockerImage)
-	case "PreparedImage":
-		v := *decode(&PreparedImage{}).(*PreparedImage)
-		if err == nil && len(tag.Source) > 0 && string(tag.Source) != "null" {
-			v.Origin, err = DecodeSource(tag.Source)
-		}
-		src = v
-	case "HostImage":
-		src = *decode(&HostImage{}).(*HostImage)
-	case "QemuBundle":
-		src = *decode(&QemuBundle{}).(*QemuBundle)
-	case "ShellSimBuiltins":
-		src = ShellSimBuiltins{}
-	case "PackageSpec":
-		src = *decode(&PackageSpec{}).(*PackageSpec)
-	default:
-		return nil, &InvalidSpec{Field: "source", Reason: fmt.Sprintf("unknown image source type %q", tag.Type)}
-	}
-	if err != nil {
-		return nil, &InvalidSpec{Field: "source", Reason: err.Error()}
-	}
-	return src, nil
-}
 
 // validateSource refuses source fields no backend could use: host paths
 // with NUL bytes, references with NUL bytes, malformed digests.
@@ -138,6 +85,9 @@ func validateSource(src Source) error {
 	case DockerfileSource:
 		texts = append(texts, v.Context, v.Dockerfile)
 	case RegistryImage:
+		if strings.TrimSpace(v.Reference) == "" || strings.Contains(v.Reference, "://") {
+			return &InvalidSpec{Field: "source", Reason: "RegistryImage requires a container image reference without a URL scheme"}
+		}
 		texts = append(texts, v.Reference)
 	case DockerImage:
 		texts = append(texts, v.Reference)

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -31,9 +30,7 @@ type Spec struct {
 }
 
 // Validate rejects values no backend could honour, the same way for every
-// backend (the bridge calls it before a backend sees the spec). The Python
-// MachineSpec checks cpus and storage_mb at construction too, as
-// marin-shellbox does, with the same messages.
+// backend (the bridge calls it before a backend sees the spec).
 func (s Spec) Validate() error {
 	if s.Source == nil {
 		return &InvalidSpec{Field: "source", Reason: "a machine needs an image source"}
@@ -76,64 +73,19 @@ func (s Spec) Validate() error {
 	return nil
 }
 
-// specWire is the JSON form of Spec, as the Python MachineSpec sends it.
-type specWire struct {
-	Source         json.RawMessage   `json:"source"`
-	Workdir        *string           `json:"workdir"`
-	Env            map[string]string `json:"env"`
-	Network        NetworkPolicy     `json:"network"`
-	MemoryMB       *int              `json:"memory_mb"`
-	CPUs           *int              `json:"cpus"`
-	StorageMB      *int              `json:"storage_mb"`
-	GPUs           int               `json:"gpus"`
-	StartupTimeout *Seconds          `json:"startup_timeout"`
-}
-
-// UnmarshalJSON reads a spec with the defaults of the Python MachineSpec
-// (workdir "/workspace", network deny).
-func (s *Spec) UnmarshalJSON(data []byte) error {
-	var w specWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return &InvalidSpec{Field: "spec", Reason: err.Error()}
-	}
-	src, err := DecodeSource(w.Source)
-	if err != nil {
-		return err
-	}
-	*s = Spec{Source: src, Workdir: "/workspace", Env: w.Env, Network: w.Network,
-		MemoryMB: w.MemoryMB, CPUs: w.CPUs, StorageMB: w.StorageMB, GPUs: w.GPUs}
-	if w.Workdir != nil {
-		s.Workdir = *w.Workdir
-	}
-	if s.Network == "" {
-		s.Network = NetworkDeny
-	}
-	if w.StartupTimeout != nil {
-		d, err := DurationFromSeconds("startup_timeout", float64(*w.StartupTimeout))
-		if err != nil {
-			return err
-		}
-		if d <= 0 {
-			return &InvalidSpec{Field: "startup_timeout", Reason: "startup_timeout must be positive"}
-		}
-		s.StartupTimeout = d
-	}
-	return s.Validate()
-}
-
 // Command is one program to run in a machine.
 type Command struct {
-	Argv        []string          `json:"argv"`
-	Cwd         string            `json:"cwd,omitempty"` // "": the machine's workdir
-	Env         map[string]string `json:"env,omitempty"`
-	Stdin       []byte            `json:"-"` // crosses the C ABI as the payload
-	Timeout     time.Duration     `json:"-"` // 0: none
-	OutputLimit int               `json:"output_limit_bytes"`
-	User        string            `json:"user,omitempty"` // "": the machine's default user
+	Argv        []string
+	Cwd         string // "": the machine's workdir
+	Env         map[string]string
+	Stdin       []byte        // the command's standard input
+	Timeout     time.Duration // 0: none
+	OutputLimit int
+	User        string // "": the machine's default user
 	// OffHeapOutput lets Run keep output of a large OutputLimit outside
 	// the Go heap (see Output); the caller must then call Result.Free
 	// once done with Stdout and Stderr. Backends may ignore it.
-	OffHeapOutput bool `json:"-"`
+	OffHeapOutput bool
 }
 
 // Validate rejects commands that cannot run anywhere, the same way for

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -109,7 +108,7 @@ func validateEnv(field string, env map[string]string) (int, error) {
 	return total, nil
 }
 
-// DurationFromSeconds converts a wire timeout in seconds. NaN and
+// DurationFromSeconds converts a timeout in seconds. NaN and
 // infinities are refused; a positive value too small for a nanosecond is
 // rounded up (a tiny timeout expires at once, it is never "none"); values
 // over MaxSeconds are refused. The sign is left to the caller.
@@ -128,28 +127,4 @@ func DurationFromSeconds(field string, s float64) (time.Duration, error) {
 		return 0, &InvalidSpec{Field: field, Reason: fmt.Sprintf("%g seconds is over the limit of %.0f seconds (give no timeout instead)", s, MaxSeconds)}
 	}
 	return time.Duration(ns), nil
-}
-
-// Seconds is a duration in seconds on the wire. Besides JSON numbers it
-// reads "NaN", "Infinity" and "-Infinity" (what Python's json writes for
-// those floats, sent as strings) so that they reach DurationFromSeconds and
-// are refused there, naming their field, instead of failing JSON parsing.
-type Seconds float64
-
-func (s *Seconds) UnmarshalJSON(data []byte) error {
-	switch string(data) {
-	case `"NaN"`:
-		*s = Seconds(math.NaN())
-	case `"Infinity"`:
-		*s = Seconds(math.Inf(1))
-	case `"-Infinity"`:
-		*s = Seconds(math.Inf(-1))
-	default:
-		var f float64
-		if err := json.Unmarshal(data, &f); err != nil {
-			return err
-		}
-		*s = Seconds(f)
-	}
-	return nil
 }

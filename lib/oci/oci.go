@@ -1,6 +1,8 @@
-// Package oci reads linux/amd64 images from OCI image layouts on disk and
-// unpacks their layers into a directory with umoci (used as a library:
-// whiteouts, ownership and modes as the layers say).
+// Package oci brings linux/amd64 images into OCI image layouts on disk
+// (pulled from registries with containers/image, exported from the Docker
+// daemon), reads them back verified, and unpacks their layers into a
+// directory with umoci (used as a library: whiteouts, ownership and modes
+// as the layers say).
 package oci
 
 import (
@@ -104,4 +106,33 @@ func (img *Image) Unpack(ctx context.Context, dest string) error {
 		return fmt.Errorf("unpacking %s: %w", img.ManifestDigest, err)
 	}
 	return nil
+}
+
+// ResolveTag finds the manifest of an OCI layout's index.json named tag
+// (org.opencontainers.image.ref.name); with tag "" the index must hold
+// exactly one manifest.
+func ResolveTag(layout, tag string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(layout, "index.json"))
+	if err != nil {
+		return "", fmt.Errorf("OCI layout %s: %w", layout, err)
+	}
+	var idx ispec.Index
+	if err := json.Unmarshal(data, &idx); err != nil {
+		return "", fmt.Errorf("OCI layout %s: index.json: %w", layout, err)
+	}
+	var found []string
+	for _, m := range idx.Manifests {
+		if tag == "" || m.Annotations[ispec.AnnotationRefName] == tag {
+			found = append(found, string(m.Digest))
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case tag == "":
+		return "", fmt.Errorf("OCI layout %s holds %d manifests: name one with :TAG", layout, len(found))
+	case len(found) == 0:
+		return "", fmt.Errorf("OCI layout %s has no manifest tagged %q", layout, tag)
+	}
+	return "", fmt.Errorf("OCI layout %s has %d manifests tagged %q", layout, len(found), tag)
 }

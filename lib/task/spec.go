@@ -1,7 +1,6 @@
 package task
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"time"
@@ -131,78 +130,5 @@ func (c Container) validate() error {
 			return &machine.InvalidSpec{Field: "readiness.attempts", Reason: "must be positive"}
 		}
 	}
-	return nil
-}
-
-// Wire forms, as the Python dataclasses send them.
-type specWire struct {
-	Containers []containerWire `json:"containers"`
-	Primary    string          `json:"primary"`
-}
-
-type containerWire struct {
-	Name      string         `json:"name"`
-	Machine   machine.Spec   `json:"machine"`
-	Endpoints []endpointWire `json:"endpoints"`
-	Readiness *probeWire     `json:"readiness"`
-	Command   []string       `json:"command"`
-}
-
-type endpointWire struct {
-	Name     string `json:"name"`
-	Port     int    `json:"port"`
-	Protocol string `json:"protocol"`
-}
-
-type probeWire struct {
-	Command     []string        `json:"command"`
-	Timeout     machine.Seconds `json:"timeout"`
-	Interval    machine.Seconds `json:"interval"`
-	StartPeriod machine.Seconds `json:"start_period"`
-	Attempts    *int            `json:"attempts"`
-}
-
-// UnmarshalJSON reads a spec sent by the Python TaskSpec and validates it.
-func (s *Spec) UnmarshalJSON(data []byte) error {
-	var w specWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return &machine.InvalidSpec{Field: "task", Reason: err.Error()}
-	}
-	out := Spec{Primary: w.Primary}
-	for i, c := range w.Containers {
-		mc := Container{Name: c.Name, Machine: c.Machine, Command: c.Command}
-		for _, e := range c.Endpoints {
-			if e.Protocol == "" {
-				e.Protocol = "tcp"
-			}
-			mc.Endpoints = append(mc.Endpoints, Endpoint(e))
-		}
-		if p := c.Readiness; p != nil {
-			probe := &Probe{Command: p.Command}
-			for _, d := range []struct {
-				field string
-				in    machine.Seconds
-				out   *time.Duration
-			}{{"timeout", p.Timeout, &probe.Timeout}, {"interval", p.Interval, &probe.Interval}, {"start_period", p.StartPeriod, &probe.StartPeriod}} {
-				v, err := machine.DurationFromSeconds(fmt.Sprintf("containers[%d].readiness.%s", i, d.field), float64(d.in))
-				if err != nil {
-					return err
-				}
-				*d.out = v
-			}
-			if p.Attempts != nil {
-				if *p.Attempts <= 0 {
-					return &machine.InvalidSpec{Field: fmt.Sprintf("containers[%d].readiness.attempts", i), Reason: "must be positive"}
-				}
-				probe.Attempts = *p.Attempts
-			}
-			mc.Readiness = probe
-		}
-		out.Containers = append(out.Containers, mc)
-	}
-	if err := out.Validate(); err != nil {
-		return err
-	}
-	*s = out
 	return nil
 }

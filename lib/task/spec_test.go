@@ -1,7 +1,6 @@
 package task
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -68,33 +67,5 @@ func TestSpecValidateNamesTheField(t *testing.T) {
 	ok := Spec{Primary: "agent", Containers: []Container{member("agent"), probe(func(*Probe) {})}}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("a valid spec: %v", err)
-	}
-}
-
-func TestSpecFromJSON(t *testing.T) {
-	var s Spec
-	err := json.Unmarshal([]byte(`{"primary":"agent","containers":[
-		{"name":"agent","machine":{"source":{"type":"HostImage","read_only":[],"bin_dirs":[]}}},
-		{"name":"web","machine":{"source":{"type":"HostImage","read_only":[],"bin_dirs":[]}},"command":["httpd"],
-		 "endpoints":[{"name":"http","port":8080}],
-		 "readiness":{"command":["true"],"timeout":1.5,"interval":0.25,"start_period":0,"attempts":3}}]}`), &s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	web := s.Containers[1]
-	if web.Endpoints[0].Protocol != "tcp" || web.Readiness.Timeout != 1500*time.Millisecond || web.Readiness.Interval != 250*time.Millisecond || web.Readiness.Attempts != 3 {
-		t.Fatalf("decoded %+v %+v", web, web.Readiness)
-	}
-	for _, bad := range []struct{ doc, field string }{
-		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":"NaN","interval":1}}]}`, "containers[0].readiness.timeout"},
-		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":1,"interval":1,"attempts":0}}]}`, "containers[0].readiness.attempts"},
-		{`{"primary":"a","containers":[{"name":"a","machine":{"source":{"type":"HostImage"}},"readiness":{"command":["true"],"timeout":-1,"interval":1}}]}`, "containers[0].readiness.timeout"},
-	} {
-		var s Spec
-		err := json.Unmarshal([]byte(bad.doc), &s)
-		var inv *machine.InvalidSpec
-		if !errors.As(err, &inv) || inv.Field != bad.field {
-			t.Errorf("%s: %v, want field %s", bad.doc, err, bad.field)
-		}
 	}
 }

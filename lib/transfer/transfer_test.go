@@ -294,7 +294,7 @@ func TestExtractHugeEntriesStopEarly(t *testing.T) {
 				z := &zeros{}
 				err := Extract(ctx, io.MultiReader(archive(t, entries...), z), s.target, opts)
 				var lim *machine.DownloadLimitExceeded
-				if !errors.As(err, &lim) || machine.ErrorKind(err) != "DownloadLimitExceeded" {
+				if !errors.As(err, &lim) || machine.KindOf(err) != machine.KindDownloadLimit {
 					t.Fatalf("got %v", err)
 				}
 				var se *SpaceError

@@ -1,26 +1,27 @@
 """Python proxies for Go-backed factories, machines and process sessions.
 
-A backend's Python module subclasses GoMachineFactory and passes its
-keyword arguments as the Go factory's JSON options; everything else happens
-in Go."""
+Requests and replies are the generated wire types (shellbox._wire); errors
+arrive as the typed error header and are raised as the package's
+exceptions. A backend's Python module subclasses GoMachineFactory and passes
+its keyword arguments as the Go factory's options; everything else happens
+in Go, which checks every request once."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import weakref
-from enum import Enum
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any
 
-from shellbox import _native
+from shellbox import _native, _wire
+from shellbox._wire import ErrorKind
 from shellbox.machine import (
+    DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES,
     Backend,
     Command,
     DownloadLimitExceeded,
     ExecutionRequirements,
-    ExitReason,
     MachineClosed,
     MachineInfrastructureError,
     MachineSpec,
@@ -28,104 +29,78 @@ from shellbox.machine import (
     MachineTerminated,
     Result,
     SandboxUnavailable,
+    ShellUpdate,
     UnsupportedMachineSpec,
 )
 
 _SIMPLE_ERRORS: dict[str, type[Exception]] = {
-    "ValueError": ValueError,
-    "MachineStartupError": MachineStartupError,
-    "MachineTerminated": MachineTerminated,
-    "MachineInfrastructureError": MachineInfrastructureError,
-    "MachineClosed": MachineClosed,
-    "DownloadLimitExceeded": DownloadLimitExceeded,
-    "FileNotFoundError": FileNotFoundError,
-    "PermissionError": PermissionError,
-    "TimeoutError": TimeoutError,
-    "RuntimeError": RuntimeError,
+    ErrorKind.VALUE_ERROR: ValueError,
+    ErrorKind.MACHINE_STARTUP_ERROR: MachineStartupError,
+    ErrorKind.MACHINE_INFRASTRUCTURE_ERROR: MachineInfrastructureError,
+    ErrorKind.MACHINE_CLOSED: MachineClosed,
+    ErrorKind.DOWNLOAD_LIMIT_EXCEEDED: DownloadLimitExceeded,
+    ErrorKind.FILE_NOT_FOUND_ERROR: FileNotFoundError,
+    ErrorKind.PERMISSION_ERROR: PermissionError,
+    ErrorKind.RUNTIME_ERROR: RuntimeError,
+    # Failures of this process while it read a reply (shellbox._native).
     "MemoryError": MemoryError,
+    "TimeoutError": TimeoutError,
 }
 
 
-def translate(error: _native.GoError) -> Exception:
-    """The Python exception for a Go error header. A ValueError carries the
-    field Go named (``error.field``), as UnsupportedMachineSpec does."""
-    head = error.header
-    kind, message = head.get("kind", "RuntimeError"), head.get("message", "")
-    if kind == "UnsupportedMachineSpec":
-        return UnsupportedMachineSpec(message, head.get("field"))
-    if kind == "SandboxUnavailable":
-        candidates = {c["candidate"]: c["error"] for c in head.get("candidates") or ()}
-        return SandboxUnavailable(message, candidates)
-    if kind == "Cancelled":
+def exception(head: _wire.Error) -> BaseException:
+    """The Python exception for an error header: a ValueError carries the
+    field Go named (``error.field``), MachineTerminated the ShellSim stop
+    reason (``error.stop_reason``)."""
+    kind, message = head.kind, head.message
+    if kind == ErrorKind.UNSUPPORTED_MACHINE_SPEC:
+        return UnsupportedMachineSpec(message, head.field)
+    if kind == ErrorKind.SANDBOX_UNAVAILABLE:
+        return SandboxUnavailable(message, {c.candidate: c.error for c in head.candidates})
+    if kind == ErrorKind.MACHINE_TERMINATED:
+        return MachineTerminated(message, head.stop_reason)
+    if kind == ErrorKind.CANCELLED:
         return asyncio.CancelledError(message)
-    exception = _SIMPLE_ERRORS.get(kind, RuntimeError)(message)
-    if kind == "ValueError":
-        exception.field = head.get("field")
-    return exception
+    error = _SIMPLE_ERRORS.get(kind, RuntimeError)(message)
+    if kind == ErrorKind.VALUE_ERROR:
+        error.field = head.field
+    return error
 
 
-async def call(handle: int, method: str, request: Any = None, payload: bytes = b"") -> _native.Reply:
+def translate(error: _native.GoError) -> BaseException:
+    """The Python exception for a failed call (anything with an error ``header``)."""
+    return exception(_wire.Error.from_json(error.header))
+
+
+def _request(method: _wire.Method | str, request: Any) -> Any:
+    if isinstance(method, str) or request is None or method.encode is None:
+        return request  # a raw call: request is the JSON itself
+    return method.encode(request)
+
+
+def _reply(method: _wire.Method | str, reply: _native.Reply) -> _native.Reply:
+    if isinstance(method, str) or method.decode is None:
+        return reply
+    return _native.Reply(method.decode(reply.header), reply.segments)
+
+
+async def call(handle: int, method: _wire.Method | str, request: Any = None, payload: bytes = b"") -> _native.Reply:
+    """Call ``method`` on a handle. With a wire Method, request is encoded by
+    it (from the wire type or any object with the same fields) and the reply
+    header decoded; with a method name both are raw JSON."""
+    name = method if isinstance(method, str) else method.name
     try:
-        return await _native.call(handle, method, request, payload)
+        return _reply(method, await _native.call(handle, name, _request(method, request), payload))
     except _native.GoError as error:
         raise translate(error) from None
 
 
-def call_sync(handle: int, method: str, request: Any = None) -> _native.Reply:
+def call_sync(handle: int, method: _wire.Method | str, request: Any = None, payload: bytes = b"") -> _native.Reply:
+    name = method if isinstance(method, str) else method.name
     try:
-        return _native.call_sync(handle, method, request)
+        return _reply(method, _native.call_sync(handle, name, _request(method, request), payload))
     except _native.GoError as error:
         raise translate(error) from None
-
-
-def to_json(value: Any) -> Any:
-    """Dataclasses (with their class name as "type"), enums and paths as JSON
-    values. Bytes become strings (undecodable bytes as surrogates, which Go
-    refuses naming their field; see _native.encode for non-finite floats)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        out["type"] = type(value).__name__
-        return out
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, PurePath):
-        return str(value)
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("utf-8", "surrogateescape")
-    if isinstance(value, dict):
-        return {to_json(k) if isinstance(k, (bytes, bytearray)) else str(k): to_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
-    return value
-
-
-def spec_json(spec: MachineSpec) -> dict[str, Any]:
-    out = to_json(spec)
-    out.pop("type", None)
-    return out
-
-
-def command_json(command: Command) -> dict[str, Any]:
-    """A Command as the run request; Go checks every field."""
-    return to_json(
-        {
-            "argv": command.argv,
-            "cwd": command.cwd or "",
-            "env": command.env,
-            "timeout": command.timeout,
-            "output_limit_bytes": command.output_limit_bytes,
-            "user": command.user or "",
-        }
-    )
-
-
-def requirements_json(requirements: ExecutionRequirements) -> dict[str, Any]:
-    semantics = getattr(requirements, "command_semantics", None)
-    return {
-        "command_semantics": str(semantics.value if isinstance(semantics, Enum) else semantics or ""),
-        "capabilities": list(getattr(requirements, "capabilities", ()) or ()),
-        "docker_image": getattr(requirements, "docker_image", None) or "",
-    }
 
 
 class _Handle:
@@ -139,37 +114,65 @@ class _Handle:
         self._finalizer.detach()
 
 
-class GoProcessSession:
-    """A ProcessSession backed by a Go process handle."""
+class GoObject:
+    """A Go object behind a handle: close once, then release the handle."""
+
+    _closed_message = "closed"
+    _close: _wire.Method = _wire.MACHINE_CLOSE
 
     def __init__(self, handle: int):
         self._handle = _Handle(handle)
-        self._stderr = b""
-        self._stderr_truncated = False
-        self._exit_code: int | None = None
         self._closed = False
 
     def _check(self) -> int:
         if self._closed:
-            raise MachineClosed("process session is closed")
+            raise MachineClosed(self._closed_message)
         return self._handle.id
 
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await call(self._handle.id, self._close)
+        finally:
+            self._handle.detach()
+            await call(self._handle.id, _wire.ANY_RELEASE)
+
+    async def __aenter__(self) -> Any:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+class GoProcessSession(GoObject):
+    """A ProcessSession backed by a Go process handle."""
+
+    _closed_message = "process session is closed"
+    _close = _wire.PROCESS_CLOSE
+
+    def __init__(self, handle: int):
+        super().__init__(handle)
+        self._stderr = b""
+        self._stderr_truncated = False
+        self._exit_code: int | None = None
+
     async def write(self, data: bytes) -> None:
-        await call(self._check(), "write", None, bytes(data))
+        await call(self._check(), _wire.PROCESS_WRITE, None, bytes(data))
 
     async def close_stdin(self) -> None:
-        await call(self._check(), "close_stdin")
+        await call(self._check(), _wire.PROCESS_CLOSE_STDIN)
 
     async def read(self, max_bytes: int = 65536) -> bytes:
-        reply = await call(self._check(), "read", {"max_bytes": max_bytes})
+        reply = await call(self._check(), _wire.PROCESS_READ, _wire.ReadRequest(max_bytes))
         return reply.segments[0]
 
     async def wait(self) -> int:
         if self._exit_code is None:
-            reply = await call(self._check(), "wait")
-            self._exit_code = reply.header["exit_code"]
-            self._stderr = reply.segments[0]
-            self._stderr_truncated = reply.header["stderr_truncated"]
+            reply = await call(self._check(), _wire.PROCESS_WAIT)
+            self._stderr, self._stderr_truncated = reply.segments[0], reply.header.stderr_truncated
+            self._exit_code = reply.header.exit_code
         return self._exit_code
 
     @property
@@ -184,110 +187,142 @@ class GoProcessSession:
     def stderr_truncated(self) -> bool:
         return self._stderr_truncated
 
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            await call(self._handle.id, "close")
-        finally:
-            self._handle.detach()
-            await call(self._handle.id, "release")
 
-    async def __aenter__(self) -> GoProcessSession:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-
-class GoMachine:
+class GoMachine(GoObject):
     """A Machine backed by a Go machine handle."""
 
+    _closed_message = "machine is closed"
+
     def __init__(self, handle: int, spec: MachineSpec, backend: Backend):
-        self._handle = _Handle(handle)
+        super().__init__(handle)
         self.spec = spec
         self.backend = backend
-        self._closed = False
-
-    def _check(self) -> int:
-        if self._closed:
-            raise MachineClosed("machine is closed")
-        return self._handle.id
 
     async def run(self, command: Command) -> Result:
         if not isinstance(command, Command):
             raise TypeError(f"run takes a Command, got {type(command).__name__}")
-        reply = await call(self._check(), "run", command_json(command), command.stdin)
-        head = reply.header
-        return Result(
-            head["exit_code"],
-            reply.segments[0],
-            reply.segments[1],
-            head["stdout_truncated"],
-            head["stderr_truncated"],
-            ExitReason(head["reason"]),
-        )
+        reply = await call(self._check(), _wire.MACHINE_RUN, command, command.stdin)
+        head: _wire.RunReply = reply.header
+        self._ran(head)
+        stdout, stderr = reply.segments
+        return Result(head.exit_code, stdout, stderr, head.stdout_truncated, head.stderr_truncated, head.reason)
+
+    def _ran(self, head: _wire.RunReply) -> None:
+        """Called with each run's reply header (ShellSim notes its stop reason)."""
 
     async def upload(self, source: Path, target: str) -> None:
-        request = {"source": os.path.abspath(source), "target": target}
-        await call(self._check(), "upload", to_json(request))
+        await call(self._check(), _wire.MACHINE_UPLOAD, _wire.UploadRequest(os.path.abspath(source), target))
 
     async def download(self, source: str, target: Path, *, max_bytes: int | None = None) -> None:
-        request = {"source": source, "target": os.path.abspath(target), "max_bytes": max_bytes}
-        await call(self._check(), "download", to_json(request))
+        request = _wire.DownloadRequest(source, os.path.abspath(target), max_bytes)
+        await call(self._check(), _wire.MACHINE_DOWNLOAD, request)
 
     async def open_process(self, command: Command) -> GoProcessSession:
-        reply = await call(self._check(), "open_process", command_json(command))
-        return GoProcessSession(reply.header["handle"])
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            await call(self._handle.id, "close")
-        finally:
-            self._handle.detach()
-            await call(self._handle.id, "release")
-
-    async def __aenter__(self) -> GoMachine:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+        reply = await call(self._check(), _wire.MACHINE_OPEN_PROCESS, command)
+        return GoProcessSession(reply.header.handle)
 
 
 class GoMachineFactory:
     """A MachineFactory backed by a Go factory. Subclasses set ``backend``
-    and ``machine_class`` and pass their options to ``__init__``."""
+    and ``machine_class`` and pass their options to ``__init__`` (a JSON
+    object, or a wire type such as _wire.ShellSimOptions)."""
 
     backend: Backend
     machine_class: type[GoMachine] = GoMachine
 
-    def __init__(self, options: dict[str, Any] | None = None):
+    def __init__(self, options: Any = None):
         _native.library()
-        reply = call_sync(0, "open_factory", {"backend": self.backend.value, "options": to_json(options or {})})
-        self._handle = _Handle(reply.header["handle"])
+        if hasattr(options, "to_json"):
+            options = options.to_json()
+        reply = call_sync(0, _wire.ROOT_OPEN_FACTORY, _wire.OpenFactoryRequest(self.backend.value, options or {}))
+        self._handle = _Handle(reply.header.handle)
 
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None:
         if not isinstance(spec, MachineSpec):  # a shellbox.task.TaskSpec
             from shellbox.task import check_task_environment
 
             return check_task_environment(self, requirements, spec)
-        call_sync(
-            self._handle.id,
-            "check_environment",
-            {"requirements": requirements_json(requirements), "spec": spec_json(spec)},
-        )
+        call_sync(self._handle.id, _wire.FACTORY_CHECK_ENVIRONMENT, _wire.CheckEnvironmentRequest(requirements, spec))
 
     async def create(self, spec: MachineSpec) -> GoMachine:
         if not isinstance(spec, MachineSpec):
             raise TypeError(f"create takes a MachineSpec, got {type(spec).__name__}")
-        reply = await call(self._handle.id, "create", spec_json(spec))
-        return self.machine_class(reply.header["handle"], spec, self.backend)
+        reply = await call(self._handle.id, _wire.FACTORY_CREATE, spec)
+        return self.machine_class(reply.header.handle, spec, self.backend)
 
     async def create_task(self, spec):  # -> shellbox.task.Task
         from shellbox.task import create_task
 
         return await create_task(self, spec)
+
+
+def machine_handle(machine: Any) -> int:
+    """The Go handle of a Go-backed machine (GoMachine)."""
+    handle = getattr(machine, "_handle", None)
+    if handle is None or not isinstance(getattr(handle, "id", None), int):
+        raise TypeError(f"{type(machine).__name__} is not a Go-backed machine")
+    if getattr(machine, "_closed", False):
+        raise MachineClosed("machine is closed")
+    return handle.id
+
+
+class GoShellSession(GoObject):
+    """A ShellSession (see shellbox.machine) whose shell lives in Go, on a
+    machine; its ``handle`` is what BashAgent hands to the Go agent loop."""
+
+    _closed_message = "shell session is closed"
+    _close = _wire.SHELL_CLOSE
+
+    def __init__(self, handle: int, interactive: bool, mode: str):
+        super().__init__(handle)
+        self._interactive = interactive
+        self.mode = mode
+
+    @property
+    def handle(self) -> int:
+        return self._check()
+
+    @property
+    def interactive(self) -> bool:
+        return self._interactive
+
+    @staticmethod
+    def _update(reply: _native.Reply) -> ShellUpdate:
+        head: _wire.ShellUpdate = reply.header
+        return ShellUpdate(reply.segments[0], head.status, head.exit_code, head.truncated)
+
+    async def execute(
+        self, command: str, *, wait: float = 120, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    ) -> ShellUpdate:
+        request = _wire.ShellExecuteRequest(command, wait, output_limit_bytes)
+        return self._update(await call(self._check(), _wire.SHELL_EXECUTE, request))
+
+    async def read(
+        self, *, wait: float = 0, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
+    ) -> ShellUpdate:
+        return self._update(await call(self._check(), _wire.SHELL_READ, _wire.ShellReadRequest(wait, output_limit_bytes)))
+
+    async def write(self, data: bytes) -> None:
+        await call(self._check(), _wire.SHELL_WRITE, None, bytes(data))
+
+    async def interrupt(self) -> None:
+        await call(self._check(), _wire.SHELL_INTERRUPT)
+
+
+async def open_shell(
+    machine: Any,
+    *,
+    mode: str = "auto",
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    bash: str | None = None,
+    session: type[GoShellSession] = GoShellSession,
+) -> GoShellSession:
+    """Open a persistent shell on a Go-backed machine. ``mode`` "auto" takes
+    the first that works of: the machine's own shell ("shellsim"), a
+    terminal the backend provides ("terminal"), a terminal made by script(1)
+    inside the machine ("script"), plain pipes ("pipe"), one complete
+    command per call ("oneshot"); naming one forces it."""
+    request = _wire.OpenShellRequest(machine_handle(machine), mode, dict(env or {}), cwd, bash)
+    head: _wire.OpenShellReply = (await call(0, _wire.ROOT_OPEN_SHELL, request)).header
+    return session(head.handle, head.interactive, head.mode)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 _CALLBACK = ctypes.CFUNCTYPE(
     None,

@@ -26,7 +26,7 @@ from harbor.agents.capabilities import AgentCapabilities
 from harbor.environments.base import BaseEnvironment
 from harbor.models.agent.context import AgentContext
 
-from shellbox import _go
+from shellbox import _go, _wire
 from shellbox.machine import BashSessionProvider
 
 try:  # a Harbor that defines a turn-cap error gets its own class raised
@@ -108,59 +108,48 @@ class BashAgent(BaseAgent):
             await self.setup(environment)
         if not self.model_name:
             raise ValueError("BashAgent needs a model name (harbor run -m ...)")
+        request = _wire.RunAgentRequest(
+            self._session.handle,
+            self._endpoint,
+            self._api_key,
+            self.model_name,
+            self._max_turns,
+            instruction,
+            self._system_prompt,
+        )
         try:
-            reply = await _go.call(
-                0,
-                "run_agent",
-                {
-                    "shell": self._session.handle,
-                    "base_url": self._endpoint,
-                    "api_key": self._api_key,
-                    "model": self.model_name,
-                    "max_turns": self._max_turns,
-                    "instruction": instruction,
-                    "system_prompt": self._system_prompt,
-                },
-            )
+            reply = await _go.call(0, _wire.ROOT_RUN_AGENT, request)
         except asyncio.CancelledError:
             # Harbor's agent timeout: record what the run did before it stopped.
-            self._fill(context, _go.call_sync(self._session.handle, "agent_progress").header)
+            self._fill(context, _go.call_sync(self._session.handle, _wire.SHELL_AGENT_PROGRESS).header)
             raise
-        result = reply.header
+        result: _wire.RunAgentReply = reply.header
         self._fill(context, result)
         self._write_log(result)
-        error = result.get("error")
+        error = result.error
         if error:
-            kind, message = error["kind"], error["message"]
-            if kind == "TurnCapExhausted":
-                raise TurnCapExhaustedError(message)
-            if kind == "HTTPError":
-                raise AgentEndpointError(message, error.get("status"))
-            raise _go.translate(_GoErrorLike({"kind": kind, "message": message}))
+            if error.kind == _wire.AgentErrorKind.TURN_CAP_EXHAUSTED:
+                raise TurnCapExhaustedError(error.message)
+            if error.kind == _wire.AgentErrorKind.HTTP_ERROR:
+                raise AgentEndpointError(error.message, error.status)
+            raise _go.exception(_wire.Error(error.kind, error.message))
 
-    def _fill(self, context: AgentContext, result: dict[str, Any] | None) -> None:
+    def _fill(self, context: AgentContext, result: _wire.AgentResult | _wire.RunAgentReply | None) -> None:
         if not result:
             return
-        context.n_input_tokens = (context.n_input_tokens or 0) + result["n_input_tokens"]
-        context.n_output_tokens = (context.n_output_tokens or 0) + result["n_output_tokens"]
+        context.n_input_tokens = (context.n_input_tokens or 0) + result.n_input_tokens
+        context.n_output_tokens = (context.n_output_tokens or 0) + result.n_output_tokens
         context.metadata = {
             **(context.metadata or {}),
-            "final_message": result["final_message"],
-            "tool_calls": result["tool_calls"],
-            "turns": result["turns"],
+            "final_message": result.final_message,
+            "tool_calls": result.tool_calls,
+            "turns": result.turns,
             "shell_mode": getattr(self._session, "mode", None),
         }
 
-    def _write_log(self, result: dict[str, Any]) -> None:
+    def _write_log(self, result: _wire.RunAgentReply) -> None:
         try:
             self.logs_dir.mkdir(parents=True, exist_ok=True)
-            (self.logs_dir / "bash-agent.json").write_text(json.dumps(result, indent=1))
+            (self.logs_dir / "bash-agent.json").write_text(json.dumps(result.to_json(), indent=1))
         except OSError as error:
             self.logger.warning("could not write the BashAgent log: %s", error)
-
-
-class _GoErrorLike:
-    """Just enough of _native.GoError for _go.translate."""
-
-    def __init__(self, header: dict[str, Any]):
-        self.header = header

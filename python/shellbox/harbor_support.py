@@ -17,116 +17,20 @@ from typing import Any
 from harbor.environments.base import BaseEnvironment, ExecResult
 from harbor.environments.capabilities import EnvironmentCapabilities
 
-from shellbox import _go, _native
+from shellbox._go import GoShellSession, machine_handle, open_shell
 from shellbox.machine import (
-    DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES,
     HARBOR_EXEC_OUTPUT_LIMIT_BYTES,
     Command,
     ExitReason,
     MachineClosed,
     MachineSpec,
     NetworkPolicy,
-    ShellStatus,
-    ShellUpdate,
 )
 
 __all__ = ["GoShellSession", "MachineEnvironment", "open_shell", "machine_handle"]
 
 _LOG_DIRS = ("/logs/agent", "/logs/verifier", "/logs/artifacts")
 _TIMING = logging.getLogger("shellbox.harbor.timing")
-
-
-def machine_handle(machine: Any) -> int:
-    """The Go handle of a Go-backed machine (shellbox._go.GoMachine)."""
-    handle = getattr(machine, "_handle", None)
-    if handle is None or not isinstance(getattr(handle, "id", None), int):
-        raise TypeError(f"{type(machine).__name__} is not a Go-backed machine")
-    if getattr(machine, "_closed", False):
-        raise MachineClosed("machine is closed")
-    return handle.id
-
-
-class GoShellSession:
-    """A ShellSession (see shellbox.machine) whose shell lives in Go, on a
-    machine; its ``handle`` is what BashAgent hands to the Go agent loop."""
-
-    def __init__(self, handle: int, interactive: bool, mode: str):
-        self._handle = _go._Handle(handle)
-        self._interactive = interactive
-        self.mode = mode
-        self._closed = False
-
-    @property
-    def handle(self) -> int:
-        if self._closed:
-            raise MachineClosed("shell session is closed")
-        return self._handle.id
-
-    @property
-    def interactive(self) -> bool:
-        return self._interactive
-
-    @staticmethod
-    def _update(reply: _native.Reply) -> ShellUpdate:
-        head = reply.header
-        return ShellUpdate(reply.segments[0], ShellStatus(head["status"]), head["exit_code"], head["truncated"])
-
-    async def execute(
-        self, command: str, *, wait: float = 120, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
-    ) -> ShellUpdate:
-        reply = await _go.call(
-            self.handle, "execute", {"command": command, "wait": wait, "output_limit_bytes": output_limit_bytes}
-        )
-        return self._update(reply)
-
-    async def read(
-        self, *, wait: float = 0, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
-    ) -> ShellUpdate:
-        reply = await _go.call(self.handle, "read", {"wait": wait, "output_limit_bytes": output_limit_bytes})
-        return self._update(reply)
-
-    async def write(self, data: bytes) -> None:
-        await _go.call(self.handle, "write", None, bytes(data))
-
-    async def interrupt(self) -> None:
-        await _go.call(self.handle, "interrupt")
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            await _go.call(self._handle.id, "close")
-        finally:
-            self._handle.detach()
-            await _go.call(self._handle.id, "release")
-
-
-async def open_shell(
-    machine: Any,
-    *,
-    mode: str = "auto",
-    env: dict[str, str] | None = None,
-    cwd: str | None = None,
-    bash: str | None = None,
-) -> GoShellSession:
-    """Open a persistent shell on a Go-backed machine. ``mode`` "auto" takes
-    the first that works of: a terminal the backend provides ("terminal"), a
-    terminal made by script(1) inside the machine ("script"), plain pipes
-    ("pipe"), one complete command per call ("oneshot"); naming one forces it."""
-    reply = await _go.call(
-        0,
-        "open_shell",
-        {
-            "machine": machine_handle(machine),
-            "mode": mode,
-            "env": dict(env or {}),
-            "cwd": cwd or "",
-            "bash": bash or "",
-        },
-    )
-    head = reply.header
-    return GoShellSession(head["handle"], head["interactive"], head["mode"])
 
 
 def _make_log_tree(tree: Path, names: list[str]) -> Path:

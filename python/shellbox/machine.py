@@ -8,15 +8,46 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from shellbox._wire import CommandSemantics, ExitReason, NetworkPolicy, ShellStatus
 from shellbox.image import DockerfileSource, PreparedImage, RegistryImage
+
+__all__ = [
+    "Backend",
+    "BashSessionProvider",
+    "Command",
+    "CommandSemantics",
+    "DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES",
+    "DockerImage",
+    "DownloadLimitExceeded",
+    "ExecutionRequirements",
+    "ExitReason",
+    "HARBOR_EXEC_OUTPUT_LIMIT_BYTES",
+    "HostImage",
+    "ImageSource",
+    "Machine",
+    "MachineClosed",
+    "MachineFactory",
+    "MachineInfrastructureError",
+    "MachineSpec",
+    "MachineStartupError",
+    "MachineTerminated",
+    "NetworkPolicy",
+    "PackageSpec",
+    "ProcessMachine",
+    "ProcessSession",
+    "QemuBundle",
+    "Requirements",
+    "Result",
+    "SandboxUnavailable",
+    "ShellSession",
+    "ShellSimBuiltins",
+    "ShellStatus",
+    "ShellUpdate",
+    "UnsupportedMachineSpec",
+]
 
 HARBOR_EXEC_OUTPUT_LIMIT_BYTES = 128 * 1024 * 1024
 DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES = 1_048_576
-
-
-class NetworkPolicy(StrEnum):
-    DENY = "deny"
-    ALLOW = "allow"
 
 
 class Backend(StrEnum):
@@ -27,24 +58,6 @@ class Backend(StrEnum):
     SHELLSIM = "shellsim"
     DAYTONA = "daytona"
     IRIS = "iris"
-
-
-class CommandSemantics(StrEnum):
-    """Execution behaviour a task requires, independent of the backend."""
-
-    LINUX_PROCESS = "linux_process"
-    SHELL_SIMULATOR = "shell_simulator"
-
-
-class ExitReason(StrEnum):
-    EXITED = "exited"
-    TIMED_OUT = "timed_out"
-
-
-class ShellStatus(StrEnum):
-    RUNNING = "running"
-    COMPLETED = "completed"
-    RESET = "reset"
 
 
 @dataclass(frozen=True)
@@ -196,7 +209,12 @@ class MachineStartupError(RuntimeError):
 
 
 class MachineTerminated(RuntimeError):
-    """The machine ended before close: killed, expired, or lost with its host."""
+    """The machine ended before close: killed, expired, or lost with its host.
+    ``stop_reason`` names the exhausted budget of a ShellSim machine (else None)."""
+
+    def __init__(self, message: str = "", stop_reason: str | None = None):
+        super().__init__(message)
+        self.stop_reason = stop_reason
 
 
 class MachineClosed(RuntimeError):

@@ -15,7 +15,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from shellbox import _go, _native
+from shellbox import _go, _native, _wire
+from shellbox._wire import StopReason
 
 __all__ = [
     "CommandUsage",
@@ -27,6 +28,7 @@ __all__ = [
     "MountResult",
     "RunResult",
     "SimulationError",
+    "StopReason",
     "Usage",
     "run",
 ]
@@ -60,33 +62,10 @@ class Limits:
             _check_int(name, getattr(self, name))
 
 
-@dataclass(frozen=True)
-class Usage:
-    cpu_used: int
-    memory_current: int
-    memory_peak: int
-    disk_current: int
-    disk_peak: int
-    output_bytes: int
-
-
-@dataclass(frozen=True)
-class CommandUsage:
-    command: str
-    cpu: int
-    disk_delta: int
-
-
-@dataclass(frozen=True)
-class Invocation:
-    sequence: int
-    pid: int
-    argv: tuple[str, ...]
-    trust: str
-    status: int | None
-    cpu: int
-    disk_delta: int
-    unsupported_reason: str | None = None
+# What an action used, as Go reports it (ShellSim's own types, on the wire).
+Usage = _wire.Usage
+CommandUsage = _wire.CommandUsage
+Invocation = _wire.Invocation
 
 
 @dataclass(frozen=True)
@@ -116,10 +95,8 @@ class HttpResponse:
             object.__setattr__(self, "body", self.body.encode())
 
 
-@dataclass(frozen=True)
-class MountResult:
-    files: int
-    skipped_directories: tuple[str, ...]
+# What a mount copied (files) and skipped (directory names).
+MountResult = _wire.MountResult
 
 
 @dataclass(frozen=True)
@@ -129,7 +106,7 @@ class RunResult:
     returncode: int
     stdout: bytes
     stderr: bytes
-    stop_reason: str | None
+    stop_reason: StopReason | None
     limits: Limits
     usage: Usage
     command_usage: tuple[CommandUsage, ...]
@@ -158,47 +135,29 @@ class RunResult:
 
 
 def _result(reply: _native.Reply, known: Limits | None = None) -> RunResult:
-    h = reply.header
-    lim = h["limits"]
-    if known is None or (known.cpu, known.memory, known.disk, known.output) != (
-        lim["cpu"],
-        lim["memory"],
-        lim["disk"],
-        lim["output"],
-    ):
-        known = Limits(**lim)
+    h: _wire.SimRunReply = reply.header
+    lim = h.limits
+    if known is None or (known.cpu, known.memory, known.disk, known.output) != (lim.cpu, lim.memory, lim.disk, lim.output):
+        known = Limits(lim.cpu, lim.memory, lim.disk, lim.output)
     return RunResult(
-        returncode=h["exit_status"],
+        returncode=h.exit_status,
         stdout=reply.segments[0],
         stderr=reply.segments[1],
-        stop_reason=h.get("stop_reason"),
+        stop_reason=h.stop_reason,
         limits=known,
-        usage=Usage(**h["usage"]),
-        command_usage=tuple(CommandUsage(**u) for u in h.get("command_usage") or ()),
-        cost_model_version=h["cost_model_version"],
-        commands=tuple(h.get("commands") or ()),
-        unsupported=tuple(h.get("unsupported") or ()),
-        unsupported_commands=tuple(h.get("unsupported_commands") or ()),
-        partial_commands=tuple(h.get("partial_commands") or ()),
-        invocations=tuple(
-            Invocation(
-                sequence=i["sequence"],
-                pid=i["pid"],
-                argv=tuple(i["argv"]),
-                trust=i["trust"],
-                status=i.get("status"),
-                cpu=i["cpu"],
-                disk_delta=i["disk_delta"],
-                unsupported_reason=i.get("unsupported_reason") or None,
-            )
-            for i in h.get("invocations") or ()
-        ),
+        usage=h.usage,
+        command_usage=h.command_usage,
+        cost_model_version=h.cost_model_version,
+        commands=h.commands,
+        unsupported=h.unsupported,
+        unsupported_commands=h.unsupported_commands,
+        partial_commands=h.partial_commands,
+        invocations=h.invocations,
         network_requests=tuple(
-            HttpRequest(r["method"], r["url"], r["matched"], r["status"] if r["matched"] else None)
-            for r in h.get("network_requests") or ()
+            HttpRequest(r.method, r.url, r.matched, r.status if r.matched else None) for r in h.network_requests
         ),
-        dropped_network_requests=h.get("dropped_network_requests", 0),
-        terminated=h.get("terminated", False),
+        dropped_network_requests=h.dropped_network_requests,
+        terminated=h.terminated,
     )
 
 
@@ -213,14 +172,13 @@ def _limits(limits: Limits | None, cpu: int | None, memory: int | None, disk: in
     return limits
 
 
-def _call(handle: int, method: str, request: Any = None, payload: bytes = b"") -> _native.Reply:
+def _call(handle: int, method: _wire.Method, request: Any = None, payload: bytes = b"") -> _native.Reply:
     try:
-        return _native.call_sync(handle, method, request, payload)
-    except _native.GoError as error:
-        exc = _go.translate(error)
-        if type(exc) is RuntimeError:
-            raise SimulationError(str(exc)) from None
-        raise exc from None
+        return _go.call_sync(handle, method, request, payload)
+    except RuntimeError as error:
+        if type(error) is RuntimeError:
+            raise SimulationError(str(error)) from None
+        raise
 
 
 class Environment:
@@ -240,9 +198,8 @@ class Environment:
         if _handle is None:
             self.limits = _limits(limits, cpu, memory, disk, output)
             _native.library()
-            l = self.limits
-            reply = _call(0, "shellsim_environment", {"limits": {"cpu": l.cpu, "memory": l.memory, "disk": l.disk, "output": l.output}})
-            _handle = reply.header["handle"]
+            reply = _call(0, _wire.ROOT_SHELLSIM_ENVIRONMENT, _wire.SimEnvironmentRequest(self.limits))
+            _handle = reply.header.handle
         self._handle = _go._Handle(_handle)
         self._closed = False
         for pattern, response in (http or {}).items():
@@ -251,54 +208,50 @@ class Environment:
     @property
     def terminated(self) -> bool:
         """Whether the session is over (exit, set -e or a resource exhausted)."""
-        return bool(_call(self._handle.id, "state").header["terminated"])
+        return _call(self._handle.id, _wire.SIM_STATE).header.terminated
 
     @property
-    def stop_reason(self) -> str | None:
-        return _call(self._handle.id, "state").header["stop_reason"] or None
+    def stop_reason(self) -> StopReason | None:
+        return _call(self._handle.id, _wire.SIM_STATE).header.stop_reason
 
     def run(self, source: str, stdin: bytes | str = b"") -> RunResult:
         if not isinstance(source, str):
             raise TypeError("source must be a str")
         if isinstance(stdin, str):
             stdin = stdin.encode()
-        return _result(_call(self._handle.id, "run", {"source": source}, bytes(stdin)), self.limits)
+        return _result(_call(self._handle.id, _wire.SIM_RUN, _wire.SimRunRequest(source), bytes(stdin)), self.limits)
 
     def write_file(self, path: str, data: bytes | str, *, mode: int = 0o644) -> None:
         if isinstance(data, str):
             data = data.encode()
-        _call(self._handle.id, "write_file", {"path": str(path), "mode": mode}, bytes(data))
+        _call(self._handle.id, _wire.SIM_WRITE_FILE, _wire.SimWriteFileRequest(path, mode), bytes(data))
 
     def read_file(self, path: str) -> bytes:
-        return _call(self._handle.id, "read_file", {"path": str(path)}).segments[0]
+        return _call(self._handle.id, _wire.SIM_READ_FILE, _wire.SimPathRequest(path)).segments[0]
 
     def mkdir(self, path: str, *, parents: bool = False, mode: int = 0o755) -> None:
-        _call(self._handle.id, "mkdir", {"path": str(path), "parents": parents, "mode": mode})
+        _call(self._handle.id, _wire.SIM_MKDIR, _wire.SimMkdirRequest(path, parents, mode))
 
     def mount(self, host_root: str | os.PathLike[str], destination: str = "/work") -> MountResult:
         """Copy a host tree into the simulation (trusted import: regular files
         and directories only, modes kept, disk limit respected, all or
         nothing; .git, .venv, venv, target, node_modules, __pycache__ skipped)."""
-        head = _call(self._handle.id, "mount", {"host": os.path.abspath(host_root), "target": destination}).header
-        return MountResult(head["files"], tuple(head["skipped_directories"]))
+        request = _wire.SimMountRequest(os.path.abspath(host_root), destination)
+        return _call(self._handle.id, _wire.SIM_MOUNT, request).header
 
     def fork(self) -> Environment:
         """An independent deep copy: files, shell state, processes and background
         jobs with their timers and pipes, clocks, usage and routes."""
-        reply = _call(self._handle.id, "fork")
-        child = Environment(_handle=reply.header["handle"])
+        reply = _call(self._handle.id, _wire.SIM_FORK)
+        child = Environment(_handle=reply.header.handle)
         child.limits = self.limits
         return child
 
     def route_http(self, pattern: str, response: HttpResponse, *, method: str | None = None) -> None:
         if not isinstance(response, HttpResponse):
             raise TypeError("response must be an HttpResponse")
-        _call(
-            self._handle.id,
-            "route_http",
-            {"pattern": pattern, "method": method or "", "status": response.status, "headers": dict(response.headers)},
-            bytes(response.body),
-        )
+        route = _wire.Route(pattern, response.status, response.body, dict(response.headers), method)
+        _call(self._handle.id, _wire.SIM_ROUTE_HTTP, route)
 
     def close(self) -> None:
         """Kill background jobs and release the environment (also done when it is collected)."""
@@ -308,7 +261,7 @@ class Environment:
         handle = self._handle
         handle.detach()
         try:
-            _call(handle.id, "close")
+            _call(handle.id, _wire.SIM_CLOSE)
         finally:
             _native.release(handle.id)
 

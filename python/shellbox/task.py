@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from shellbox import _go
+from shellbox import _go, _wire
 from shellbox.machine import Machine, MachineClosed, MachineSpec, NetworkPolicy, _invalid
 
 __all__ = [
@@ -142,28 +142,6 @@ class TaskSpec:
                 )
 
 
-def _spec_json(spec: TaskSpec) -> dict[str, Any]:
-    def probe(p: ReadinessProbe | None) -> dict[str, Any] | None:
-        if p is None:
-            return None
-        return {"command": list(p.command), "timeout": p.timeout, "interval": p.interval,
-                "start_period": p.start_period, "attempts": p.attempts}
-
-    return {
-        "primary": spec.primary,
-        "containers": [
-            {
-                "name": c.name,
-                "machine": _go.spec_json(c.machine),
-                "endpoints": [{"name": e.name, "port": e.port, "protocol": e.protocol} for e in c.endpoints],
-                "readiness": probe(c.readiness),
-                "command": list(c.command) if c.command is not None else None,
-            }
-            for c in spec.containers
-        ],
-    }
-
-
 class Task:
     """A running group. ``containers`` maps member names to their machines
     (closing any of them closes the group); ``primary`` names the member agents
@@ -192,7 +170,7 @@ class Task:
         and its last probe output."""
         if self._closed:
             raise MachineClosed("task is closed")
-        await _go.call(self._handle.id, "wait_ready", {"timeout": timeout})
+        await _go.call(self._handle.id, _wire.TASK_WAIT_READY, _wire.WaitReadyRequest(timeout))
 
     async def close(self) -> None:
         if self._closed:
@@ -216,7 +194,7 @@ async def create_task(factory: _go.GoMachineFactory, spec: TaskSpec) -> Task:
     ``factory.create_task(spec)`` is the same."""
     if not isinstance(spec, TaskSpec):
         raise TypeError(f"create_task takes a TaskSpec, got {type(spec).__name__}")
-    reply = await _go.call(0, "create_task", {"factory": factory._handle.id, "spec": _spec_json(spec)})
+    reply = await _go.call(0, _wire.ROOT_CREATE_TASK, _wire.CreateTaskRequest(factory._handle.id, spec))
     containers: dict[str, Machine] = {}
     by_name = {c.name: c for c in spec.containers}
     for name, member in reply.header["members"].items():
@@ -267,8 +245,4 @@ def check_task_environment(factory: _go.GoMachineFactory, requirements: Any, spe
     ``factory.check_environment(requirements, task_spec)`` is the same."""
     if not isinstance(spec, TaskSpec):
         raise TypeError(f"check_environment takes a MachineSpec or a TaskSpec, got {type(spec).__name__}")
-    _go.call_sync(
-        0,
-        "check_task",
-        {"factory": factory._handle.id, "requirements": _go.requirements_json(requirements), "spec": _spec_json(spec)},
-    )
+    _go.call_sync(0, _wire.ROOT_CHECK_TASK, _wire.CheckTaskRequest(factory._handle.id, requirements, spec))

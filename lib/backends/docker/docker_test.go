@@ -68,7 +68,7 @@ func TestDaemonUnreachable(t *testing.T) {
 	sock := "unix:///tmp/shellbox-no-such-docker.sock"
 	_, err := docker.New(context.Background(), docker.Config{Host: sock})
 	var un *machine.SandboxUnavailable
-	if !errors.As(err, &un) || !strings.Contains(err.Error(), "/tmp/shellbox-no-such-docker.sock") || machine.ErrorKind(err) != "SandboxUnavailable" {
+	if !errors.As(err, &un) || !strings.Contains(err.Error(), "/tmp/shellbox-no-such-docker.sock") || machine.KindOf(err) != machine.KindSandboxUnavailable {
 		t.Fatalf("got %v", err)
 	}
 	t.Log(err)
@@ -118,7 +118,7 @@ func TestDaemonRestart(t *testing.T) {
 	}()
 	select {
 	case o := <-done:
-		if !errors.Is(o.err, machine.ErrTerminated) || machine.ErrorKind(o.err) != "MachineTerminated" {
+		if !errors.Is(o.err, machine.ErrTerminated) || machine.KindOf(o.err) != machine.KindTerminated {
 			t.Fatalf("run during restart: code %d %+v %v", dockertest.Code(o.res), o.res, o.err)
 		}
 		t.Log(o.err)

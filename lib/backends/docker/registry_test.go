@@ -156,7 +156,7 @@ func TestRegistryAuthPull(t *testing.T) {
 	var se *machine.StartupError
 	t.Setenv("DOCKER_CONFIG", t.TempDir())
 	_, err := factory.Create(ctx, spec)
-	if !errors.As(err, &se) || machine.ErrorKind(err) != "MachineStartupError" || !strings.Contains(err.Error(), reg.Addr) ||
+	if !errors.As(err, &se) || machine.KindOf(err) != machine.KindStartup || !strings.Contains(err.Error(), reg.Addr) ||
 		!strings.Contains(err.Error(), "no credentials") {
 		t.Fatalf("without credentials: %v", err)
 	}

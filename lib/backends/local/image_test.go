@@ -168,7 +168,7 @@ func TestPreparedImageBadDigest(t *testing.T) {
 	f := newFactory(t, Options{CacheDir: t.TempDir()})
 	img.ManifestDigest = "sha256:" + strings.Repeat("0", 64)
 	_, err := f.Create(context.Background(), machine.Spec{Source: img, Network: machine.NetworkDeny})
-	if machine.ErrorKind(err) != "ValueError" {
+	if machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("got %v", err)
 	}
 }

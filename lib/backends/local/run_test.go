@@ -290,7 +290,7 @@ func TestRejectedSpecs(t *testing.T) {
 			t.Errorf("CheckEnvironment %s: got %v", tc.field, err)
 		}
 	}
-	if err := f.CheckEnvironment(machine.Requirements{CommandSemantics: "shell_simulator"}, hostSpec()); machine.ErrorKind(err) != "UnsupportedMachineSpec" {
+	if err := f.CheckEnvironment(machine.Requirements{CommandSemantics: "shell_simulator"}, hostSpec()); machine.KindOf(err) != machine.KindUnsupported {
 		t.Errorf("shell_simulator: %v", err)
 	}
 }
@@ -309,8 +309,8 @@ func TestSandboxUnavailable(t *testing.T) {
 	if !errors.As(err, &su) || len(su.Candidates) != 1 || su.Candidates[0].Candidate != "/nonexistent/bwrap" || su.Hint == "" {
 		t.Fatalf("got %v", err)
 	}
-	if machine.ErrorKind(err) != "SandboxUnavailable" {
-		t.Fatalf("kind %s", machine.ErrorKind(err))
+	if machine.KindOf(err) != machine.KindSandboxUnavailable {
+		t.Fatalf("kind %d", machine.KindOf(err))
 	}
 	// A binary that runs but is no bubblewrap.
 	_, err = New(Options{Bwrap: "/bin/false"})
@@ -340,7 +340,7 @@ func TestRegistered(t *testing.T) {
 	if fac.Backend() != "local" {
 		t.Fatal(fac.Backend())
 	}
-	if _, err := machine.Open("local", []byte(`{"bogus": 1}`)); machine.ErrorKind(err) != "ValueError" {
+	if _, err := machine.Open("local", []byte(`{"bogus": 1}`)); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("unknown option: %v", err)
 	}
 }
@@ -351,7 +351,7 @@ func TestStartupError(t *testing.T) {
 	os.Remove(ro)
 	_, err := f.Create(context.Background(), hostSpec())
 	var se *machine.StartupError
-	if !errors.As(err, &se) || machine.ErrorKind(err) != "MachineStartupError" {
+	if !errors.As(err, &se) || machine.KindOf(err) != machine.KindStartup {
 		t.Fatalf("got %v", err)
 	}
 	t.Log(err)
@@ -390,7 +390,7 @@ func TestUnconfirmedStopClosesMachine(t *testing.T) {
 	cmd.Timeout = 10 * time.Millisecond
 	_, err = m.Run(context.Background(), cmd)
 	var ie *machine.InfrastructureError
-	if !errors.As(err, &ie) || machine.ErrorKind(err) != "MachineInfrastructureError" {
+	if !errors.As(err, &ie) || machine.KindOf(err) != machine.KindInfrastructure {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := m.Run(context.Background(), sh("true")); !errors.Is(err, machine.ErrClosed) {

@@ -133,13 +133,13 @@ func TestTransferRejections(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, []byte("x"), 0o644)
-	if err := m.Upload(ctx, file, "/tmp/../etc/x"); machine.ErrorKind(err) != "ValueError" {
+	if err := m.Upload(ctx, file, "/tmp/../etc/x"); machine.KindOf(err) != machine.KindInvalid {
 		t.Errorf("dotdot target: %v", err)
 	}
 	if err := m.Upload(ctx, file, "/usr/local/x"); !errors.As(err, &us) {
 		t.Errorf("read-only target: %v", err)
 	}
-	if err := m.Download(ctx, "/tmp/../etc/passwd", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); machine.ErrorKind(err) != "ValueError" {
+	if err := m.Download(ctx, "/tmp/../etc/passwd", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); machine.KindOf(err) != machine.KindInvalid {
 		t.Errorf("dotdot source: %v", err)
 	}
 
@@ -182,7 +182,7 @@ func TestTransferRejections(t *testing.T) {
 	}
 
 	// Missing sources.
-	if err := m.Download(ctx, "/missing", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound || machine.ErrorKind(err) != "FileNotFoundError" {
+	if err := m.Download(ctx, "/missing", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound || machine.KindOf(err) != machine.KindNotFound {
 		t.Errorf("missing download: %v", err)
 	}
 	if err := m.Upload(ctx, filepath.Join(t.TempDir(), "missing"), "/tmp/x"); !errors.As(err, &pe) || !pe.NotFound {

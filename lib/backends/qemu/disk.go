@@ -60,8 +60,25 @@ func diskKey(manifestDigest string, sizeMB int) string {
 
 // stageImage returns the staged disk of a prepared image, building it once
 // (one flock per key across processes, staged in a temporary directory and
-// renamed into place).
-func (f *Factory) stageImage(ctx context.Context, src machine.PreparedImage, sizeMB int) (*stagedDisk, error) {
+// renamed into place), and its use lock, held: the disk stays in the cache
+// until the lock is closed.
+func (f *Factory) stageImage(ctx context.Context, src machine.PreparedImage, sizeMB int) (*stagedDisk, *os.File, error) {
+	key := diskKey(src.ManifestDigest, sizeMB)
+	disks := filepath.Join(f.cacheDir, "disks")
+	final := filepath.Join(disks, key)
+	hold, err := useLock(diskUseLock(f.cacheDir, key))
+	if err != nil {
+		return nil, nil, &machine.StartupError{Backend: Name, Err: err}
+	}
+	d, err := f.stageLocked(ctx, src, sizeMB, key, final)
+	if err != nil {
+		hold.Close()
+		return nil, nil, err
+	}
+	return d, hold, nil
+}
+
+func (f *Factory) stageLocked(ctx context.Context, src machine.PreparedImage, sizeMB int, key, final string) (*stagedDisk, error) {
 	img, err := oci.Open(src.Layout, src.ManifestDigest)
 	if errors.Is(err, oci.ErrPlatform) {
 		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: err.Error()}
@@ -69,16 +86,15 @@ func (f *Factory) stageImage(ctx context.Context, src machine.PreparedImage, siz
 	if err != nil {
 		return nil, &machine.InvalidSpec{Field: "source", Reason: err.Error()}
 	}
-	key := diskKey(src.ManifestDigest, sizeMB)
-	disks := filepath.Join(f.cacheDir, "disks")
-	final := filepath.Join(disks, key)
 	if d, err := loadDisk(final); err == nil {
 		return d, nil
 	}
+	disks := filepath.Dir(final)
 	err = withLock(filepath.Join(disks, "."+key+".lock"), func() error {
 		if _, err := loadDisk(final); err == nil {
 			return nil
 		}
+		f.grew.Store(true)
 		tmp, err := os.MkdirTemp(disks, ".stage-")
 		if err != nil {
 			return err

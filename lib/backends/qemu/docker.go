@@ -28,9 +28,9 @@ func (f *Factory) dockerClient() (*client.Client, error) {
 // dockerImage exports an image of the local Docker daemon into an OCI
 // layout, cached by image ID (the digest of its config), and returns it
 // as a prepared image.
-func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (machine.PreparedImage, error) {
-	startup := func(err error) (machine.PreparedImage, error) {
-		return machine.PreparedImage{}, &machine.StartupError{Backend: Name, Err: err}
+func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (machine.PreparedImage, *os.File, error) {
+	startup := func(err error) (machine.PreparedImage, *os.File, error) {
+		return machine.PreparedImage{}, nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	cli, err := f.dockerClient()
 	if err != nil {
@@ -41,42 +41,11 @@ func (f *Factory) dockerImage(ctx context.Context, src machine.DockerImage) (mac
 		return startup(fmt.Errorf("Docker image %s: %w", src.Reference, err))
 	}
 	if info.Os != "linux" || info.Architecture != "amd64" {
-		return machine.PreparedImage{}, &machine.UnsupportedSpec{Backend: Name, Field: "source",
+		return machine.PreparedImage{}, nil, &machine.UnsupportedSpec{Backend: Name, Field: "source",
 			Reason: fmt.Sprintf("Docker image %s is %s/%s; only linux/amd64 images are supported", src.Reference, info.Os, info.Architecture)}
 	}
 	id := strings.TrimPrefix(info.ID, "sha256:")
-	dir := filepath.Join(f.cacheDir, "docker", id)
-	digestFile := filepath.Join(dir, "manifest-digest")
-	read := func() (machine.PreparedImage, error) {
-		d, err := os.ReadFile(digestFile)
-		if err != nil {
-			return machine.PreparedImage{}, err
-		}
-		return machine.PreparedImage{Layout: dir, ManifestDigest: strings.TrimSpace(string(d)), Origin: src}, nil
-	}
-	if img, err := read(); err == nil {
-		return img, nil
-	}
-	err = withLock(dir+".lock", func() error {
-		if _, err := read(); err == nil {
-			return nil
-		}
-		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".export-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		digest, err := oci.SaveDockerImage(ctx, cli, info.ID, tmp)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(tmp, "manifest-digest"), []byte(digest+"\n"), 0o644); err != nil {
-			return err
-		}
-		return os.Rename(tmp, dir)
+	return f.cachedLayout(ctx, filepath.Join(f.cacheDir, "docker", id), src, func(tmp string) (string, error) {
+		return oci.SaveDockerImage(ctx, cli, info.ID, tmp)
 	})
-	if err != nil {
-		return startup(err)
-	}
-	return read()
 }

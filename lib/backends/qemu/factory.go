@@ -1,6 +1,7 @@
 package qemu
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docker/docker/client"
@@ -65,6 +67,21 @@ type Options struct {
 	// DockerHost is the Docker daemon that DockerImage sources come from;
 	// "" means $DOCKER_HOST or the local socket.
 	DockerHost string `json:"docker_host"`
+	// AuthFile holds registry credentials for RegistryImage sources
+	// (containers-auth.json or a Docker config.json); "" looks where
+	// containers/image does, ~/.docker/config.json included.
+	AuthFile string `json:"authfile"`
+	// RegistryCertDir holds the registry's CA certificate (ca.crt) and
+	// client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
+	RegistryCertDir string `json:"registry_cert_dir"`
+	// RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
+	// file restored machines map copy-on-write) or "stream" (in the
+	// migration stream, loaded by each restore).
+	RestoreRAM string `json:"restore_ram"`
+	// CacheMaxMB bounds the cache's staged disks, saved states and OCI
+	// layouts (0: 20 GiB); the least recently used go first, never one a
+	// machine uses.
+	CacheMaxMB int `json:"cache_max_mb"`
 	// Restore, unless false, starts machines by restoring a saved state
 	// of a booted template (made on the first create of a configuration)
 	// instead of booting the kernel.
@@ -91,6 +108,10 @@ type Factory struct {
 	kernel   kernelSource
 	cacheDir string
 	userNet  bool
+	// cacheMax bounds the cache in bytes; grew says something was added
+	// since the last eviction.
+	cacheMax int64
+	grew     atomic.Bool
 
 	assetsOnce sync.Once
 	assets     *bootAssets
@@ -128,6 +149,17 @@ func New(o Options) (*Factory, error) {
 	if f.opts.DiskSizeMB == 0 {
 		f.opts.DiskSizeMB = defaultDiskSizeMB
 	}
+	switch o.RestoreRAM {
+	case "":
+		f.opts.RestoreRAM = RAMFile
+	case RAMFile, RAMStream:
+	default:
+		return nil, &machine.InvalidSpec{Field: "restore_ram", Reason: fmt.Sprintf("unknown value %q (file or stream)", o.RestoreRAM)}
+	}
+	if o.CacheMaxMB < 0 {
+		return nil, &machine.InvalidSpec{Field: "cache_max_mb", Reason: "must not be negative"}
+	}
+	f.cacheMax = int64(cmp.Or(o.CacheMaxMB, defaultCacheMaxMB)) << 20
 	var failures []machine.CandidateError
 	f.qemu = o.QEMU
 	if f.qemu == "" {
@@ -223,13 +255,13 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "this QEMU has no user-mode networking (slirp)"}
 	}
 	switch src := spec.Source.(type) {
-	case machine.PreparedImage, machine.DockerImage:
+	case machine.PreparedImage, machine.DockerImage, machine.RegistryImage, machine.DockerfileSource:
 	case machine.QemuBundle:
 		if spec.StorageMB != nil {
 			return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "a QemuBundle's disk has the size it was staged with"}
 		}
 	default:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a PreparedImage, a DockerImage or a QemuBundle)", src.Kind())}
+		return &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s is not supported by QEMU machines (use a RegistryImage, a DockerfileSource, a PreparedImage, a DockerImage or a QemuBundle)", src.Kind())}
 	}
 	return nil
 }

@@ -50,8 +50,13 @@ type Machine struct {
 	deadline time.Time
 	cmdline  string
 	restored bool
+	// ramFromFile: restoring a state whose RAM is a file (see snapshot.go).
+	ramFromFile bool
 
 	procs execd.ProcessSet // open processes, aborted by Close
+	// uses are the use locks of the cache entries QEMU reads (the disk,
+	// the saved state), released once it exited.
+	uses holds
 
 	mu        sync.Mutex
 	closed    bool
@@ -79,13 +84,29 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	if err != nil {
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
+	// The cache entries this machine uses stay held until it closes.
+	var uses holds
+	m, err := f.create(ctx, spec, assets, &uses)
+	if err != nil {
+		uses.release()
+		return nil, err
+	}
+	m.uses = uses
+	if f.grew.Swap(false) {
+		f.evict()
+	}
+	return m, nil
+}
+
+func (f *Factory) create(ctx context.Context, spec machine.Spec, assets *bootAssets, uses *holds) (*Machine, error) {
 	var disk *stagedDisk
-	if d, ok := spec.Source.(machine.DockerImage); ok {
-		img, err := f.dockerImage(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		spec.Source = img
+	src, layoutUse, err := f.prepare(ctx, spec.Source)
+	if err != nil {
+		return nil, err
+	}
+	spec.Source = src
+	if layoutUse != nil {
+		defer layoutUse.Close() // needed only to stage the disk
 	}
 	switch src := spec.Source.(type) {
 	case machine.PreparedImage:
@@ -93,9 +114,11 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 		if spec.StorageMB != nil {
 			size = *spec.StorageMB
 		}
-		if disk, err = f.stageImage(ctx, src, size); err != nil {
+		d, use, err := f.stageImage(ctx, src, size)
+		if err != nil {
 			return nil, err
 		}
+		disk, *uses = d, append(*uses, use)
 	case machine.QemuBundle:
 		if disk, err = loadDisk(src.Path); err != nil {
 			return nil, &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf("QemuBundle %s: %v", src.Path, err)}
@@ -111,7 +134,10 @@ func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machin
 	if _, err := qemuImg(f.qemu); disk != nil && err != nil {
 		return f.boot(ctx, spec, assets, disk, accel) // no saved states without qemu-img
 	}
-	st, err := f.savedStateFor(ctx, spec, assets, disk, accel)
+	st, use, err := f.savedStateFor(ctx, spec, assets, disk, accel)
+	if use != nil {
+		*uses = append(*uses, use)
+	}
 	if err != nil {
 		// Saving is a boot: its failure is this machine's.
 		var se *machine.StartupError
@@ -141,6 +167,7 @@ func (m *Machine) Restored() bool { return m.restored }
 // template that writes to a qcow2 overlay, or a restore of a saved state.
 type launch struct {
 	overlay string      // a template's writable qcow2 overlay
+	ram     string      // a template's RAM file (shared mapping)
 	restore *savedState // restore this state instead of booting
 }
 
@@ -207,6 +234,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	// directory, removed at Close.
 	m.cmd.Env = append(os.Environ(), "TMPDIR="+m.dir)
 	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	m.ramFromFile = how.restore != nil && how.restore.ram != ""
 	if how.restore != nil {
 		state, err := os.Open(how.restore.state)
 		if err != nil {
@@ -265,6 +293,14 @@ func (m *Machine) resume(ctx context.Context) (net.Conn, error) {
 		}
 	}
 	err := m.qmp(ctx, time.Until(m.deadline), func(mon *qmp.SocketMonitor) error {
+		if m.ramFromFile {
+			if _, err := mon.Run([]byte(ignoreSharedRAM)); err != nil {
+				return err
+			}
+			if _, err := mon.Run([]byte(`{"execute":"migrate-incoming","arguments":{"uri":"fd:3"}}`)); err != nil {
+				return err
+			}
+		}
 		for {
 			raw, err := mon.Run([]byte(`{"execute":"query-status"}`))
 			if err != nil {
@@ -404,8 +440,18 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		// The same machine as the template's, down to the command line.
 		m.cmdline = how.restore.cmdline
 	}
+	machineOpt, ramFile, share := "microvm", how.ram, "on"
+	if how.restore != nil && how.restore.ram != "" {
+		// A private mapping: pages shared with the page cache until written.
+		ramFile, share = how.restore.ram, "off"
+	}
+	var ramArgs []string
+	if ramFile != "" {
+		machineOpt += ",memory-backend=ram"
+		ramArgs = []string{"-object", "memory-backend-file,id=ram,size=" + strconv.Itoa(mem) + "M,mem-path=" + qemuEscape(ramFile) + ",share=" + share}
+	}
 	args := []string{
-		"-machine", "microvm", "-accel", string(accel),
+		"-machine", machineOpt, "-accel", string(accel),
 		"-m", strconv.Itoa(mem) + "M", "-smp", strconv.Itoa(cpus),
 		"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
 		"-serial", "stdio",
@@ -416,6 +462,7 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		"-device", "virtserialport,chardev=agent,name=" + channel.PortName,
 		"-device", "virtio-rng-device",
 	}
+	args = append(args, ramArgs...)
 	if accel == AccelKVM {
 		args = append(args, "-cpu", "host")
 	}
@@ -433,8 +480,14 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	}
 	if how.restore != nil {
 		// Paused after loading, so the host connects before the guest runs.
-		// The state arrives on descriptor 3 (see start).
-		args = append(args, "-S", "-incoming", "fd:3")
+		// The state arrives on descriptor 3 (see start); with a RAM file
+		// the migration capability that leaves RAM out of the stream is
+		// set first, over QMP (see resume).
+		incoming := "fd:3"
+		if how.restore.ram != "" {
+			incoming = "defer"
+		}
+		args = append(args, "-S", "-incoming", incoming)
 	}
 	if spec.Network == machine.NetworkAllow {
 		// User-mode networking: outbound connections through QEMU, nothing
@@ -763,6 +816,7 @@ func (m *Machine) kill() error {
 			return &machine.InfrastructureError{Op: "stopping QEMU", Err: errors.New("QEMU did not exit after SIGKILL")}
 		}
 	}
+	m.uses.release()
 	if err := os.RemoveAll(m.dir); err != nil {
 		return &machine.InfrastructureError{Op: "removing the machine directory", Err: err}
 	}

@@ -26,15 +26,34 @@ import (
 // live in the saved qcow2 overlay, so the restored guest's page cache and
 // its disk agree. Guest clock, randomness and working directory are fixed
 // by the sync request every new channel starts with.
+//
+// With file-backed RAM (the default, RestoreRAM "file") the template's
+// guest memory is a shared mapping of a file in the state directory and
+// migration leaves it out of the stream (x-ignore-shared): the stream is
+// only device state. A restored machine maps the same file privately
+// (share=off): its pages come from the host's page cache, shared by every
+// machine restored from the state, and are copied only when the guest
+// writes them. RestoreRAM "stream" keeps the RAM in the migration stream.
+
+// ignoreSharedRAM leaves shared file-backed RAM out of a migration, on
+// both ends.
+const ignoreSharedRAM = `{"execute":"migrate-set-capabilities","arguments":{"capabilities":[{"capability":"x-ignore-shared","state":true}]}}`
 
 // stateFormat versions the saved state layout (a change invalidates keys).
-const stateFormat = "state-v1"
+const stateFormat = "state-v2"
+
+// Ways of saving the template's RAM (Options.RestoreRAM).
+const (
+	RAMFile   = "file"
+	RAMStream = "stream"
+)
 
 // savedState is a booted template saved to disk.
 type savedState struct {
 	dir     string
 	state   string // the migration stream
 	disk    string // the template's qcow2 overlay ("" without an image disk)
+	ram     string // the template's RAM file ("" when RAM is in the stream)
 	cmdline string // the template's kernel command line, reused on restore
 }
 
@@ -50,14 +69,14 @@ func (s *savedState) valid() bool {
 // stateKey names the saved state of one machine configuration: whatever
 // the restored QEMU must match (devices, memory, CPUs, accelerator) and
 // whatever the guest's memory holds (kernel, guest program, disk).
-func stateKey(assets *bootAssets, disk *stagedDisk, spec machine.Spec, accel Acceleration) string {
+func stateKey(assets *bootAssets, disk *stagedDisk, spec machine.Spec, accel Acceleration, ram string) string {
 	mem, cpus := resources(spec)
 	diskID := ""
 	if disk != nil {
 		diskID = disk.path
 	}
 	sum := sha256.Sum256([]byte(strings.Join([]string{stateFormat, assets.kernelID, assets.guestID, diskID,
-		strconv.Itoa(mem), strconv.Itoa(cpus), string(accel), string(spec.Network)}, "\x00")))
+		strconv.Itoa(mem), strconv.Itoa(cpus), string(accel), string(spec.Network), ram}, "\x00")))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -74,9 +93,22 @@ func resources(spec machine.Spec) (mem, cpus int) {
 
 // savedStateFor returns the saved state for the configuration, making it
 // first when there is none (one flock per key: concurrent creates save
-// once).
-func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*savedState, error) {
-	key := stateKey(assets, disk, spec, accel)
+// once), and its use lock, held.
+func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration) (*savedState, *os.File, error) {
+	key := stateKey(assets, disk, spec, accel, f.opts.RestoreRAM)
+	hold, err := useLock(stateUseLock(f.cacheDir, key))
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := f.savedState(ctx, spec, assets, disk, accel, key)
+	if err != nil {
+		hold.Close()
+		return nil, nil, err
+	}
+	return s, hold, nil
+}
+
+func (f *Factory) savedState(ctx context.Context, spec machine.Spec, assets *bootAssets, disk *stagedDisk, accel Acceleration, key string) (*savedState, error) {
 	states := filepath.Join(f.cacheDir, "states")
 	final := filepath.Join(states, key)
 	load := func(dir string) *savedState {
@@ -88,6 +120,7 @@ func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *
 		var meta struct {
 			Cmdline string `json:"cmdline"`
 			Disk    bool   `json:"disk"`
+			RAM     bool   `json:"ram"`
 		}
 		if json.Unmarshal(b, &meta) != nil {
 			return nil
@@ -95,6 +128,9 @@ func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *
 		s.cmdline = meta.Cmdline
 		if meta.Disk {
 			s.disk = filepath.Join(dir, "disk.qcow2")
+		}
+		if meta.RAM {
+			s.ram = filepath.Join(dir, "ram")
 		}
 		if !s.valid() {
 			return nil
@@ -108,6 +144,7 @@ func (f *Factory) savedStateFor(ctx context.Context, spec machine.Spec, assets *
 		if load(final) != nil {
 			return nil
 		}
+		f.grew.Store(true)
 		tmp, err := os.MkdirTemp(states, ".save-")
 		if err != nil {
 			return err
@@ -142,7 +179,11 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 			return fmt.Errorf("qemu-img create: %v: %s", err, strings.TrimSpace(string(out)))
 		}
 	}
-	m, err := f.start(ctx, spec, assets, disk, accel, launch{overlay: overlay})
+	how := launch{overlay: overlay}
+	if f.opts.RestoreRAM == RAMFile {
+		how.ram = filepath.Join(dir, "ram")
+	}
+	m, err := f.start(ctx, spec, assets, disk, accel, how)
 	if err != nil {
 		return err
 	}
@@ -157,6 +198,11 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 	err = m.qmp(ctx, 2*time.Minute, func(mon *qmp.SocketMonitor) error {
 		if _, err := mon.Run([]byte(`{"execute":"stop"}`)); err != nil {
 			return err
+		}
+		if how.ram != "" {
+			if _, err := mon.Run([]byte(ignoreSharedRAM)); err != nil {
+				return err
+			}
 		}
 		if _, err := mon.RunWithFile([]byte(`{"execute":"getfd","arguments":{"fdname":"state"}}`), state); err != nil {
 			return fmt.Errorf("passing the state file: %w", err)
@@ -188,7 +234,13 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 	if err != nil {
 		return err
 	}
-	meta, _ := json.Marshal(map[string]any{"cmdline": m.cmdline, "disk": overlay != ""})
+	// disk_key ties the state to its staged disk in the cache: they are
+	// evicted together (the overlay reads the disk).
+	diskKey := ""
+	if disk != nil && filepath.Dir(filepath.Dir(disk.path)) == filepath.Join(f.cacheDir, "disks") {
+		diskKey = filepath.Base(filepath.Dir(disk.path))
+	}
+	meta, _ := json.Marshal(map[string]any{"cmdline": m.cmdline, "disk": overlay != "", "ram": how.ram != "", "disk_key": diskKey})
 	return os.WriteFile(filepath.Join(dir, "meta.json"), meta, 0o644)
 }
 

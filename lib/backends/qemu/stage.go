@@ -2,13 +2,10 @@ package qemu
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-
-	ispec "github.com/opencontainers/image-spec/specs-go/v1"
 
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/oci"
@@ -26,6 +23,8 @@ type StageOptions struct {
 	// QemuBundle: rootfs.ext4 and image.json. Otherwise the disk is staged
 	// into the cache, where machines of the same image find it.
 	Output string
+	// AuthFile and RegistryCertDir are Options' for RegistryImage sources.
+	AuthFile, RegistryCertDir string
 	// Provenance recorded in an Output bundle's image.json.
 	OCITag, ImageReference, DockerfileSHA256 string
 }
@@ -40,28 +39,33 @@ func Stage(ctx context.Context, src machine.Source, o StageOptions) (string, err
 	if o.DiskSizeMB == 0 {
 		o.DiskSizeMB = defaultDiskSizeMB
 	}
-	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB}, cacheDir: o.CacheDir}
+	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB, AuthFile: o.AuthFile, RegistryCertDir: o.RegistryCertDir}, cacheDir: o.CacheDir,
+		cacheMax: defaultCacheMaxMB << 20}
 	if f.cacheDir == "" {
 		f.cacheDir = defaultCacheDir()
 	}
-	var prepared machine.PreparedImage
-	switch s := src.(type) {
-	case machine.PreparedImage:
-		prepared = s
-	case machine.DockerImage:
-		p, err := f.dockerImage(ctx, s)
-		if err != nil {
-			return "", err
+	p, layoutUse, err := f.prepare(ctx, src)
+	if err != nil {
+		return "", err
+	}
+	if layoutUse != nil {
+		defer layoutUse.Close()
+	}
+	defer func() {
+		if f.grew.Swap(false) {
+			f.evict()
 		}
-		prepared = p
-	default:
-		return "", &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s cannot be staged (use a PreparedImage or a DockerImage)", src.Kind())}
+	}()
+	prepared, ok := p.(machine.PreparedImage)
+	if !ok {
+		return "", &machine.UnsupportedSpec{Backend: Name, Field: "source", Reason: fmt.Sprintf("%s cannot be staged (use a RegistryImage, a DockerfileSource, a PreparedImage or a DockerImage)", src.Kind())}
 	}
 	if o.Output == "" {
-		d, err := f.stageImage(ctx, prepared, o.DiskSizeMB)
+		d, use, err := f.stageImage(ctx, prepared, o.DiskSizeMB)
 		if err != nil {
 			return "", err
 		}
+		use.Close()
 		return filepath.Dir(d.path), nil
 	}
 	return stageBundle(ctx, prepared, o)
@@ -106,30 +110,5 @@ func stageBundle(ctx context.Context, src machine.PreparedImage, o StageOptions)
 }
 
 // ResolveTag finds the manifest of an OCI layout's index.json named tag
-// (org.opencontainers.image.ref.name); with tag "" the index must hold
-// exactly one manifest.
-func ResolveTag(layout, tag string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(layout, "index.json"))
-	if err != nil {
-		return "", fmt.Errorf("OCI layout %s: %w", layout, err)
-	}
-	var idx ispec.Index
-	if err := json.Unmarshal(data, &idx); err != nil {
-		return "", fmt.Errorf("OCI layout %s: index.json: %w", layout, err)
-	}
-	var found []string
-	for _, m := range idx.Manifests {
-		if tag == "" || m.Annotations[ispec.AnnotationRefName] == tag {
-			found = append(found, string(m.Digest))
-		}
-	}
-	switch {
-	case len(found) == 1:
-		return found[0], nil
-	case tag == "":
-		return "", fmt.Errorf("OCI layout %s holds %d manifests: name one with :TAG", layout, len(found))
-	case len(found) == 0:
-		return "", fmt.Errorf("OCI layout %s has no manifest tagged %q", layout, tag)
-	}
-	return "", fmt.Errorf("OCI layout %s has %d manifests tagged %q", layout, len(found), tag)
-}
+// (oci.ResolveTag).
+func ResolveTag(layout, tag string) (string, error) { return oci.ResolveTag(layout, tag) }

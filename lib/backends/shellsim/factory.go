@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/shellbox/shellbox/lib/bridge/wire"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shellsim"
 	"github.com/shellbox/shellbox/lib/shellsim/command"
@@ -47,22 +48,12 @@ func init() {
 }
 
 // RouteOption is one virtual HTTP route every machine of a factory gets.
-type RouteOption struct {
-	Pattern string            `json:"pattern"`
-	Method  string            `json:"method,omitempty"`
-	Status  int               `json:"status"`
-	Headers map[string]string `json:"headers,omitempty"`
-	Body    []byte            `json:"body,omitempty"` // base64 in JSON
-}
+type RouteOption = wire.Route
 
-// Options are the factory's keyword arguments.
-type Options struct {
-	CPU      int64         `json:"cpu"`
-	MemoryMB int64         `json:"memory_mb"` // default when the spec has none
-	Disk     int64         `json:"disk"`
-	Output   int64         `json:"output"`
-	Routes   []RouteOption `json:"routes"`
-}
+// Options are the factory's options (cpu, memory_mb, disk, output, routes),
+// declared with the ABI's types so that the Python factory's are generated
+// from the same declaration.
+type Options = wire.ShellSimOptions
 
 // DecodeOptions reads options, filling in the defaults.
 func DecodeOptions(raw json.RawMessage) (Options, error) {

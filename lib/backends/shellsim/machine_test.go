@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/bridge"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/shell"
 )
@@ -22,8 +23,8 @@ func newTestMachine(t *testing.T, options string, spec string) *Machine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s machine.Spec
-	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+	s, err := bridge.DecodeSpec([]byte(spec))
+	if err != nil {
 		t.Fatal(err)
 	}
 	m, err := f.Create(context.Background(), s)
@@ -90,7 +91,7 @@ func TestExhaustionEndsTheMachine(t *testing.T) {
 		t.Fatal(m.StopReason())
 	}
 	_, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}})
-	if !errors.Is(err, machine.ErrTerminated) || !strings.Contains(err.Error(), "cpu_exhausted") || machine.ErrorKind(err) != "MachineTerminated" {
+	if !errors.Is(err, machine.ErrTerminated) || !strings.Contains(err.Error(), "cpu_exhausted") || machine.KindOf(err) != machine.KindTerminated {
 		t.Fatalf("after: %v", err)
 	}
 }
@@ -104,11 +105,11 @@ func TestSpecRefusals(t *testing.T) {
 		`{"source":{"type":"ShellSimBuiltins"},"gpus":1}`:                        "gpus",
 		`{"source":{"type":"ShellSimBuiltins"},"network":"allow"}`:               "network",
 	} {
-		var s machine.Spec
-		if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		s, err := bridge.DecodeSpec([]byte(spec))
+		if err != nil {
 			t.Fatal(err)
 		}
-		err := f.CheckEnvironment(machine.Requirements{}, s)
+		err = f.CheckEnvironment(machine.Requirements{}, s)
 		var u *machine.UnsupportedSpec
 		if !errors.As(err, &u) || u.Field != field {
 			t.Errorf("%s: %v", spec, err)
@@ -117,8 +118,7 @@ func TestSpecRefusals(t *testing.T) {
 			t.Errorf("create %s: %v", spec, err)
 		}
 	}
-	var s machine.Spec
-	json.Unmarshal([]byte(`{"source":{"type":"PackageSpec","pypi_packages":["numpy"],"tools":[]}}`), &s)
+	s := machine.Spec{Source: machine.PackageSpec{PyPIPackages: []string{"numpy"}}, Network: machine.NetworkDeny}
 	if err := f.CheckEnvironment(machine.Requirements{}, s); !strings.Contains(err.Error(), "Python is not available in ShellSim yet") {
 		t.Fatal(err)
 	}
@@ -267,9 +267,7 @@ func TestManyMachinesConcurrently(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var s machine.Spec
-			json.Unmarshal([]byte(builtins), &s)
-			m, err := f.Create(context.Background(), s)
+			m, err := f.Create(context.Background(), machine.Spec{Source: machine.ShellSimBuiltins{}, Workdir: "/workspace", Network: machine.NetworkDeny})
 			if err != nil {
 				errs <- err
 				return

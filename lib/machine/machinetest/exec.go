@@ -75,10 +75,10 @@ func (s *suite) envAndCwd(t *testing.T) {
 	}
 	want(t, sh(t, m, "echo usable"), 0, "usable\n", "")
 	// An invalid command is refused before it runs.
-	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"pwd"}, Cwd: "relative", OutputLimit: 10}); machine.ErrorKind(err) != "ValueError" {
+	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"pwd"}, Cwd: "relative", OutputLimit: 10}); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("a relative cwd: %v, want an InvalidSpec", err)
 	}
-	if _, err := m.Run(context.Background(), machine.Command{OutputLimit: 10}); machine.ErrorKind(err) != "ValueError" {
+	if _, err := m.Run(context.Background(), machine.Command{OutputLimit: 10}); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("an empty argv: %v, want an InvalidSpec", err)
 	}
 }
@@ -121,7 +121,7 @@ func (s *suite) timeoutCheck(t *testing.T) {
 	// A timeout that does not expire changes nothing.
 	r = run(t, m, machine.Command{Argv: []string{"sh", "-c", "echo quick"}, Timeout: time.Minute})
 	want(t, r, 0, "quick\n", "")
-	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, Timeout: -time.Second}); machine.ErrorKind(err) != "ValueError" {
+	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, Timeout: -time.Second}); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("a negative timeout: %v, want an InvalidSpec", err)
 	}
 }
@@ -182,7 +182,7 @@ func (s *suite) outputLimits(t *testing.T) {
 	if err != nil || r.StdoutTruncated || r.StderrTruncated || Code(r) != 0 {
 		t.Fatalf("limit 0 without output: %+v %v", r, err)
 	}
-	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, OutputLimit: -1}); machine.ErrorKind(err) != "ValueError" {
+	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, OutputLimit: -1}); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("a negative limit: %v, want an InvalidSpec", err)
 	}
 }
@@ -345,7 +345,7 @@ func (s *suite) closeCheck(t *testing.T) {
 			t.Fatalf("OpenProcess after Close: %v", err)
 		}
 	}
-	if machine.ErrorKind(machine.ErrClosed) != "MachineClosed" {
+	if machine.KindOf(machine.ErrClosed) != machine.KindClosed {
 		t.Fatal("ErrClosed's kind")
 	}
 	if s.caps.Released != nil {

@@ -263,8 +263,8 @@ func assertUnsupported(t testing.TB, err error, field, what string) {
 	if !errors.As(err, &us) || us.Field != field {
 		t.Fatalf("%s: got %v, want an UnsupportedSpec on %q", what, err, field)
 	}
-	if kind := machine.ErrorKind(err); kind != "UnsupportedMachineSpec" {
-		t.Fatalf("%s: error kind %s", what, kind)
+	if kind := machine.KindOf(err); kind != machine.KindUnsupported {
+		t.Fatalf("%s: error kind %d", what, kind)
 	}
 }
 

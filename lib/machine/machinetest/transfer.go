@@ -90,7 +90,7 @@ func (s *suite) transferFiles(t *testing.T) {
 	}
 	// Missing sources.
 	var pe *machine.PathError
-	if err := m.Download(ctx, "/no/such/file", filepath.Join(host, "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound || machine.ErrorKind(err) != "FileNotFoundError" {
+	if err := m.Download(ctx, "/no/such/file", filepath.Join(host, "x"), machine.DownloadOptions{}); !errors.As(err, &pe) || !pe.NotFound || machine.KindOf(err) != machine.KindNotFound {
 		t.Fatalf("a missing download source: %v", err)
 	}
 	if err := m.Upload(ctx, filepath.Join(host, "missing"), "/x"); !errors.As(err, &pe) || !pe.NotFound {
@@ -175,7 +175,7 @@ func (s *suite) transferEscapes(t *testing.T) {
 	if err := os.Symlink("/etc/passwd", filepath.Join(evil, "passwd")); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Upload(ctx, evil, "/evil"); !errors.As(err, &pe) || pe.NotFound || machine.ErrorKind(err) != "PermissionError" {
+	if err := m.Upload(ctx, evil, "/evil"); !errors.As(err, &pe) || pe.NotFound || machine.KindOf(err) != machine.KindPermission {
 		t.Fatalf("an upload with a link out of the tree: %v", err)
 	}
 	if err := os.Remove(filepath.Join(evil, "passwd")); err != nil {
@@ -227,7 +227,7 @@ func (s *suite) downloadMaxBytes(t *testing.T) {
 	target := filepath.Join(host, "k")
 	writeFile(t, target, "previous", 0o644)
 	var le *machine.DownloadLimitExceeded
-	if err := m.Download(ctx, Workdir+"/k", target, machine.DownloadOptions{MaxBytes: 999}); !errors.As(err, &le) || machine.ErrorKind(err) != "DownloadLimitExceeded" {
+	if err := m.Download(ctx, Workdir+"/k", target, machine.DownloadOptions{MaxBytes: 999}); !errors.As(err, &le) || machine.KindOf(err) != machine.KindDownloadLimit {
 		t.Fatalf("over the limit: %v", err)
 	}
 	if readFile(t, target) != "previous" {

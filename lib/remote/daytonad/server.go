@@ -436,7 +436,7 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	m, err := s.cfg.Factory.Create(r.Context(), spec)
 	if err != nil {
 		status := http.StatusInternalServerError
-		if k := machine.ErrorKind(err); k == "ValueError" || k == "UnsupportedMachineSpec" {
+		if k := machine.KindOf(err); k == machine.KindInvalid || k == machine.KindUnsupported {
 			status = http.StatusBadRequest
 		}
 		apiError(w, r, status, "creating the sandbox: %v", err)

@@ -50,7 +50,7 @@ func TestTTLDeletesTheSandbox(t *testing.T) {
 			t.Fatal("the sandbox outlived its TTL")
 		}
 	}
-	if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}, OutputLimit: 10}); !errors.Is(err, machine.ErrTerminated) || machine.ErrorKind(err) != "MachineTerminated" {
+	if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}, OutputLimit: 10}); !errors.Is(err, machine.ErrTerminated) || machine.KindOf(err) != machine.KindTerminated {
 		t.Fatalf("a command in a sandbox past its TTL: %v", err)
 	}
 	if err := m.Close(ctx); err != nil {

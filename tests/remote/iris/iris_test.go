@@ -99,7 +99,7 @@ func TestSecretEnv(t *testing.T) {
 	if env := launched(t, m).GetEnvironment().GetEnvVars(); len(env) != 1 || env["JUDGE_KEY"] != "s3cret" {
 		t.Fatalf("the job's environment: %v", env)
 	}
-	if _, err := iris.New(iris.Options{ControllerURL: serverURL, SecretEnv: map[string]string{"BAD-NAME": "x"}}); machine.ErrorKind(err) != "ValueError" {
+	if _, err := iris.New(iris.Options{ControllerURL: serverURL, SecretEnv: map[string]string{"BAD-NAME": "x"}}); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("a secret with a bad name: %v", err)
 	}
 }
@@ -114,8 +114,8 @@ func TestTerminated(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, OutputLimit: 10})
-	if !errors.Is(err, machine.ErrTerminated) || !strings.Contains(err.Error(), "is TASK_STATE_KILLED") || machine.ErrorKind(err) != "MachineTerminated" {
-		t.Fatalf("a run in a killed task: %v (%s)", err, machine.ErrorKind(err))
+	if !errors.Is(err, machine.ErrTerminated) || !strings.Contains(err.Error(), "is TASK_STATE_KILLED") || machine.KindOf(err) != machine.KindTerminated {
+		t.Fatalf("a run in a killed task: %v (kind %d)", err, machine.KindOf(err))
 	}
 	if err := m.Download(context.Background(), "/etc/passwd", t.TempDir()+"/p", machine.DownloadOptions{}); !errors.Is(err, machine.ErrTerminated) {
 		t.Fatalf("a download from a killed task: %v", err)
@@ -140,7 +140,7 @@ func TestRefusals(t *testing.T) {
 	if !errors.As(err, &us) || us.Field != "user" {
 		t.Fatalf("another user: %v", err)
 	}
-	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, Env: map[string]string{"A-B": "x"}, OutputLimit: 10}); machine.ErrorKind(err) != "ValueError" {
+	if _, err := m.Run(context.Background(), machine.Command{Argv: []string{"true"}, Env: map[string]string{"A-B": "x"}, OutputLimit: 10}); machine.KindOf(err) != machine.KindInvalid {
 		t.Fatalf("an env name a shell cannot export: %v", err)
 	}
 	gpu := spec(machine.NetworkDeny)
@@ -165,7 +165,7 @@ func TestWrongToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = f.Create(context.Background(), spec(machine.NetworkDeny))
-	if machine.ErrorKind(err) != "MachineStartupError" || connect.CodeOf(err) != connect.CodeUnauthenticated {
+	if machine.KindOf(err) != machine.KindStartup || connect.CodeOf(err) != connect.CodeUnauthenticated {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -134,7 +134,7 @@ func TestTwoDaemons(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, err := onTLS[0].Run(ctx, machine.Command{Argv: []string{"true"}, OutputLimit: 10})
-		if errors.Is(err, machine.ErrTerminated) && machine.ErrorKind(err) == "MachineTerminated" {
+		if errors.Is(err, machine.ErrTerminated) && machine.KindOf(err) == machine.KindTerminated {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -192,7 +192,7 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{`{"members": []}`, `{"members": [{"backend": "spread", "options": {}}]}`, `{"members": [{"backend": "docker", "limit": -1}]}`} {
-		if _, err := machine.Open("spread", []byte(bad)); machine.ErrorKind(err) != "ValueError" {
+		if _, err := machine.Open("spread", []byte(bad)); machine.KindOf(err) != machine.KindInvalid {
 			t.Fatalf("%s: %v", bad, err)
 		}
 	}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.machine import Backend
 
@@ -28,7 +29,4 @@ class DockerMachineFactory(GoMachineFactory):
     machine_class = DockerMachine
 
     def __init__(self, *, host: str | None = None, runtime: str | None = None, pids_limit: int = 4096):
-        options: dict[str, object] = {"runtime": runtime, "pids_limit": pids_limit}
-        if host:
-            options["host"] = host
-        super().__init__(options)
+        super().__init__(_wire.DockerOptions(host=host or "", runtime=runtime, pids_limit=pids_limit))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.machine import Backend, SandboxUnavailable
 
@@ -17,7 +18,8 @@ class LocalMachine(GoMachine):
 class LocalMachineFactory(GoMachineFactory):
     """Creates local machines from HostImage or PreparedImage sources.
 
-    Checks once, here, that bubblewrap can build a sandbox (``bwrap`` if given,
+    Go checks the options (``read_only`` and ``bin_dirs`` are directories) and
+    once, here, that bubblewrap can build a sandbox (``bwrap`` if given,
     then ``bwrap`` on PATH) and raises SandboxUnavailable with each candidate's
     error otherwise. ``pids_limit`` bounds each machine's tasks, threads included
     (default 1024), where the host lets a pids cgroup be made;
@@ -35,15 +37,8 @@ class LocalMachineFactory(GoMachineFactory):
         cache_dir: Path | None = None,
         pids_limit: int | None = None,
     ):
-        missing = [str(p) for p in read_only if not Path(p).is_dir()]
-        if missing:
-            raise ValueError(f"Read-only directories do not exist: {', '.join(missing)}")
         super().__init__(
-            {
-                "read_only": [str(Path(p).absolute()) for p in read_only],
-                "bin_dirs": [str(Path(p).absolute()) for p in bin_dirs],
-                "bwrap": str(bwrap) if bwrap is not None else None,
-                "cache_dir": str(cache_dir) if cache_dir is not None else None,
-                "pids_limit": pids_limit or 0,
-            }
+            _wire.LocalOptions(
+                read_only=read_only, bin_dirs=bin_dirs, bwrap=bwrap, cache_dir=cache_dir, pids_limit=pids_limit or 0
+            )
         )

@@ -5,8 +5,9 @@ Each trial gets a fresh microVM booted (or restored from a saved state) from
 the task's image:
 
 - ``guest_bundle``: a staged bundle directory (``rootfs.ext4`` + ``image.json``);
-- else ``environment/Dockerfile``, built by the local Docker daemon (the
-  ``docker`` CLI, with ``environment/`` as context) and exported from it;
+- else ``environment/Dockerfile`` (a ``DockerfileSource``), built in Go by the
+  local Docker daemon through its Engine API with ``environment/`` as context
+  and exported from it;
 - else ``[environment] docker_image``, taken from the local Docker daemon.
 
 Networking follows marin-shellbox's task policy: ``network_policy`` is
@@ -18,15 +19,14 @@ the same option under a name Harbor does not take.
 Keyword arguments (``--ek``) with marin-shellbox's names: ``guest_bundle``,
 ``image_cache`` (the cache of staged disks and saved states), ``qemu_assets``
 (a dict of QemuAssets fields), ``network_policy``, ``guest_memory_mb``
-(default 512), ``acceleration`` ("auto", "kvm", "tcg"); ``skopeo``,
-``registry_authfile`` and ``signature_policy`` are accepted and unused (images
-come from the Docker daemon; no skopeo); and ``shell_mode`` for the agent's
-shell (see shellbox.harbor_support.open_shell)."""
+(default 512), ``acceleration`` ("auto", "kvm", "tcg"), ``registry_authfile``
+(registry credentials for registry images); ``skopeo`` and ``signature_policy``
+are accepted and unused (no skopeo; signature policies are not enforced); and
+``shell_mode`` for the agent's shell (see shellbox.harbor_support.open_shell)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import threading
 import time
 from enum import StrEnum
@@ -39,6 +39,7 @@ from harbor.environments.definition import should_upload_environment_dir
 from shellbox.backends.qemu.image import QemuAssets
 from shellbox.backends.qemu.machine import Acceleration, QemuMachineFactory
 from shellbox.harbor_support import MachineEnvironment
+from shellbox.image import DockerfileSource
 from shellbox.machine import Command, DockerImage, MachineSpec, NetworkPolicy as MachineNetworkPolicy, QemuBundle
 
 __all__ = ["NetworkPolicy", "QemuEnvironment"]
@@ -51,9 +52,6 @@ class NetworkPolicy(StrEnum):
 
 _factories: dict[tuple, QemuMachineFactory] = {}
 _factories_lock = threading.Lock()
-# Dockerfile builds by (context, Dockerfile digest), one per process.
-_builds: dict[tuple[str, str], str] = {}
-_build_locks: dict[tuple[str, str], asyncio.Lock] = {}
 
 
 def _factory_for(key: tuple) -> QemuMachineFactory:
@@ -62,33 +60,15 @@ def _factory_for(key: tuple) -> QemuMachineFactory:
     with _factories_lock:
         factory = _factories.get(key)
         if factory is None:
-            acceleration, assets, cache = key
+            acceleration, assets, cache, authfile = key
             factory = QemuMachineFactory(
                 Acceleration(acceleration),
                 assets=QemuAssets(**dict(assets)) if assets else None,
                 bundle_cache=Path(cache) if cache else None,
+                authfile=Path(authfile) if authfile else None,
             )
             _factories[key] = factory
         return factory
-
-
-async def build_dockerfile(context: Path, dockerfile: Path) -> str:
-    """The image ID of ``dockerfile`` built by the local Docker daemon."""
-    key = (str(context), hashlib.sha256(dockerfile.read_bytes()).hexdigest())
-    lock = _build_locks.setdefault(key, asyncio.Lock())
-    async with lock:
-        if key in _builds:
-            return _builds[key]
-        process = await asyncio.create_subprocess_exec(
-            "docker", "build", "--quiet", "-f", str(dockerfile), str(context),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await process.communicate()
-        image = out.decode().strip().splitlines()[-1] if out.strip() else ""
-        if process.returncode != 0 or not image.startswith("sha256:"):
-            raise RuntimeError(f"building {dockerfile} failed (exit {process.returncode}): {err.decode(errors='replace')[-4000:]}")
-        _builds[key] = image
-        return image
 
 
 class QemuEnvironment(MachineEnvironment):
@@ -122,8 +102,13 @@ class QemuEnvironment(MachineEnvironment):
             self.task_network_policy = NetworkPolicy(task_network_policy)
         self.guest_memory_mb = int(guest_memory_mb)
         assets = tuple(sorted((qemu_assets or {}).items()))
-        self._factory_key = (Acceleration(acceleration).value, assets, str(Path(image_cache).absolute()) if image_cache else None)
-        self._image: DockerImage | QemuBundle | None = None
+        self._factory_key = (
+            Acceleration(acceleration).value,
+            assets,
+            str(Path(image_cache).absolute()) if image_cache else None,
+            str(Path(registry_authfile).absolute()) if registry_authfile else None,
+        )
+        self._image: DockerImage | DockerfileSource | QemuBundle | None = None
         self._resolved_workdir: str | None = None
         super().__init__(*args, **kwargs)
 
@@ -155,11 +140,11 @@ class QemuEnvironment(MachineEnvironment):
     def _factory(self) -> QemuMachineFactory:
         return _factory_for(self._factory_key)
 
-    async def _source(self) -> DockerImage | QemuBundle:
+    async def _source(self) -> DockerImage | DockerfileSource | QemuBundle:
         if self.guest_bundle is not None:
             return QemuBundle(self.guest_bundle)
         if self._dockerfile().is_file():
-            return DockerImage(await build_dockerfile(self.environment_dir, self._dockerfile()))
+            return DockerfileSource(context=self.environment_dir, dockerfile=self._dockerfile())
         return DockerImage(str(self.task_env_config.docker_image))
 
     def _machine_spec(self) -> MachineSpec:

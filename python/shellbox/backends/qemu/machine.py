@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.backends.qemu.image import QemuAssets
 from shellbox.machine import Backend
@@ -12,10 +12,7 @@ from shellbox.machine import Backend
 __all__ = ["Acceleration", "QemuAssets", "QemuMachine", "QemuMachineFactory"]
 
 
-class Acceleration(StrEnum):
-    AUTO = "auto"
-    KVM = "kvm"
-    TCG = "tcg"
+Acceleration = _wire.Acceleration
 
 
 class QemuMachine(GoMachine):
@@ -27,8 +24,10 @@ def _path(p: Path | None) -> str | None:
 
 
 class QemuMachineFactory(GoMachineFactory):
-    """Creates QEMU microVMs from PreparedImage, DockerImage (exported from the
-    local Docker daemon) or QemuBundle sources. ``memory_mb`` (default 512) and
+    """Creates QEMU microVMs from RegistryImage (pulled in Go with
+    containers/image), DockerfileSource (built by the local Docker daemon),
+    DockerImage (exported from the daemon), PreparedImage or QemuBundle
+    sources. ``memory_mb`` (default 512) and
     ``cpus`` (default 1) size the VM, ``storage_mb`` its root disk; network
     DENY gives no network card, ALLOW QEMU's user-mode networking; GPUs are
     refused.
@@ -37,8 +36,11 @@ class QemuMachineFactory(GoMachineFactory):
     works on this host (the verdict is cached per kernel and host boot) and
     TCG otherwise; a forced KVM that does not work raises MachineStartupError.
     ``bundle_cache`` holds staged disks and boot assets (default
-    ~/.cache/shellbox/qemu). ``image_cache``, ``authfile`` and ``policy`` are
-    marin-shellbox's registry options, kept for registry sources. ``restore``
+    ~/.cache/shellbox/qemu); ``cache_max_mb`` bounds it (0: 20 GiB), evicting
+    the least recently used images, never one a machine uses. ``image_cache``, ``authfile`` and ``policy`` are
+    marin-shellbox's registry options: ``authfile`` holds registry
+    credentials (default: where containers/image looks, ~/.docker/config.json
+    included); signature ``policy`` files are not enforced. ``restore``
     (ours) starts machines by restoring a saved booted state of the same image
     and configuration, made by the first create, instead of booting."""
 
@@ -55,6 +57,7 @@ class QemuMachineFactory(GoMachineFactory):
         authfile: Path | None = None,
         policy: Path | None = None,
         restore: bool = True,
+        cache_max_mb: int = 0,
     ):
         self.acceleration = Acceleration(acceleration)
         self.assets = assets or QemuAssets()
@@ -63,14 +66,16 @@ class QemuMachineFactory(GoMachineFactory):
         self.authfile = authfile
         self.policy = policy
         super().__init__(
-            {
-                "acceleration": self.acceleration.value,
-                "qemu": _path(self.assets.qemu),
-                "kernel": _path(self.assets.kernel),
-                "modules": _path(self.assets.modules),
-                "guest": _path(self.assets.guest),
-                "cache_dir": _path(bundle_cache),
-                "disk_size_mb": self.assets.disk_size_mb,
-                "restore": restore,
-            }
+            _wire.QemuOptions(
+                acceleration=self.acceleration,
+                qemu=_path(self.assets.qemu),
+                kernel=_path(self.assets.kernel),
+                modules=_path(self.assets.modules),
+                guest=_path(self.assets.guest),
+                cache_dir=_path(bundle_cache),
+                disk_size_mb=self.assets.disk_size_mb,
+                authfile=_path(authfile),
+                restore=restore,
+                cache_max_mb=cache_max_mb,
+            )
         )

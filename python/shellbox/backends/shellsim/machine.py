@@ -10,26 +10,17 @@ virtual: CPU is the factory's ``cpu`` budget of work units); ``gpus``,
 ``NetworkPolicy.ALLOW`` and users other than root are refused. Budgets are
 per machine and cumulative; exhausting one ends the machine: the command
 exits 137 with ``shellsim: <reason>: the machine is stopped`` on stderr,
-``machine.stop_reason`` says which, and later calls raise MachineTerminated."""
+``machine.stop_reason`` says which (a StopReason, from Go's reply), and
+later calls raise MachineTerminated with the same ``stop_reason``."""
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from typing import Any
 
-from shellbox import _go
-from shellbox._go import GoMachine, GoMachineFactory
-from shellbox.machine import (
-    DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES,
-    Backend,
-    Command,
-    MachineClosed,
-    MachineTerminated,
-    Result,
-    ShellStatus,
-    ShellUpdate,
-)
+from shellbox import _wire
+from shellbox._go import GoMachine, GoMachineFactory, GoShellSession, open_shell
+from shellbox._wire import StopReason
+from shellbox.machine import Backend, Command, MachineTerminated, Result
 
 __all__ = [
     "DEFAULT_CPU_LIMIT",
@@ -39,6 +30,7 @@ __all__ = [
     "ShellSimEngine",
     "ShellSimMachine",
     "ShellSimMachineFactory",
+    "ShellSimRoute",
     "ShellSimShellSession",
 ]
 
@@ -47,24 +39,17 @@ DEFAULT_MEMORY_MB = 2048
 DEFAULT_DISK_LIMIT = 512 * 1024 * 1024
 DEFAULT_OUTPUT_LIMIT = 128 * 1024 * 1024
 
-_STOPPED = re.compile(rb"shellsim: ([a-z_]+): the machine is stopped")
 
-
-@dataclasses.dataclass(frozen=True)
-class ShellSimRoute:
-    """A virtual HTTP route (curl/wget/net in every machine reach it)."""
-
-    pattern: str
-    status: int = 200
-    body: bytes = b""
-    headers: dict[str, str] = dataclasses.field(default_factory=dict)
-    method: str | None = None
+# A virtual HTTP route (curl/wget/net in every machine reach it): the wire's
+# one route type, which shellbox.shellsim's route_http sends too.
+ShellSimRoute = _wire.Route
 
 
 @dataclasses.dataclass(frozen=True)
 class ShellSimEngine:
     """What machines of a worker share: default limits and routes. One
-    engine can back every factory (and every Harbor trial) of a process."""
+    engine can back every factory (and every Harbor trial) of a process.
+    Go checks the values when a factory opens (0: the backend's default)."""
 
     cpu: int = DEFAULT_CPU_LIMIT
     memory_mb: int = DEFAULT_MEMORY_MB
@@ -73,81 +58,17 @@ class ShellSimEngine:
     routes: tuple[ShellSimRoute, ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("cpu", "memory_mb", "disk", "output"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
         object.__setattr__(self, "routes", tuple(self.routes))
 
-    def options(self) -> dict[str, Any]:
-        import base64
-
-        return {
-            "cpu": self.cpu,
-            "memory_mb": self.memory_mb,
-            "disk": self.disk,
-            "output": self.output,
-            "routes": [
-                {
-                    "pattern": r.pattern,
-                    "status": r.status,
-                    "body": base64.b64encode(r.body).decode(),
-                    "headers": dict(r.headers),
-                    "method": r.method or "",
-                }
-                for r in self.routes
-            ],
-        }
+    def options(self) -> _wire.ShellSimOptions:
+        """The Go factory's options (its routes as _wire.Route, the route type
+        shellbox.shellsim's environments take too)."""
+        return _wire.ShellSimOptions(self.cpu, self.memory_mb, self.disk, self.output, self.routes)
 
 
-class ShellSimShellSession:
+class ShellSimShellSession(GoShellSession):
     """The machine's persistent shell (non-interactive): cd, exports and
     functions carry over between ``execute`` calls."""
-
-    interactive = False
-    mode = "shellsim"
-
-    def __init__(self, handle: int):
-        self._handle = _go._Handle(handle)
-        self._closed = False
-
-    @property
-    def handle(self) -> int:
-        if self._closed:
-            raise MachineClosed("shell session is closed")
-        return self._handle.id
-
-    @staticmethod
-    def _update(reply: Any) -> ShellUpdate:
-        head = reply.header
-        return ShellUpdate(reply.segments[0], ShellStatus(head["status"]), head["exit_code"], head["truncated"])
-
-    async def execute(
-        self, command: str, *, wait: float = 120, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES
-    ) -> ShellUpdate:
-        reply = await _go.call(
-            self.handle, "execute", {"command": command, "wait": wait, "output_limit_bytes": output_limit_bytes}
-        )
-        return self._update(reply)
-
-    async def read(self, *, wait: float = 0, output_limit_bytes: int = DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES) -> ShellUpdate:
-        reply = await _go.call(self.handle, "read", {"wait": wait, "output_limit_bytes": output_limit_bytes})
-        return self._update(reply)
-
-    async def write(self, data: bytes) -> None:
-        await _go.call(self.handle, "write", None, bytes(data))
-
-    async def interrupt(self) -> None:
-        await _go.call(self.handle, "interrupt")
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            await _go.call(self._handle.id, "close")
-        finally:
-            self._handle.detach()
-            await _go.call(self._handle.id, "release")
 
 
 class ShellSimMachine(GoMachine):
@@ -155,27 +76,21 @@ class ShellSimMachine(GoMachine):
     over the machine's persistent files; ``open_shell`` is the one
     persistent shell an agent keeps its state in."""
 
-    stop_reason: str | None = None
+    stop_reason: StopReason | None = None
 
-    def _note(self, stderr: bytes) -> None:
-        found = _STOPPED.search(stderr[-4096:])
-        if found:
-            self.stop_reason = found.group(1).decode()
+    def _ran(self, head: _wire.RunReply) -> None:
+        if head.stop_reason:
+            self.stop_reason = head.stop_reason
 
     async def run(self, command: Command) -> Result:
         try:
-            result = await super().run(command)
+            return await super().run(command)
         except MachineTerminated as error:
-            self.stop_reason = self.stop_reason or str(error).rsplit(": ", 1)[-1]
+            self.stop_reason = self.stop_reason or error.stop_reason
             raise
-        self._note(result.stderr)
-        return result
 
     async def open_shell(self, *, env: dict[str, str] | None = None, cwd: str | None = None) -> ShellSimShellSession:
-        reply = await _go.call(
-            0, "open_shell", {"machine": self._check(), "mode": "shellsim", "env": dict(env or {}), "cwd": cwd or ""}
-        )
-        return ShellSimShellSession(reply.header["handle"])
+        return await open_shell(self, mode=_wire.ShellMode.OWN, env=env, cwd=cwd, session=ShellSimShellSession)
 
 
 class ShellSimMachineFactory(GoMachineFactory):
