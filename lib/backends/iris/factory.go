@@ -64,10 +64,14 @@ type Options struct {
 	// else no header).
 	Token string `json:"token"`
 	// User owns the jobs (their ids are /<user>/<name>); "" is the OS user.
-	User              string   `json:"user"`
-	SchedulingTimeout *float64 `json:"scheduling_timeout"` // seconds
-	JobTTL            *float64 `json:"job_ttl"`            // seconds
-	DiskMB            *int     `json:"disk_mb"`
+	User string `json:"user"`
+	// SchedulingTimeout bounds the wait for the task to run, in seconds
+	// (nil: 600).
+	SchedulingTimeout *float64 `json:"scheduling_timeout"`
+	// JobTTL is each job's lifetime, in seconds (nil: 6 hours).
+	JobTTL *float64 `json:"job_ttl"`
+	// DiskMB is the disk of a machine whose spec names none (nil: 10240).
+	DiskMB *int `json:"disk_mb"`
 	// SecretEnv is set in every job's environment, resolved by the caller:
 	// only for trusted graders, never for jobs that run an agent's code.
 	SecretEnv map[string]string `json:"secret_env"`

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from enum import StrEnum
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
+from shellbox._wire import DaytonaNetworkMode
 from shellbox.machine import Backend
 
 __all__ = [
@@ -22,13 +23,6 @@ __all__ = [
 ]
 
 DEFAULT_SANDBOX_TTL_MINUTES = 360
-
-
-class DaytonaNetworkMode(StrEnum):
-    BLOCK_ALL = "block_all"
-    UNRESTRICTED = "unrestricted"
-    NETWORK_ALLOW_LIST = "network_allow_list"
-    DOMAIN_ALLOW_LIST = "domain_allow_list"
 
 
 _ALLOW_LISTS = (DaytonaNetworkMode.NETWORK_ALLOW_LIST, DaytonaNetworkMode.DOMAIN_ALLOW_LIST)
@@ -90,10 +84,16 @@ class DaytonaMachineFactory(GoMachineFactory):
         api_key = api_key or os.environ.get("DAYTONA_API_KEY")
         api_url = api_url or os.environ.get("DAYTONA_API_URL") or os.environ.get("DAYTONA_SERVER_URL")
         target = target or os.environ.get("DAYTONA_TARGET")
-        options: dict[str, object] = {"ttl_minutes": ttl_minutes, "create_timeout": create_timeout}
-        for key, value in (("api_key", api_key), ("api_url", api_url), ("target", target)):
-            if value:
-                options[key] = value
+        policy = None
         if network_policy is not None:
-            options["network_policy"] = {"mode": network_policy.mode.value, "value": network_policy.value}
-        super().__init__(options)
+            policy = _wire.DaytonaNetworkPolicyOptions(network_policy.mode, network_policy.value)
+        super().__init__(
+            _wire.DaytonaOptions(
+                api_key=api_key or "",
+                api_url=api_url or "",
+                target=target or "",
+                ttl_minutes=ttl_minutes,
+                create_timeout=create_timeout,
+                network_policy=policy,
+            )
+        )

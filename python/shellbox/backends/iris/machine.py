@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from shellbox import _wire
 from shellbox._go import GoMachine, GoMachineFactory
 from shellbox.machine import Backend
 
@@ -93,16 +94,14 @@ class IrisMachineFactory(GoMachineFactory):
         self._endpoint = None
         if cluster is not None:
             controller_url, self._endpoint = _cluster_url(cluster)
-        options: dict[str, object] = {
-            "controller_url": controller_url,
-            "scheduling_timeout": scheduling_timeout,
-            "job_ttl": job_ttl,
-            "disk_mb": disk_mb,
-            "secret_env": {name: resolve_secret_spec(spec) for name, spec in (secret_env or {}).items()},
-        }
-        token = token or os.environ.get("IRIS_TOKEN")
-        if token:
-            options["token"] = token
-        if user:
-            options["user"] = user
-        super().__init__(options)
+        super().__init__(
+            _wire.IrisOptions(
+                controller_url=controller_url or "",
+                token=token or os.environ.get("IRIS_TOKEN") or "",
+                user=user or "",
+                scheduling_timeout=scheduling_timeout,
+                job_ttl=job_ttl,
+                disk_mb=disk_mb,
+                secret_env={name: resolve_secret_spec(spec) for name, spec in (secret_env or {}).items()},
+            )
+        )
