@@ -3,6 +3,7 @@ module github.com/shellbox/shellbox
 go 1.26.8
 
 require (
+	connectrpc.com/connect v1.21.1
 	github.com/BurntSushi/toml v1.6.0
 	github.com/apex/log v1.9.0
 	github.com/containerd/errdefs v1.0.0

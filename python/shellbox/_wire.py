@@ -107,6 +107,15 @@ class CommandSemantics(StrEnum):
     SHELL_SIMULATOR = "shell_simulator"
 
 
+class DaytonaNetworkMode(StrEnum):
+    """NetworkMode is a sandbox's egress policy as Daytona offers it."""
+
+    BLOCK_ALL = "block_all"
+    UNRESTRICTED = "unrestricted"
+    NETWORK_ALLOW_LIST = "network_allow_list"
+    DOMAIN_ALLOW_LIST = "domain_allow_list"
+
+
 class ErrorKind(StrEnum):
     """ErrorKind is the class of a failed call; the Python package raises the
     exception of the same name (Cancelled: asyncio.CancelledError).
@@ -2720,6 +2729,156 @@ def _encode_QemuOptions(v: Any) -> dict[str, Any]:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class DaytonaNetworkPolicyOptions:
+    """NetworkPolicy overrides the machine spec's network policy with one of
+    Daytona's: the allow-list modes need a value (comma-separated CIDRs or
+    domains), the others take none.
+    """
+
+    mode: DaytonaNetworkMode = DaytonaNetworkMode.BLOCK_ALL
+    value: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_DaytonaNetworkPolicyOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a DaytonaNetworkPolicyOptions from any object with its fields as attributes."""
+        return _encode_DaytonaNetworkPolicyOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> DaytonaNetworkPolicyOptions:
+        return cls(
+            mode=_maybe(_enum_DaytonaNetworkMode, v.get("mode"), DaytonaNetworkMode.BLOCK_ALL),
+            value=v.get("value"),
+        )
+
+
+def _encode_DaytonaNetworkPolicyOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["mode"] = _text(getattr(v, "mode", None))
+    x = getattr(v, "value", None)
+    if x is not None:
+        out["value"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class DaytonaOptions:
+    """Options are the Python factory's keyword arguments."""
+
+    api_key: str = ""
+    api_url: str = ""
+    target: str = ""
+    #: TTLMinutes deletes a sandbox this long after its creation whatever
+    #: happens to this process (nil: DefaultTTLMinutes; 0: none).
+    ttl_minutes: int | None = None
+    #: CreateTimeout bounds snapshot preparation and sandbox creation, in
+    #: seconds, unless the spec's startup_timeout does (nil: the default).
+    create_timeout: float | None = None
+    #: NetworkPolicy, when set, replaces the spec's network policy.
+    network_policy: DaytonaNetworkPolicyOptions | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_DaytonaOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a DaytonaOptions from any object with its fields as attributes."""
+        return _encode_DaytonaOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> DaytonaOptions:
+        return cls(
+            api_key=v.get("api_key", ""),
+            api_url=v.get("api_url", ""),
+            target=v.get("target", ""),
+            ttl_minutes=v.get("ttl_minutes"),
+            create_timeout=v.get("create_timeout"),
+            network_policy=_maybe(DaytonaNetworkPolicyOptions.from_json, v.get("network_policy")),
+        )
+
+
+def _encode_DaytonaOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["api_key"] = _text(getattr(v, "api_key", None))
+    out["api_url"] = _text(getattr(v, "api_url", None))
+    out["target"] = _text(getattr(v, "target", None))
+    x = getattr(v, "ttl_minutes", None)
+    if x is not None:
+        out["ttl_minutes"] = x
+    x = getattr(v, "create_timeout", None)
+    if x is not None:
+        out["create_timeout"] = x
+    x = getattr(v, "network_policy", None)
+    if x is not None:
+        out["network_policy"] = _encode_DaytonaNetworkPolicyOptions(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class IrisOptions:
+    """Options are the Python factory's keyword arguments (the Python factory
+    resolves cluster= to a controller URL).
+    """
+
+    controller_url: str = ""
+    #: Token is sent as "Authorization: Bearer <token>" ("" : $IRIS_TOKEN,
+    #: else no header).
+    token: str = ""
+    #: User owns the jobs (their ids are /<user>/<name>); "" is the OS user.
+    user: str = ""
+    #: SchedulingTimeout bounds the wait for the task to run, in seconds
+    #: (nil: 600).
+    scheduling_timeout: float | None = None
+    #: JobTTL is each job's lifetime, in seconds (nil: 6 hours).
+    job_ttl: float | None = None
+    #: DiskMB is the disk of a machine whose spec names none (nil: 10240).
+    disk_mb: int | None = None
+    #: SecretEnv is set in every job's environment, resolved by the caller:
+    #: only for trusted graders, never for jobs that run an agent's code.
+    secret_env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_IrisOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a IrisOptions from any object with its fields as attributes."""
+        return _encode_IrisOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> IrisOptions:
+        return cls(
+            controller_url=v.get("controller_url", ""),
+            token=v.get("token", ""),
+            user=v.get("user", ""),
+            scheduling_timeout=v.get("scheduling_timeout"),
+            job_ttl=v.get("job_ttl"),
+            disk_mb=v.get("disk_mb"),
+            secret_env=_maybe(_dict_same, v.get("secret_env"), dict()),
+        )
+
+
+def _encode_IrisOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["controller_url"] = _text(getattr(v, "controller_url", None))
+    out["token"] = _text(getattr(v, "token", None))
+    out["user"] = _text(getattr(v, "user", None))
+    x = getattr(v, "scheduling_timeout", None)
+    if x is not None:
+        out["scheduling_timeout"] = x
+    x = getattr(v, "job_ttl", None)
+    if x is not None:
+        out["job_ttl"] = x
+    x = getattr(v, "disk_mb", None)
+    if x is not None:
+        out["disk_mb"] = x
+    out["secret_env"] = _values_text(getattr(v, "secret_env", None))
+    return out
+
+
 # ---- composite codecs ------------------------------------------------------
 
 _enum_CommandSemantics = _enum(CommandSemantics)
@@ -2751,6 +2910,7 @@ _each_encode_Candidate = _each(_encode_Candidate)
 _tuple_Route = _tuple(Route.from_json)
 _each_encode_Route = _each(_encode_Route)
 _enum_Acceleration = _enum(Acceleration)
+_enum_DaytonaNetworkMode = _enum(DaytonaNetworkMode)
 _optional_AgentResult = _optional(AgentResult.from_json)
 
 
