@@ -18,6 +18,7 @@ const usage = `usage: shellsim [LIMITS] -c SOURCE [ARG0 [ARGS...]]
        shellsim [LIMITS] run SCRIPT [ARGS...]
        shellsim [LIMITS] shell [LIMITS] [-- ARGS...]
        shellsim [LIMITS] eval [LIMITS] [-c SOURCE] [-- ARGS...]
+       shellsim [LIMITS] python PROJECT [--pytest] [--entry FILE] [-- ARGS...]
        shellsim [LIMITS]            (script source on stdin)
 
 LIMITS: --cpu N --memory N --disk N --output N (N may end in k, m or g: binary multiples)
@@ -114,6 +115,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			arg0, params = args[2], args[3:]
 		}
 		return runOnce(limits, args[1], stdinBytes(stdin), arg0, params, stdout, stderr)
+	case "python":
+		return pythonCmd(limits, args[1:], stdout, stderr)
 	case "run":
 		if len(args) < 2 {
 			return usageErr(stderr, "run requires a script")

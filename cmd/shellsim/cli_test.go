@@ -87,3 +87,22 @@ func TestParseCount(t *testing.T) {
 		t.Error("1x accepted")
 	}
 }
+
+func TestPythonProject(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(dir+"/app.py", []byte("import sys\nfrom util import twice\nprint(twice(int(sys.argv[1])))\n"), 0o644)
+	os.WriteFile(dir+"/util.py", []byte("def twice(x):\n    return 2 * x\n"), 0o644)
+	os.WriteFile(dir+"/test_util.py", []byte("from util import twice\n\ndef test_twice():\n    assert twice(2) == 4\n\ndef test_bad():\n    assert twice(2) == 5\n"), 0o644)
+	var out, errb strings.Builder
+	if code := run([]string{"python", dir, "--entry", "app.py", "--", "21"}, nil, &out, &errb); code != 0 || out.String() != "42\n" {
+		t.Fatalf("entry: code %d out %q err %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"python", dir, "--pytest", "--", "-q"}, nil, &out, &errb); code != 1 || !strings.Contains(out.String(), "1 failed, 1 passed") {
+		t.Fatalf("pytest: code %d out %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"python", dir + "/app.py", "5"}, nil, &out, &errb); code != 0 || out.String() != "10\n" {
+		t.Fatalf("file: code %d out %q err %q", code, out.String(), errb.String())
+	}
+}

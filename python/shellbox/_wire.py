@@ -107,6 +107,15 @@ class CommandSemantics(StrEnum):
     SHELL_SIMULATOR = "shell_simulator"
 
 
+class DaytonaNetworkMode(StrEnum):
+    """NetworkMode is a sandbox's egress policy as Daytona offers it."""
+
+    BLOCK_ALL = "block_all"
+    UNRESTRICTED = "unrestricted"
+    NETWORK_ALLOW_LIST = "network_allow_list"
+    DOMAIN_ALLOW_LIST = "domain_allow_list"
+
+
 class ErrorKind(StrEnum):
     """ErrorKind is the class of a failed call; the Python package raises the
     exception of the same name (Cancelled: asyncio.CancelledError).
@@ -2136,6 +2145,73 @@ def _encode_CreateTaskRequest(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class TaskMember:
+    """TaskMember is a member's machine handle; processes says whether it has
+    open_process.
+    """
+
+    handle: int = 0
+    processes: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_TaskMember(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a TaskMember from any object with its fields as attributes."""
+        return _encode_TaskMember(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> TaskMember:
+        return cls(
+            handle=v.get("handle", 0),
+            processes=v.get("processes", False),
+        )
+
+
+def _encode_TaskMember(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    out["processes"] = getattr(v, "processes", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CreateTaskReply:
+    """CreateTaskReply names a new task and its members' machines (closing any
+    of them closes the group).
+    """
+
+    handle: int = 0
+    primary: str = ""
+    members: Mapping[str, TaskMember] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_CreateTaskReply(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a CreateTaskReply from any object with its fields as attributes."""
+        return _encode_CreateTaskReply(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> CreateTaskReply:
+        return cls(
+            handle=v.get("handle", 0),
+            primary=v.get("primary", ""),
+            members=_maybe(_dict_TaskMember, v.get("members"), dict()),
+        )
+
+
+def _encode_CreateTaskReply(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    out["primary"] = _text(getattr(v, "primary", None))
+    out["members"] = _values_encode_TaskMember(getattr(v, "members", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class CheckTaskRequest:
     """CheckTaskRequest asks, without starting anything, whether a factory can
     run a task group.
@@ -2171,6 +2247,71 @@ def _encode_CheckTaskRequest(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class ComposeTaskRequest:
+    """ComposeTaskRequest starts a Docker Compose project as a task group
+    (lib/task/compose): env interpolates the files, primary_build (a build
+    context) or primary_image gives the primary its image unless the files
+    do, primary_env joins the primary's environment.
+    """
+
+    factory: int = 0
+    files: tuple[str, ...] = ()
+    working_dir: str | None = None
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    primary: str | None = None
+    workdir: str | None = None
+    primary_build: str | None = None
+    primary_image: str | None = None
+    primary_env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ComposeTaskRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ComposeTaskRequest from any object with its fields as attributes."""
+        return _encode_ComposeTaskRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ComposeTaskRequest:
+        return cls(
+            factory=v.get("factory", 0),
+            files=_maybe(_tuple_same, v.get("files"), ()),
+            working_dir=v.get("working_dir"),
+            env=_maybe(_dict_same, v.get("env"), dict()),
+            primary=v.get("primary"),
+            workdir=v.get("workdir"),
+            primary_build=v.get("primary_build"),
+            primary_image=v.get("primary_image"),
+            primary_env=_maybe(_dict_same, v.get("primary_env"), dict()),
+        )
+
+
+def _encode_ComposeTaskRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["factory"] = getattr(v, "factory", None)
+    out["files"] = _each_text(getattr(v, "files", None))
+    x = getattr(v, "working_dir", None)
+    if x is not None:
+        out["working_dir"] = _text(x)
+    out["env"] = _values_text(getattr(v, "env", None))
+    x = getattr(v, "primary", None)
+    if x is not None:
+        out["primary"] = _text(x)
+    x = getattr(v, "workdir", None)
+    if x is not None:
+        out["workdir"] = _text(x)
+    x = getattr(v, "primary_build", None)
+    if x is not None:
+        out["primary_build"] = _text(x)
+    x = getattr(v, "primary_image", None)
+    if x is not None:
+        out["primary_image"] = _text(x)
+    out["primary_env"] = _values_text(getattr(v, "primary_env", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class WaitReadyRequest:
     """WaitReadyRequest runs a task's readiness probes, for at most timeout
     seconds when given.
@@ -2198,6 +2339,158 @@ def _encode_WaitReadyRequest(v: Any) -> dict[str, Any]:
     x = getattr(v, "timeout", None)
     if x is not None:
         out["timeout"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ServeHTTPRequest:
+    """ServeHTTPRequest starts a relay (lib/relay) on a machine's guest
+    loopback port.
+    """
+
+    machine: int = 0
+    port: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ServeHTTPRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ServeHTTPRequest from any object with its fields as attributes."""
+        return _encode_ServeHTTPRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ServeHTTPRequest:
+        return cls(
+            machine=v.get("machine", 0),
+            port=v.get("port", 0),
+        )
+
+
+def _encode_ServeHTTPRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["machine"] = getattr(v, "machine", None)
+    out["port"] = getattr(v, "port", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ServeHTTPReply:
+    """ServeHTTPReply names the relay and the URL guest code uses."""
+
+    handle: int = 0
+    url: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ServeHTTPReply(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ServeHTTPReply from any object with its fields as attributes."""
+        return _encode_ServeHTTPReply(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ServeHTTPReply:
+        return cls(
+            handle=v.get("handle", 0),
+            url=v.get("url", ""),
+        )
+
+
+def _encode_ServeHTTPReply(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    out["url"] = _text(getattr(v, "url", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class RelayRequest:
+    """RelayRequest is the next request for the host handler (its body is the
+    reply segment), or, with closed set, the relay's end and why.
+    """
+
+    id: int = 0
+    method: str = ""
+    path: str = ""
+    query: str = ""
+    closed: bool | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_RelayRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a RelayRequest from any object with its fields as attributes."""
+        return _encode_RelayRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> RelayRequest:
+        return cls(
+            id=v.get("id", 0),
+            method=v.get("method", ""),
+            path=v.get("path", ""),
+            query=v.get("query", ""),
+            closed=v.get("closed"),
+            error=v.get("error"),
+        )
+
+
+def _encode_RelayRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["id"] = getattr(v, "id", None)
+    out["method"] = _text(getattr(v, "method", None))
+    out["path"] = _text(getattr(v, "path", None))
+    out["query"] = _text(getattr(v, "query", None))
+    x = getattr(v, "closed", None)
+    if x is not None:
+        out["closed"] = x
+    x = getattr(v, "error", None)
+    if x is not None:
+        out["error"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class RelayResponse:
+    """RelayResponse answers request id (the body is the payload); failed
+    makes it a 502 that says nothing of why.
+    """
+
+    id: int = 0
+    status: int = 0
+    content_type: str | None = None
+    failed: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_RelayResponse(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a RelayResponse from any object with its fields as attributes."""
+        return _encode_RelayResponse(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> RelayResponse:
+        return cls(
+            id=v.get("id", 0),
+            status=v.get("status", 0),
+            content_type=v.get("content_type"),
+            failed=v.get("failed"),
+        )
+
+
+def _encode_RelayResponse(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["id"] = getattr(v, "id", None)
+    out["status"] = getattr(v, "status", None)
+    x = getattr(v, "content_type", None)
+    if x is not None:
+        out["content_type"] = _text(x)
+    x = getattr(v, "failed", None)
+    if x is not None:
+        out["failed"] = x
     return out
 
 
@@ -2645,6 +2938,156 @@ def _encode_QemuOptions(v: Any) -> dict[str, Any]:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class DaytonaNetworkPolicyOptions:
+    """NetworkPolicy overrides the machine spec's network policy with one of
+    Daytona's: the allow-list modes need a value (comma-separated CIDRs or
+    domains), the others take none.
+    """
+
+    mode: DaytonaNetworkMode = DaytonaNetworkMode.BLOCK_ALL
+    value: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_DaytonaNetworkPolicyOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a DaytonaNetworkPolicyOptions from any object with its fields as attributes."""
+        return _encode_DaytonaNetworkPolicyOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> DaytonaNetworkPolicyOptions:
+        return cls(
+            mode=_maybe(_enum_DaytonaNetworkMode, v.get("mode"), DaytonaNetworkMode.BLOCK_ALL),
+            value=v.get("value"),
+        )
+
+
+def _encode_DaytonaNetworkPolicyOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["mode"] = _text(getattr(v, "mode", None))
+    x = getattr(v, "value", None)
+    if x is not None:
+        out["value"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class DaytonaOptions:
+    """Options are the Python factory's keyword arguments."""
+
+    api_key: str = ""
+    api_url: str = ""
+    target: str = ""
+    #: TTLMinutes deletes a sandbox this long after its creation whatever
+    #: happens to this process (nil: DefaultTTLMinutes; 0: none).
+    ttl_minutes: int | None = None
+    #: CreateTimeout bounds snapshot preparation and sandbox creation, in
+    #: seconds, unless the spec's startup_timeout does (nil: the default).
+    create_timeout: float | None = None
+    #: NetworkPolicy, when set, replaces the spec's network policy.
+    network_policy: DaytonaNetworkPolicyOptions | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_DaytonaOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a DaytonaOptions from any object with its fields as attributes."""
+        return _encode_DaytonaOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> DaytonaOptions:
+        return cls(
+            api_key=v.get("api_key", ""),
+            api_url=v.get("api_url", ""),
+            target=v.get("target", ""),
+            ttl_minutes=v.get("ttl_minutes"),
+            create_timeout=v.get("create_timeout"),
+            network_policy=_maybe(DaytonaNetworkPolicyOptions.from_json, v.get("network_policy")),
+        )
+
+
+def _encode_DaytonaOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["api_key"] = _text(getattr(v, "api_key", None))
+    out["api_url"] = _text(getattr(v, "api_url", None))
+    out["target"] = _text(getattr(v, "target", None))
+    x = getattr(v, "ttl_minutes", None)
+    if x is not None:
+        out["ttl_minutes"] = x
+    x = getattr(v, "create_timeout", None)
+    if x is not None:
+        out["create_timeout"] = x
+    x = getattr(v, "network_policy", None)
+    if x is not None:
+        out["network_policy"] = _encode_DaytonaNetworkPolicyOptions(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class IrisOptions:
+    """Options are the Python factory's keyword arguments (the Python factory
+    resolves cluster= to a controller URL).
+    """
+
+    controller_url: str = ""
+    #: Token is sent as "Authorization: Bearer <token>" ("" : $IRIS_TOKEN,
+    #: else no header).
+    token: str = ""
+    #: User owns the jobs (their ids are /<user>/<name>); "" is the OS user.
+    user: str = ""
+    #: SchedulingTimeout bounds the wait for the task to run, in seconds
+    #: (nil: 600).
+    scheduling_timeout: float | None = None
+    #: JobTTL is each job's lifetime, in seconds (nil: 6 hours).
+    job_ttl: float | None = None
+    #: DiskMB is the disk of a machine whose spec names none (nil: 10240).
+    disk_mb: int | None = None
+    #: SecretEnv is set in every job's environment, resolved by the caller:
+    #: only for trusted graders, never for jobs that run an agent's code.
+    secret_env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_IrisOptions(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a IrisOptions from any object with its fields as attributes."""
+        return _encode_IrisOptions(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> IrisOptions:
+        return cls(
+            controller_url=v.get("controller_url", ""),
+            token=v.get("token", ""),
+            user=v.get("user", ""),
+            scheduling_timeout=v.get("scheduling_timeout"),
+            job_ttl=v.get("job_ttl"),
+            disk_mb=v.get("disk_mb"),
+            secret_env=_maybe(_dict_same, v.get("secret_env"), dict()),
+        )
+
+
+def _encode_IrisOptions(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["controller_url"] = _text(getattr(v, "controller_url", None))
+    out["token"] = _text(getattr(v, "token", None))
+    out["user"] = _text(getattr(v, "user", None))
+    x = getattr(v, "scheduling_timeout", None)
+    if x is not None:
+        out["scheduling_timeout"] = x
+    x = getattr(v, "job_ttl", None)
+    if x is not None:
+        out["job_ttl"] = x
+    x = getattr(v, "disk_mb", None)
+    if x is not None:
+        out["disk_mb"] = x
+    out["secret_env"] = _values_text(getattr(v, "secret_env", None))
+    return out
+
+
 # ---- composite codecs ------------------------------------------------------
 
 _enum_CommandSemantics = _enum(CommandSemantics)
@@ -2670,12 +3113,15 @@ _tuple_Endpoint = _tuple(Endpoint.from_json)
 _each_encode_Endpoint = _each(_encode_Endpoint)
 _tuple_TaskContainer = _tuple(TaskContainer.from_json)
 _each_encode_TaskContainer = _each(_encode_TaskContainer)
+_dict_TaskMember = _dict(TaskMember.from_json)
+_values_encode_TaskMember = _values(_encode_TaskMember)
 _enum_ErrorKind = _enum(ErrorKind)
 _tuple_Candidate = _tuple(Candidate.from_json)
 _each_encode_Candidate = _each(_encode_Candidate)
 _tuple_Route = _tuple(Route.from_json)
 _each_encode_Route = _each(_encode_Route)
 _enum_Acceleration = _enum(Acceleration)
+_enum_DaytonaNetworkMode = _enum(DaytonaNetworkMode)
 _optional_AgentResult = _optional(AgentResult.from_json)
 
 
@@ -2729,8 +3175,14 @@ SIM_FORK = Method("sim", "fork", None, HandleReply.from_json, "", ())
 SIM_ROUTE_HTTP = Method("sim", "route_http", _encode_Route, None, "", ())
 SIM_STATE = Method("sim", "state", None, SimState.from_json, "", ())
 SIM_CLOSE = Method("sim", "close", None, None, "", ())
-ROOT_CREATE_TASK = Method("root", "create_task", _encode_CreateTaskRequest, None, "", ())
+ROOT_CREATE_TASK = Method("root", "create_task", _encode_CreateTaskRequest, CreateTaskReply.from_json, "", ())
 ROOT_CHECK_TASK = Method("root", "check_task", _encode_CheckTaskRequest, None, "", ())
+ROOT_CREATE_COMPOSE_TASK = Method("root", "create_compose_task", _encode_ComposeTaskRequest, CreateTaskReply.from_json, "", ())
 TASK_WAIT_READY = Method("task", "wait_ready", _encode_WaitReadyRequest, None, "", ())
+TASK_CLOSE = Method("task", "close", None, None, "", ())
+ROOT_SERVE_HTTP = Method("root", "serve_http", _encode_ServeHTTPRequest, ServeHTTPReply.from_json, "", ())
+RELAY_NEXT = Method("relay", "next", None, RelayRequest.from_json, "", ("body",))
+RELAY_RESPOND = Method("relay", "respond", _encode_RelayResponse, None, "body", ())
+RELAY_CLOSE = Method("relay", "close", None, None, "", ())
 ROOT_PREPARE_IMAGE = Method("root", "prepare_image", _encode_PrepareImageRequest, PrepareImageReply.from_json, "", ())
 ROOT_MACHINE_INFO = Method("root", "machine_info", _encode_MachineInfoRequest, MachineInfoReply.from_json, "", ())

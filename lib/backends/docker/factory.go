@@ -151,7 +151,11 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 		return &machine.SandboxUnavailable{Backend: cfg.Backend, Hint: hint,
 			Candidates: []machine.CandidateError{{Candidate: host, Error: err.Error()}}}
 	}
-	cli, err := client.NewClientWithOpts(client.WithHost(host), client.WithAPIVersionNegotiation())
+	opts, err := clientOptions(host)
+	if err != nil {
+		return nil, unavailable("invalid TLS settings for the Docker daemon at "+host, err)
+	}
+	cli, err := client.NewClientWithOpts(opts...)
 	if err != nil {
 		return nil, unavailable("invalid Docker daemon address "+host, err)
 	}

@@ -17,6 +17,7 @@ const (
 	ShellObject   Object = "shell"
 	SimObject     Object = "sim" // an embedded ShellSim environment
 	TaskObject    Object = "task"
+	RelayObject   Object = "relay" // a running serve_http relay
 	AnyObject     Object = "any"
 )
 
@@ -69,9 +70,15 @@ var Methods = []Method{
 	{Object: SimObject, Name: "route_http", Request: Route{}},
 	{Object: SimObject, Name: "state", Reply: SimState{}},
 	{Object: SimObject, Name: "close"},
-	{Object: RootObject, Name: "create_task", Request: CreateTaskRequest{}},
+	{Object: RootObject, Name: "create_task", Request: CreateTaskRequest{}, Reply: CreateTaskReply{}},
 	{Object: RootObject, Name: "check_task", Request: CheckTaskRequest{}},
+	{Object: RootObject, Name: "create_compose_task", Request: ComposeTaskRequest{}, Reply: CreateTaskReply{}},
 	{Object: TaskObject, Name: "wait_ready", Request: WaitReadyRequest{}},
+	{Object: TaskObject, Name: "close"},
+	{Object: RootObject, Name: "serve_http", Request: ServeHTTPRequest{}, Reply: ServeHTTPReply{}},
+	{Object: RelayObject, Name: "next", Reply: RelayRequest{}, Segments: []string{"body"}},
+	{Object: RelayObject, Name: "respond", Request: RelayResponse{}, Payload: "body"},
+	{Object: RelayObject, Name: "close"},
 	{Object: RootObject, Name: "prepare_image", Request: PrepareImageRequest{}, Reply: PrepareImageReply{}},
 	{Object: RootObject, Name: "machine_info", Request: MachineInfoRequest{}, Reply: MachineInfoReply{}},
 }

@@ -53,6 +53,11 @@ type Capabilities struct {
 	// it ends (no streaming).
 	BatchProcesses bool
 
+	// NoProcesses declares that the backend has no process sessions: its
+	// machines are not machine.ProcessMachines (the bridge then refuses
+	// open_process with UnsupportedMachineSpec); the suite asserts that.
+	NoProcesses bool
+
 	// JobGroups declares that a background job (&) gets a process group
 	// of its own, as under job control, so that stopping a command (its
 	// timeout, its cancellation) leaves its background jobs running; the

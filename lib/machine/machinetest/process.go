@@ -17,6 +17,12 @@ import (
 func (s *suite) openProcess(t *testing.T) {
 	m := s.machine(t, nil)
 	pm, ok := m.(machine.ProcessMachine)
+	if s.caps.NoProcesses {
+		if ok {
+			t.Fatalf("%T is a machine.ProcessMachine, but the backend declares no processes", m)
+		}
+		return
+	}
 	if !ok {
 		t.Fatalf("%T is not a machine.ProcessMachine", m)
 	}

@@ -420,7 +420,7 @@ const (
 	resBuiltin
 )
 
-func isShellName(n string) bool { return n == "sh" || n == "bash" }
+func isShellName(n string) bool { return n == "sh" || n == "bash" || n == "dash" || n == "zsh" }
 
 // resolve finds a command the way execve+PATH would in the simulated machine.
 func (sh *Shell) resolve(name string) resolved {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	daytonabackend "github.com/shellbox/shellbox/lib/backends/daytona"
 	dockerbackend "github.com/shellbox/shellbox/lib/backends/docker"
+	irisbackend "github.com/shellbox/shellbox/lib/backends/iris"
 	localbackend "github.com/shellbox/shellbox/lib/backends/local"
 	qemubackend "github.com/shellbox/shellbox/lib/backends/qemu"
 	"github.com/shellbox/shellbox/lib/shellsim/resources"
@@ -18,8 +20,12 @@ var factoryOptions = []struct {
 	{"LocalOptions", localbackend.Options{}},
 	{"DockerOptions", dockerbackend.Options{}},
 	{"QemuOptions", qemubackend.Options{}},
+	{"DaytonaOptions", daytonabackend.Options{}},
+	{"IrisOptions", irisbackend.Options{}},
 }
 
 // renamed are types whose Python name is not their Go name: ShellSim's
 // budgets, beside shellbox.shellsim's own Limits (which checks its values).
-var renamed = map[any]string{resources.Limits{}: "SimLimits"}
+// Daytona's network policy, beside the wire's own NetworkPolicy enum.
+var renamed = map[any]string{resources.Limits{}: "SimLimits",
+	daytonabackend.NetworkPolicy{}: "DaytonaNetworkPolicyOptions", daytonabackend.NetworkMode(""): "DaytonaNetworkMode"}

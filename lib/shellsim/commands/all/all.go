@@ -9,6 +9,7 @@ package all
 
 import (
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/ar"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/archive"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/awk"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/diff"
@@ -17,9 +18,15 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/commands/jq"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/misc"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/net"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/proctools"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/rg"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/sed"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/system"
 	"github.com/shellbox/shellbox/lib/shellsim/commands/text"
+	"github.com/shellbox/shellbox/lib/shellsim/commands/textmore"
+	"github.com/shellbox/shellbox/lib/shellsim/git"
+	"github.com/shellbox/shellbox/lib/shellsim/make"
+	"github.com/shellbox/shellbox/lib/shellsim/python"
 )
 
 // Commands returns a new table of every built-in command, with stubs that
@@ -37,5 +44,7 @@ func Commands() *command.Table {
 		sed.Commands(),
 		system.Commands(),
 		text.Commands(),
+		proctools.Commands(), rg.Commands(), textmore.Commands(), ar.Commands(),
+		python.Commands(), make.Commands(), git.Commands(),
 	).AddMissing(system.Unavailable()...)
 }

@@ -1,0 +1,2 @@
+// Package textmore holds ShellSim's shuf, tsort and unexpand.
+package textmore

@@ -1,0 +1,8 @@
+print(abs(-5.5), pow(2, 5), pow(2, -1), round(123.456, -1), round(-1.5), divmod(-9, 4))
+print(len("héllo"), len(b"h\xc3\xa9llo"), len(range(0, 10, 3)), len({1: 2}))
+print(list(range(-3, 3)), list(range(5, 0, -2)), range(10)[2:8:2], 5 in range(0, 10, 5))
+print(sum([[1], [2]], []), sum((0.5, 0.25)), sum(range(1, 11)) / 10)
+print(min("apple", "pear", key=len), max([], default="empty"), min([3, 1], default=0))
+print(isinstance([], (list, tuple)), issubclass(bool, int), callable(print), type(3).__name__)
+print(any(c.isdigit() for c in "ab3"), all(isinstance(x, int) for x in [1, True]))
+print(sorted(map(abs, [-3, 1, -2])), list(filter(str.isalpha, "a1b2")), list(zip("ab", "xyz", [1, 2, 3])))

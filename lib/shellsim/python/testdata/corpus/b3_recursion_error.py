@@ -1,0 +1,7 @@
+def forever(n):
+    return forever(n + 1)
+try:
+    forever(0)
+except RecursionError as e:
+    print("RecursionError:", str(e)[:40])
+print("recovered")

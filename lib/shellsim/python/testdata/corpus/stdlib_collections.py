@@ -1,0 +1,25 @@
+from collections import Counter, defaultdict, OrderedDict, namedtuple, deque
+c = Counter("abracadabra")
+print(c, c["a"], c["z"], c.most_common(2), sum(c.values()))
+c.update("aaz")
+print(c.most_common(1), list(c.elements())[:5], c + Counter("bb"))
+dd = defaultdict(int)
+for w in "the cat the hat".split():
+    dd[w] += 1
+print(dd, dict(dd))
+dl = defaultdict(list)
+dl["k"].append(1)
+print(dl)
+od = OrderedDict([("x", 1), ("y", 2)])
+od.move_to_end("x")
+print(od, list(od))
+Point = namedtuple("Point", ["x", "y"])
+p = Point(1, y=2)
+print(p, p.x, p[1], p._asdict(), p._replace(x=9), Point._fields, tuple(p))
+x, y = p
+print(x + y, p == (1, 2), isinstance(p, tuple))
+dq = deque([1, 2, 3], maxlen=4)
+dq.appendleft(0); dq.append(4)
+print(dq, dq.popleft(), dq.pop(), list(dq))
+dq.rotate(1)
+print(dq)

@@ -1,0 +1,16 @@
+from collections import Counter, deque, ChainMap, defaultdict
+c = Counter(a=3, b=1)
+c["c"] += 2
+print(c, c.most_common(), list(c.elements()), c.total())
+c.subtract({"a": 5})
+print(c, +c if False else dict(c))
+print(Counter("aab") == Counter("aba"), Counter([1, 1, 2]) & Counter([1, 2, 2]), Counter([1]) | Counter([1, 1]))
+cm = ChainMap({"a": 1}, {"a": 2, "b": 3})
+print(cm["a"], cm["b"], sorted(cm.keys()), len(cm))
+graph = defaultdict(set)
+graph["x"].add("y")
+graph["x"].add("y")
+print(dict(graph), len(graph["z"]), "z" in graph)
+d = deque(range(5))
+d.extendleft([-1, -2])
+print(d, d[0], d[-1], len(d), d.count(0))

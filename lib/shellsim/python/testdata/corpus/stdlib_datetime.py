@@ -1,0 +1,10 @@
+from datetime import datetime, date, timedelta, timezone
+d = date(2024, 2, 28)
+print(d, d + timedelta(days=2), d.weekday(), d.isoformat(), d.strftime("%Y/%m/%d %a %b %j"))
+dt = datetime(2024, 3, 1, 13, 5, 9)
+print(dt, repr(dt), dt.isoformat(), dt.strftime("%H:%M:%S %p %I"), dt.date(), dt.time())
+print(dt - datetime(2024, 1, 1), (dt - datetime(2024, 1, 1)).days, timedelta(hours=25, minutes=3))
+print(datetime.fromisoformat("2023-07-04T10:20:30"), datetime.strptime("2021-12-25 08:30", "%Y-%m-%d %H:%M"))
+print(date(2024, 1, 1) < date(2024, 1, 2), max(date(2020, 5, 5), date(2021, 1, 1)), date(2024, 12, 31).isocalendar()[1])
+print(datetime(2024, 1, 1, tzinfo=timezone.utc).isoformat(), timedelta(seconds=90).total_seconds(), timedelta(days=-1))
+print(datetime(2000, 1, 1).timestamp(), datetime.fromtimestamp(0, timezone.utc))

@@ -1,0 +1,11 @@
+import hashlib, base64, zlib, binascii, struct
+print(hashlib.md5(b"hello").hexdigest())
+print(hashlib.sha1(b"hello").hexdigest())
+h = hashlib.sha256()
+h.update(b"hel")
+h.update(b"lo")
+print(h.hexdigest(), h.digest_size)
+print(base64.b64encode(b"hello world"), base64.b64decode("aGVsbG8="), base64.urlsafe_b64encode(b"\xff\xfe"))
+print(zlib.crc32(b"hello"), zlib.decompress(zlib.compress(b"data" * 10)) == b"data" * 10, binascii.hexlify(b"ab"))
+print(struct.pack("<IH", 1, 2), struct.unpack(">I", b"\x00\x00\x01\x00"), struct.calcsize("<iqd"))
+print(bytes([65, 66]), bytes(3), b"abc".hex(), bytes.fromhex("4142"), b"a,b".split(b","), bytearray(b"xy"))

@@ -1,0 +1,10 @@
+import sys
+print("a", 1, 2.5, None, True, [1], (2,), {3: 4})
+print("no newline", end="")
+print()
+print("x", "y", "z", sep=", ")
+print(*range(5))
+print(*[1, 2], sep="|", end=";\n")
+print("to stderr", file=sys.stderr)
+sys.stdout.write("written\n")
+print(f"{'multi':>8}\n{'line':<8}|")

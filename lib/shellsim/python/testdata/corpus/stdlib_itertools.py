@@ -1,0 +1,13 @@
+import itertools as it
+print(list(it.permutations("abc", 2)))
+print(list(it.combinations(range(4), 2)))
+print(list(it.combinations_with_replacement("ab", 2)))
+print(list(it.product([0, 1], repeat=2)))
+print(list(it.islice(it.count(10, 5), 4)), list(it.islice(it.cycle("ab"), 5)))
+print(list(it.chain([1], [2, 3])), list(it.chain.from_iterable([[1], [2]])))
+print(list(it.accumulate([1, 2, 3, 4])), list(it.accumulate([1, 2, 3], lambda a, b: a * b)))
+print([(k, list(g)) for k, g in it.groupby("aaabbc")])
+print(list(it.takewhile(lambda x: x < 3, [1, 2, 3, 1])), list(it.dropwhile(lambda x: x < 3, [1, 2, 3, 1])))
+print(list(it.zip_longest("ab", "xyz", fillvalue="-")), list(it.starmap(pow, [(2, 3), (3, 2)])))
+print(list(it.repeat("x", 3)), list(it.compress("abcd", [1, 0, 1, 0])), list(it.pairwise([1, 2, 3])))
+print(list(it.filterfalse(lambda x: x % 2, range(6))))

@@ -1,0 +1,15 @@
+from pathlib import Path
+p = Path("/tmp/pl_demo")
+p.mkdir(parents=True, exist_ok=True)
+(p / "a.txt").write_text("alpha\n")
+(p / "b.md").write_text("beta")
+(p / "sub").mkdir(exist_ok=True)
+(p / "sub" / "c.txt").write_text("gamma")
+print(sorted(x.name for x in p.iterdir()))
+print(sorted(str(x.relative_to(p)) for x in p.glob("*.txt")), sorted(str(x.relative_to(p)) for x in p.rglob("*.txt")))
+q = p / "sub" / "c.txt"
+print(q.name, q.stem, q.suffix, q.parent.name, q.exists(), q.is_file(), q.read_text())
+print(Path("a/b/c.tar.gz").suffixes, Path("a/b").parts, Path("/x/y").parent, Path("x.py").with_suffix(".txt"))
+print(Path("/a/b") / "c", str(Path("a//b/")), Path("a") == Path("a"), Path("rel").is_absolute())
+(p / "a.txt").unlink()
+print((p / "a.txt").exists(), Path("/tmp/pl_demo/sub/../b.md").resolve())

@@ -1,0 +1,13 @@
+import random
+random.seed(42)
+print(random.random(), random.randint(1, 100), random.choice("abcdef"))
+xs = list(range(10))
+random.shuffle(xs)
+print(xs)
+print(random.sample(range(100), 5), round(random.uniform(1, 2), 6))
+print(random.randrange(0, 100, 5), random.getrandbits(16))
+r = random.Random(123)
+print([r.randint(0, 9) for _ in range(10)])
+print(r.choices("abc", weights=[5, 1, 1], k=6))
+random.seed("hello")
+print(random.random())

@@ -1,0 +1,16 @@
+import re
+s = "Contact: alice@example.com, bob.smith@test.org; phone 555-1234 or 555-9876."
+print(re.findall(r"[\w.]+@[\w.]+", s))
+print(re.findall(r"(\d{3})-(\d{4})", s))
+m = re.search(r"(?P<user>\w+)@(?P<host>[\w.]+)", s)
+print(m.group(0), m.group("user"), m.groupdict(), m.span(), m.start("host"))
+print(re.sub(r"\d", "#", s))
+print(re.sub(r"(\w+)@", lambda m: m.group(1).upper() + " at ", s))
+print(re.split(r"[,;]\s*", "a, b;c,  d"))
+print(re.match(r"\w+", "hello world").group(), re.match(r"world", "hello world"))
+print(re.fullmatch(r"\d+", "123"), re.fullmatch(r"\d+", "123a"))
+pat = re.compile(r"^(\w+)=(.*)$", re.MULTILINE)
+print(pat.findall("a=1\nb=two\nbad line\nc="))
+print(re.sub(r"(\w+) (\w+)", r"\2 \1", "hello world"), re.escape("a.b*c"))
+print([m.group() for m in re.finditer(r"\b\w{5}\b", "these words have five chars")])
+print(re.subn("a", "b", "banana"), re.IGNORECASE, bool(re.search("HELLO", "hello", re.I)))

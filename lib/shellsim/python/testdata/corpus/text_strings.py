@@ -1,0 +1,12 @@
+s = "  Hello, World! Hello!  "
+print(s.strip(), s.lstrip(), "|", s.rstrip(), "|")
+print(s.count("Hello"), s.find("World"), s.rfind("Hello"), s.find("zzz"))
+print(s.replace("Hello", "Bye", 1), s.upper(), s.lower(), s.title(), s.swapcase())
+print("a,b,,c".split(","), "a b  c".split(), "a-b-c".rsplit("-", 1), "x".join(["1", "2", "3"]))
+print("line1\nline2\r\nline3".splitlines(), "abc".center(9, "*"), "abc".ljust(6, "."), "7".zfill(3))
+print("hello world".partition(" "), "hello".startswith(("he", "x")), "hello".endswith("lo"))
+print("abc"[::-1], "abcdef"[1:4], "abcdef"[-2:], "abc" * 3, "b" in "abc")
+print("Straße".upper(), "ÅNGSTRÖM".lower(), len("日本語"), "日本語"[1])
+print("tab\tsep".expandtabs(4), "  x ".isspace(), "abc123".isalnum(), "ABC".isupper(), "Title Case".istitle())
+print(ord("A"), chr(9731), "%c" % 65, "abc".encode(), b"abc".decode(), "é".encode("utf-8"))
+print(str.maketrans("abc", "xyz"), "aabbcc".translate(str.maketrans("abc", "xyz")))

@@ -1,0 +1,133 @@
+"""The Iris backend through the Python API, against shellbox-iris-controller on loopback (Docker
+tasks), since no Iris cluster is reachable from CI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from shellbox.backends.iris.machine import IrisMachineFactory, resolve_secret_spec
+from shellbox.image import RegistryImage
+from shellbox.machine import (
+    Command,
+    DockerImage,
+    ExitReason,
+    MachineClosed,
+    MachineSpec,
+    MachineStartupError,
+    MachineTerminated,
+    NetworkPolicy,
+    UnsupportedMachineSpec,
+)
+
+from testimages import busybox_image
+
+TOKEN = "python-iris-token"
+IMAGE = "shellbox-iris/busybox:1"
+CONTROLLER = Path(__file__).resolve().parents[1] / "python" / "shellbox" / "_bin" / "shellbox-iris-controller"
+
+
+@pytest.fixture(scope="module")
+def controller():
+    busybox_image(IMAGE)
+    env = {**os.environ, "SHELLBOX_IRIS_CONTROLLER_TOKEN": TOKEN}
+    proc = subprocess.Popen([str(CONTROLLER), "-listen", "127.0.0.1:0"], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "http://" in line, line
+        yield line.split()[-1]
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=60) == 0
+
+
+@pytest.fixture
+def factory(controller) -> IrisMachineFactory:
+    return IrisMachineFactory(controller_url=controller, token=TOKEN)
+
+
+def spec(**kw) -> MachineSpec:
+    return MachineSpec(RegistryImage(IMAGE), **kw)
+
+
+async def test_run_and_transfer(factory, tmp_path):
+    m = await factory.create(spec(env={"SPEC": "s"}))
+    try:
+        r = await m.run(Command(("sh", "-c", "cat; printf '\\000\\377' >&2"), stdin=b"abc\x00\xff", output_limit_bytes=4))
+        assert (r.exit_code, r.stdout, r.stdout_truncated, r.stderr, r.stderr_truncated) == (0, b"abc\x00", True, b"\x00\xff", False)
+        r = await m.run(Command(("sh", "-c", 'echo "$SPEC $X"; pwd'), env={"X": "x"}))
+        assert r.stdout == b"s x\n/workspace\n"
+        # 512 KiB: many 64 KiB chunks, each under the 128 KiB argument limit in base64.
+        data = os.urandom(512 * 1024)
+        (tmp_path / "big").write_bytes(data)
+        await m.upload(tmp_path / "big", "/workspace/big")
+        await m.download("/workspace/big", tmp_path / "back")
+        assert (tmp_path / "back").read_bytes() == data
+        r = await m.run(Command(("sleep", "100"), timeout=0.5))
+        assert (r.exit_code, r.reason) == (None, ExitReason.TIMED_OUT)
+        with pytest.raises(UnsupportedMachineSpec):
+            await m.run(Command(("true",), user="nobody"))
+        with pytest.raises(UnsupportedMachineSpec):
+            await m.open_process(Command(("cat",)))
+    finally:
+        await m.close()
+    with pytest.raises(MachineClosed):
+        await m.run(Command(("true",)))
+
+
+async def test_network_policy(factory):
+    for network, interfaces in ((NetworkPolicy.DENY, 1), (NetworkPolicy.ALLOW, 2)):
+        m = await factory.create(spec(network=network))
+        try:
+            r = await m.run(Command(("sh", "-c", "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '")))
+            assert len(r.stdout.split()) >= interfaces and (network is NetworkPolicy.ALLOW or r.stdout.split() == [b"lo"])
+        finally:
+            await m.close()
+
+
+async def test_secret_env_reaches_the_job_only(controller, monkeypatch):
+    monkeypatch.setenv("JUDGE_SOURCE", "s3cret")
+    f = IrisMachineFactory(controller_url=controller, token=TOKEN, secret_env={"JUDGE_KEY": ("env:MISSING", "env:JUDGE_SOURCE")})
+    s = spec()
+    m = await f.create(s)
+    try:
+        assert (await m.run(Command(("sh", "-c", 'echo "$JUDGE_KEY"')))).stdout == b"s3cret\n"
+        assert "JUDGE_KEY" not in s.env
+    finally:
+        await m.close()
+    plain = await IrisMachineFactory(controller_url=controller, token=TOKEN).create(spec())
+    try:
+        assert (await plain.run(Command(("sh", "-c", 'echo "${JUDGE_KEY-unset}"')))).stdout == b"unset\n"
+    finally:
+        await plain.close()
+    with pytest.raises(ValueError, match="no value"):
+        resolve_secret_spec("env:SHELLBOX_SURELY_UNSET")
+
+
+async def test_a_task_that_ended_is_terminated(factory):
+    m = await factory.create(spec())
+    try:
+        # The entrypoint waits for its sleep (wait without operands exits 0): killing the sleep (a moment
+        # later, after this command returned) ends the task, SUCCEEDED.
+        await m.run(Command(("sh", "-c", "(sleep 0.5; kill $(pidof sleep)) >/dev/null 2>&1 &")))
+        with pytest.raises(MachineTerminated, match="is TASK_STATE_SUCCEEDED"):
+            for _ in range(50):
+                await m.run(Command(("true",)))
+    finally:
+        await m.close()
+
+
+async def test_refusals(controller, factory):
+    with pytest.raises(ValueError, match="exactly one"):
+        IrisMachineFactory()
+    with pytest.raises(ValueError, match="exactly one"):
+        IrisMachineFactory(cluster="c", controller_url=controller)
+    with pytest.raises(UnsupportedMachineSpec):
+        await factory.create(spec(gpus=1))
+    with pytest.raises(UnsupportedMachineSpec):
+        await factory.create(MachineSpec(DockerImage(IMAGE)))
+    with pytest.raises(MachineStartupError, match="unauthenticated"):
+        await IrisMachineFactory(controller_url=controller, token="wrong").create(spec())
