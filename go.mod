@@ -25,6 +25,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require golang.org/x/net v0.60.0 // indirect
+
 require (
 	cyphar.com/go-pathrs v0.2.5 // indirect
 	github.com/compose-spec/compose-go/v2 v2.16.2

@@ -30,7 +30,8 @@ func DecodeSpec(req []byte) (machine.Spec, error) {
 // deny) and validates.
 func specOf(w wire.Spec) (machine.Spec, error) {
 	s := machine.Spec{Source: sourceOf(w.Source.Value), Workdir: "/workspace", Env: w.Env,
-		Network: machine.NetworkPolicy(w.Network), MemoryMB: w.MemoryMB, CPUs: w.CPUs, StorageMB: w.StorageMB, GPUs: w.GPUs}
+		Network: machine.NetworkPolicy(w.Network), MemoryMB: w.MemoryMB, CPUs: w.CPUs, StorageMB: w.StorageMB, GPUs: w.GPUs,
+		AllowedHosts: w.AllowedHosts, EgressLog: w.EgressLog}
 	if w.Workdir != nil {
 		s.Workdir = *w.Workdir
 	}

@@ -11,6 +11,9 @@ type NetworkPolicy string
 const (
 	NetworkDeny  NetworkPolicy = "deny"
 	NetworkAllow NetworkPolicy = "allow"
+	// NetworkAllowlist admits only Spec.AllowedHosts, through the host's
+	// egress filter (lib/egress).
+	NetworkAllowlist NetworkPolicy = "allowlist"
 )
 
 // DefaultOutputLimit is Command.OutputLimit when none is given (1 MiB).
@@ -27,6 +30,12 @@ type Spec struct {
 	StorageMB      *int
 	GPUs           int
 	StartupTimeout time.Duration // 0: none
+	// AllowedHosts are the egress allowlist's entries (NetworkAllowlist
+	// only; none behaves as NetworkDeny).
+	AllowedHosts []string
+	// EgressLog names the file that receives the egress filter's
+	// decision records (JSON lines, appended); "" keeps none.
+	EgressLog string
 }
 
 // Validate rejects values no backend could honour, the same way for every
@@ -66,11 +75,11 @@ func (s Spec) Validate() error {
 		return &InvalidSpec{Field: "startup_timeout", Reason: "startup_timeout must be positive"}
 	}
 	switch s.Network {
-	case NetworkDeny, NetworkAllow:
+	case NetworkDeny, NetworkAllow, NetworkAllowlist:
 	default:
 		return &InvalidSpec{Field: "network", Reason: fmt.Sprintf("unknown network policy %q", s.Network)}
 	}
-	return nil
+	return ValidateAllowedHosts(s.Network, s.AllowedHosts)
 }
 
 // Command is one program to run in a machine.

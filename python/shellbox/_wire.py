@@ -143,10 +143,14 @@ class ExitReason(StrEnum):
 
 
 class NetworkPolicy(StrEnum):
-    """NetworkPolicy says whether a machine may reach the network."""
+    """NetworkPolicy says whether a machine may reach the network: none
+    (deny), the host's (allow), or allowed_hosts only, through the egress
+    filter (allowlist).
+    """
 
     DENY = "deny"
     ALLOW = "allow"
+    ALLOWLIST = "allowlist"
 
 
 class ShellMode(StrEnum):
@@ -632,6 +636,11 @@ class Spec:
     storage_mb: int | None = None
     gpus: int = 0
     startup_timeout: float | None = None
+    #: AllowedHosts are the allowlist's entries (network "allowlist").
+    allowed_hosts: tuple[str, ...] = ()
+    #: EgressLog names the file the egress filter appends its decision
+    #: records to (a factory's egress_log in Python).
+    egress_log: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_Spec(self)
@@ -653,6 +662,8 @@ class Spec:
             storage_mb=v.get("storage_mb"),
             gpus=v.get("gpus", 0),
             startup_timeout=v.get("startup_timeout"),
+            allowed_hosts=_maybe(_tuple_same, v.get("allowed_hosts"), ()),
+            egress_log=v.get("egress_log"),
         )
 
 
@@ -679,6 +690,10 @@ def _encode_Spec(v: Any) -> dict[str, Any]:
     x = getattr(v, "startup_timeout", None)
     if x is not None:
         out["startup_timeout"] = x
+    out["allowed_hosts"] = _each_text(getattr(v, "allowed_hosts", None))
+    x = getattr(v, "egress_log", None)
+    if x is not None:
+        out["egress_log"] = _text(x)
     return out
 
 
@@ -946,6 +961,75 @@ def _encode_DownloadRequest(v: Any) -> dict[str, Any]:
     x = getattr(v, "max_bytes", None)
     if x is not None:
         out["max_bytes"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class SetNetworkPolicyRequest:
+    """SetNetworkPolicyRequest changes a running machine's network policy;
+    phase names the egress filter's records from now on.
+    """
+
+    network: NetworkPolicy = NetworkPolicy.DENY
+    allowed_hosts: tuple[str, ...] = ()
+    phase: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_SetNetworkPolicyRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a SetNetworkPolicyRequest from any object with its fields as attributes."""
+        return _encode_SetNetworkPolicyRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> SetNetworkPolicyRequest:
+        return cls(
+            network=_maybe(_enum_NetworkPolicy, v.get("network"), NetworkPolicy.DENY),
+            allowed_hosts=_maybe(_tuple_same, v.get("allowed_hosts"), ()),
+            phase=v.get("phase"),
+        )
+
+
+def _encode_SetNetworkPolicyRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["network"] = _text(getattr(v, "network", None))
+    out["allowed_hosts"] = _each_text(getattr(v, "allowed_hosts", None))
+    x = getattr(v, "phase", None)
+    if x is not None:
+        out["phase"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ValidateAllowedHostsRequest:
+    """ValidateAllowedHostsRequest checks an allowlist as a spec's would be
+    (MachineSpec checks at construction).
+    """
+
+    network: NetworkPolicy = NetworkPolicy.DENY
+    allowed_hosts: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ValidateAllowedHostsRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ValidateAllowedHostsRequest from any object with its fields as attributes."""
+        return _encode_ValidateAllowedHostsRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ValidateAllowedHostsRequest:
+        return cls(
+            network=_maybe(_enum_NetworkPolicy, v.get("network"), NetworkPolicy.DENY),
+            allowed_hosts=_maybe(_tuple_same, v.get("allowed_hosts"), ()),
+        )
+
+
+def _encode_ValidateAllowedHostsRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["network"] = _text(getattr(v, "network", None))
+    out["allowed_hosts"] = _each_text(getattr(v, "allowed_hosts", None))
     return out
 
 
@@ -3151,6 +3235,8 @@ MACHINE_UPLOAD = Method("machine", "upload", _encode_UploadRequest, None, "", ()
 MACHINE_DOWNLOAD = Method("machine", "download", _encode_DownloadRequest, None, "", ())
 MACHINE_OPEN_PROCESS = Method("machine", "open_process", _encode_Command, HandleReply.from_json, "", ())
 MACHINE_CLOSE = Method("machine", "close", None, None, "", ())
+MACHINE_SET_NETWORK_POLICY = Method("machine", "set_network_policy", _encode_SetNetworkPolicyRequest, None, "", ())
+ROOT_VALIDATE_ALLOWED_HOSTS = Method("root", "validate_allowed_hosts", _encode_ValidateAllowedHostsRequest, None, "", ())
 PROCESS_WRITE = Method("process", "write", None, None, "data", ())
 PROCESS_CLOSE_STDIN = Method("process", "close_stdin", None, None, "", ())
 PROCESS_READ = Method("process", "read", _encode_ReadRequest, ReadReply.from_json, "", ("data",))

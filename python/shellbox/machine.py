@@ -160,8 +160,16 @@ class MachineSpec:
     storage_mb: int | None = None
     gpus: int = 0
     startup_timeout: float | None = None
+    allowed_hosts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.allowed_hosts, str):
+            raise _invalid("allowed_hosts", "allowed_hosts is a sequence of hosts, not one string")
+        object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))
+        if self.allowed_hosts or self.network == NetworkPolicy.ALLOWLIST:
+            from shellbox.egress import validate_allowed_hosts
+
+            validate_allowed_hosts(self.network, self.allowed_hosts)
         # marin-shellbox checks these two at construction; Go checks every
         # field (with the same messages) when a factory sees the spec.
         if self.cpus is not None and self.cpus <= 0:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
+	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -35,6 +36,9 @@ type Machine struct {
 
 	procs execd.ProcessSet // open processes, aborted by Close
 
+	egress    *egress.Guard     // nil unless the network is filtered (egress_linux.go)
+	egressEnv map[string]string // the proxy variables of a filtered network
+
 	mu        sync.Mutex
 	closed    bool
 	expired   bool        // closed by its TTL
@@ -44,8 +48,9 @@ type Machine struct {
 }
 
 var (
-	_ machine.Machine        = (*Machine)(nil)
-	_ machine.ProcessMachine = (*Machine)(nil)
+	_ machine.Machine         = (*Machine)(nil)
+	_ machine.ProcessMachine  = (*Machine)(nil)
+	_ machine.NetworkSwitcher = (*Machine)(nil)
 )
 
 // Root is the host directory that holds the machine's writable root.
@@ -89,7 +94,10 @@ func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
 			home["HOME"] = user.home
 		}
 	}
-	req.Env = envList(m.plan.baseEnv, home, m.spec.Env, cmd.Env)
+	m.mu.Lock()
+	proxyEnv := m.egressEnv
+	m.mu.Unlock()
+	req.Env = envList(m.plan.baseEnv, home, proxyEnv, m.spec.Env, cmd.Env)
 	return req, nil
 }
 
@@ -301,9 +309,13 @@ func (m *Machine) Close(ctx context.Context) error {
 	if m.ttl != nil {
 		m.ttl.Stop()
 	}
+	guard := m.egress
 	m.mu.Unlock()
 	m.procs.Close()
 	defer close(m.closeDone)
+	if guard != nil {
+		guard.Close()
+	}
 	if err := m.stop(); err != nil {
 		m.closeErr = err
 		return err

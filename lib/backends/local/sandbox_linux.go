@@ -434,6 +434,12 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	defer timer.Stop()
 	select {
 	case err := <-ready:
+		if err == nil && spec.Network == machine.NetworkAllowlist {
+			if err := m.startEgress(spec.Network, spec.AllowedHosts, ""); err != nil {
+				m.stop()
+				return nil, startErr(fmt.Errorf("the egress filter: %w", err))
+			}
+		}
 		if err == nil {
 			if ttl := f.opts.TTL; ttl != nil {
 				m.mu.Lock()

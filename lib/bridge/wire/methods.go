@@ -46,6 +46,8 @@ var Methods = []Method{
 	{Object: MachineObject, Name: "download", Request: DownloadRequest{}},
 	{Object: MachineObject, Name: "open_process", Request: Command{}, Reply: HandleReply{}},
 	{Object: MachineObject, Name: "close"},
+	{Object: MachineObject, Name: "set_network_policy", Request: SetNetworkPolicyRequest{}},
+	{Object: RootObject, Name: "validate_allowed_hosts", Request: ValidateAllowedHostsRequest{}},
 	{Object: ProcessObject, Name: "write", Payload: "data"},
 	{Object: ProcessObject, Name: "close_stdin"},
 	{Object: ProcessObject, Name: "read", Request: ReadRequest{}, Reply: ReadReply{}, Segments: []string{"data"}},
@@ -130,12 +132,17 @@ type CheckEnvironmentRequest struct {
 	Spec         Spec         `json:"spec"`
 }
 
-// NetworkPolicy says whether a machine may reach the network.
+// NetworkPolicy says whether a machine may reach the network: none
+// (deny), the host's (allow), or allowed_hosts only, through the egress
+// filter (allowlist).
 type NetworkPolicy string
 
 const (
 	NetworkDeny  NetworkPolicy = "deny"
 	NetworkAllow NetworkPolicy = "allow"
+	// NetworkAllowlist admits only allowed_hosts, through the egress
+	// filter (lib/egress).
+	NetworkAllowlist NetworkPolicy = "allowlist"
 )
 
 // Spec is what a factory creates (MachineSpec). Absent: workdir
@@ -150,6 +157,11 @@ type Spec struct {
 	StorageMB      *int              `json:"storage_mb"`
 	GPUs           int               `json:"gpus"`
 	StartupTimeout *Seconds          `json:"startup_timeout"`
+	// AllowedHosts are the allowlist's entries (network "allowlist").
+	AllowedHosts []string `json:"allowed_hosts,omitempty"`
+	// EgressLog names the file the egress filter appends its decision
+	// records to (a factory's egress_log in Python).
+	EgressLog string `json:"egress_log,omitempty"`
 }
 
 // CreateReply names a new machine; processes says whether it has

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 
 from shellbox import _go, _wire
 from shellbox._go import GoMachine, GoMachineFactory
@@ -111,7 +112,15 @@ class DockerMachineFactory(GoMachineFactory):
     backend = Backend.DOCKER
     machine_class = DockerMachine
 
-    def __init__(self, *, runtime: str | None = None, host: str | None = None, pids_limit: int = 4096):
+    def __init__(
+        self,
+        *,
+        runtime: str | None = None,
+        host: str | None = None,
+        pids_limit: int = 4096,
+        egress_log: Path | None = None,
+    ):
+        self.egress_log = egress_log
         super().__init__(_wire.DockerOptions(host=host or "", runtime=runtime, pids_limit=pids_limit))
 
     async def create(self, spec):  # type: ignore[override]

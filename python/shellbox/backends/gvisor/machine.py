@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from shellbox.backends.docker.machine import DockerMachine, DockerMachineFactory
 from shellbox.machine import Backend
 
@@ -21,5 +23,12 @@ class GvisorMachineFactory(DockerMachineFactory):
     backend = Backend.GVISOR
     machine_class = GvisorMachine
 
-    def __init__(self, *, runtime: str = "runsc", host: str | None = None, pids_limit: int = 4096):
-        super().__init__(runtime=runtime, host=host, pids_limit=pids_limit)
+    def __init__(
+        self,
+        *,
+        runtime: str = "runsc",
+        host: str | None = None,
+        pids_limit: int = 4096,
+        egress_log: Path | None = None,
+    ):
+        super().__init__(runtime=runtime, host=host, pids_limit=pids_limit, egress_log=egress_log)

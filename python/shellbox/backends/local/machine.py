@@ -130,6 +130,7 @@ class LocalMachineFactory(GoMachineFactory):
         cgroup_parent: Path | None = None,
         cache_dir: Path | None = None,
         pids_limit: int | None = None,
+        egress_log: Path | None = None,
     ):
         missing = [str(p) for p in read_only if not Path(p).is_dir()]
         if missing:
@@ -141,6 +142,7 @@ class LocalMachineFactory(GoMachineFactory):
         self.python_version = python_version
         self.system_directories = SystemDirectories(system_directories)
         self.ttl = ttl
+        self.egress_log = egress_log
         super().__init__(
             _wire.LocalOptions(
                 read_only=read_only,
