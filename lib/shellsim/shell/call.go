@@ -110,6 +110,17 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	cleanup()
 }
 
+// builtinAssignError reports a failed assignment by a builtin (read,
+// printf -v, mapfile): in bash a readonly target fails the builtin, not the shell.
+func (sh *Shell) builtinAssignError(err error) {
+	var ro errReadonly
+	if errors.As(err, &ro) {
+		sh.errf("%v", err)
+		return
+	}
+	sh.assignError(err)
+}
+
 func (sh *Shell) assignError(err error) {
 	var ro errReadonly
 	if errors.As(err, &ro) {
@@ -813,6 +824,7 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		}
 		c.name = c.arg0
 		c.params = rest
+		c.cmdString = true
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(src, "", noexec) }))
 	}
 	if len(rest) == 0 || readStdin {
