@@ -26,6 +26,8 @@ var errorCases = []struct{ name, src string }{
 	{"readonly_assign", "readonly x=1; echo a; x=2; echo st=$?; echo b $x"},
 	{"readonly_in_function", "readonly x=1; f(){ x=2; echo st=$?; echo in; }; f; echo b st=$?"},
 	{"declare_r_assign", "declare -r y=1; echo a; y=3; echo st=$?; echo b"},
+	{"readonly_cmd_prefix", "readonly x=1; x=2 true; echo st=$?; echo b"},
+	{"readonly_cmd_prefix_exported", "readonly x=1; export x; x=2 bash -c 'echo $x'; echo st=$?"},
 	{"readonly_declare", "readonly x=1; declare x=5; echo st=$?; echo b"},
 	{"readonly_unset", "readonly x=1; unset x; echo st=$?; echo b"},
 	{"readonly_for", "readonly x=1; for x in 1 2; do echo $x; done; echo st=$?; echo b"},

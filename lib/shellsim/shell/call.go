@@ -72,6 +72,11 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		if as.Array != nil || as.Index != nil {
 			continue
 		}
+		if old := sh.lookup(as.Name.Value); old != nil && old.ReadOnly {
+			// bash reports it and runs the command without the assignment.
+			sh.errf("%v", errReadonly(as.Name.Value))
+			continue
+		}
 		v, err := sh.literal(as.Value)
 		if err != nil {
 			sh.wordError(err)
