@@ -147,10 +147,23 @@ type Result struct {
 	StdoutTruncated bool
 	StderrTruncated bool
 	Reason          ExitReason
+	// Usage is what the machine used while the command ran, where the
+	// backend measures it (a local machine with a cgroup_parent); nil
+	// otherwise.
+	Usage *ResourceUsage
 	// Free, when not nil, returns the memory of Stdout and Stderr at once
 	// (they were kept off the heap, see Command.OffHeapOutput); neither
 	// may be used afterwards.
 	Free func()
+}
+
+// ResourceUsage is a command's share of its machine's resources: the CPU
+// time the machine's processes used while it ran and the machine's peak
+// memory in that time (commands running at once share both).
+type ResourceUsage struct {
+	CPUTime         time.Duration `json:"-"`
+	CPUSeconds      float64       `json:"cpu_seconds"`
+	PeakMemoryBytes uint64        `json:"peak_memory_bytes"`
 }
 
 // ExitedWith builds the Result of a command that exited with code.

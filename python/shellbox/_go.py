@@ -27,6 +27,9 @@ from shellbox.machine import (
     MachineSpec,
     MachineStartupError,
     MachineTerminated,
+    PathNotFound,
+    PathRefused,
+    ResourceUsage,
     Result,
     SandboxUnavailable,
     ShellUpdate,
@@ -39,8 +42,9 @@ _SIMPLE_ERRORS: dict[str, type[Exception]] = {
     ErrorKind.MACHINE_INFRASTRUCTURE_ERROR: MachineInfrastructureError,
     ErrorKind.MACHINE_CLOSED: MachineClosed,
     ErrorKind.DOWNLOAD_LIMIT_EXCEEDED: DownloadLimitExceeded,
-    ErrorKind.FILE_NOT_FOUND_ERROR: FileNotFoundError,
-    ErrorKind.PERMISSION_ERROR: PermissionError,
+    # Also RuntimeErrors, as marin-shellbox raises for a missing source or a refused link.
+    ErrorKind.FILE_NOT_FOUND_ERROR: PathNotFound,
+    ErrorKind.PERMISSION_ERROR: PathRefused,
     ErrorKind.RUNTIME_ERROR: RuntimeError,
     # Failures of this process while it read a reply (shellbox._native).
     "MemoryError": MemoryError,
@@ -205,7 +209,8 @@ class GoMachine(GoObject):
         head: _wire.RunReply = reply.header
         self._ran(head)
         stdout, stderr = reply.segments
-        return Result(head.exit_code, stdout, stderr, head.stdout_truncated, head.stderr_truncated, head.reason)
+        usage = None if head.usage is None else ResourceUsage(head.usage.cpu_seconds, head.usage.peak_memory_bytes)
+        return Result(head.exit_code, stdout, stderr, head.stdout_truncated, head.stderr_truncated, head.reason, usage)
 
     def _ran(self, head: _wire.RunReply) -> None:
         """Called with each run's reply header (ShellSim notes its stop reason)."""

@@ -73,8 +73,11 @@ class MachineEnvironment(BaseEnvironment):
     def capabilities(self) -> EnvironmentCapabilities:
         return EnvironmentCapabilities(disable_internet=True)
 
+    #: Whether a task must have an environment/ directory (an image to build or files to copy).
+    requires_environment_dir = True
+
     def _validate_definition(self) -> None:
-        if not self.environment_dir.is_dir():
+        if self.requires_environment_dir and not self.environment_dir.is_dir():
             raise FileNotFoundError(f"task environment directory not found: {self.environment_dir}")
         for name in ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml"):
             if (self.environment_dir / name).exists():
@@ -98,7 +101,9 @@ class MachineEnvironment(BaseEnvironment):
         try:
             # The task's environment/ (regular files and directories) into the
             # workdir, and Harbor's log directories, at once.
-            await asyncio.gather(self._machine.upload(self.environment_dir, self.workdir), self._make_log_dirs())
+            # A task without one (allowed where the backend needs no image) copies nothing.
+            uploads = [self._machine.upload(self.environment_dir, self.workdir)] if self.environment_dir.is_dir() else []
+            await asyncio.gather(*uploads, self._make_log_dirs())
         except BaseException:
             await self.stop(delete=True)
             raise

@@ -84,19 +84,24 @@ class ShellSimEnvironment(MachineEnvironment):
     """One ShellSim machine per trial."""
 
     bash = "bash"
+    # ShellSim builds nothing: a task's environment/, when present, only holds files to copy.
+    requires_environment_dir = False
 
     def __init__(
         self,
         *args: Any,
+        context: Any = None,
         cpu_limit: int = DEFAULT_CPU_LIMIT,
         memory_mb: int = DEFAULT_MEMORY_MB,
         disk_limit_bytes: int = DEFAULT_DISK_LIMIT,
         output_limit_bytes: int = DEFAULT_OUTPUT_LIMIT,
-        package_spec: Any = None,
+        package_spec: Any = PackageSpec(),
         task_network_policy: str | None = None,
-        network_policy: Any = None,
+        network_policy: Any = TaskNetworkPolicy.REQUIRE_OFFLINE_TASK,
         **kwargs: Any,
     ):
+        if context is not None:
+            raise TypeError("context: this ShellSim runs in Go and takes no shellsim.Context; pass cpu_limit and the other limits")
         if isinstance(network_policy, str):
             task_network_policy, network_policy = task_network_policy or network_policy, None
         self._task_network_policy = TaskNetworkPolicy(task_network_policy or TaskNetworkPolicy.REQUIRE_OFFLINE_TASK)
