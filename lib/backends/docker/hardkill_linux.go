@@ -21,16 +21,21 @@ import (
 // trusted only while /proc/<pid>/cgroup still names the container, so a
 // reused PID is never killed.
 func killContainerTasks(id string, pid int) int {
-	if pid <= 0 || id == "" {
-		return 0
-	}
-	dirs := containerCgroupDirs(id, pid)
-	if dirs == nil {
+	if len(id) < 12 || strings.ContainsAny(id, "/.") {
 		return 0
 	}
 	killed := 0
-	if unix.Kill(pid, unix.SIGKILL) == nil {
+	dirs := containerCgroupDirs(id, pid)
+	if dirs != nil && unix.Kill(pid, unix.SIGKILL) == nil {
 		killed++
+	}
+	// The daemon may not tell us the PID (it does not answer while stuck
+	// in the removal): the container's cgroup under the usual parents of
+	// the cgroupfs and systemd drivers names it too.
+	for _, dir := range cgroupCandidates(id) {
+		if _, err := os.Stat(filepath.Join(dir, "cgroup.procs")); err == nil {
+			dirs = append(dirs, dir)
+		}
 	}
 	// The sandbox's helpers (gofer, ptrace stubs) live in the same cgroup.
 	for _, dir := range dirs {
@@ -53,6 +58,9 @@ func killContainerTasks(id string, pid int) int {
 // /sys/fs/cgroup (the pids controller's on cgroup v1, the unified one on
 // v2), or nil unless every path names container id.
 func containerCgroupDirs(id string, pid int) []string {
+	if pid <= 0 {
+		return nil
+	}
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
 	if err != nil || !bytes.Contains(data, []byte(id)) {
 		return nil
@@ -92,4 +100,32 @@ func (f *Factory) initPID(ctx context.Context, id string) int {
 		return 0
 	}
 	return insp.State.Pid
+}
+
+// taskLimitExhausted says whether the container's pids cgroup (found as
+// killContainerTasks finds it, so only with a local daemon) holds as many
+// tasks as its limit allows.
+func taskLimitExhausted(id string) bool {
+	for _, dir := range cgroupCandidates(id) {
+		cur, err1 := os.ReadFile(filepath.Join(dir, "pids.current"))
+		max, err2 := os.ReadFile(filepath.Join(dir, "pids.max"))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		c, err1 := strconv.Atoi(strings.TrimSpace(string(cur)))
+		m, err2 := strconv.Atoi(strings.TrimSpace(string(max)))
+		return err1 == nil && err2 == nil && c >= m-8
+	}
+	return false
+}
+
+// cgroupCandidates are the directories the cgroupfs and systemd drivers
+// give a container by default (the pids hierarchy on cgroup v1, the
+// unified one on v2).
+func cgroupCandidates(id string) []string {
+	var dirs []string
+	for _, rel := range []string{"pids/docker/" + id, "pids/system.slice/docker-" + id + ".scope", "docker/" + id, "system.slice/docker-" + id + ".scope"} {
+		dirs = append(dirs, filepath.Join("/sys/fs/cgroup", rel))
+	}
+	return dirs
 }

@@ -8,3 +8,5 @@ import "context"
 func (f *Factory) initPID(context.Context, string) int { return 0 }
 
 func killContainerTasks(string, int) int { return 0 }
+
+func taskLimitExhausted(string) bool { return false }

@@ -576,6 +576,7 @@ func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
+		full := 0
 		for {
 			select {
 			case <-ctx.Done():
@@ -584,6 +585,18 @@ func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
 			}
 			if reason := m.deadReason(); reason != "" {
 				cancel(&machine.TerminatedError{Reason: reason})
+				return
+			}
+			// A gVisor sandbox whose task limit stays exhausted cannot
+			// run the stop (its kernel needs host threads to act): it
+			// is ended from the host instead of waiting out ctx.
+			if m.f.runtime == "" || m.f.runtime == "runc" || !taskLimitExhausted(m.id) {
+				full = 0
+				continue
+			}
+			if full++; full >= 3 {
+				killContainerTasks(m.id, 0)
+				cancel(&machine.TerminatedError{Reason: fmt.Sprintf("the command's processes exhausted the sandbox's task limit (pids_limit %d) and would not stop, so the machine was ended", m.f.pids)})
 				return
 			}
 		}
