@@ -15,7 +15,7 @@ all: native
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q --upgrade "pytest>=8" "pytest-asyncio>=0.23" "setuptools>=75" wheel
+	$(PY) -m pip install -q --upgrade "pytest>=8" "pytest-asyncio>=0.23" "setuptools>=75" wheel uv
 
 venv: $(PY)
 
