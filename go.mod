@@ -25,6 +25,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require github.com/coder/websocket v1.8.15
+
 require (
 	cyphar.com/go-pathrs v0.2.5 // indirect
 	github.com/compose-spec/compose-go/v2 v2.16.2

@@ -30,10 +30,12 @@ func ProcessScript(o RunOptions) string {
 	var b strings.Builder
 	n, su, cmdline := header(&b, o)
 	l := strconv.Itoa(o.Limit)
+	// $D/out stays empty: StopScript reports no stdout, which the stream
+	// already carried.
 	// An asynchronous list reads /dev/null unless told otherwise: fd 3 is
 	// the script's stdin for the input pump. dd with count=1 copies what
 	// one read returns, so output is not held back for a full block.
-	fmt.Fprintf(&b, `mkfifo "$D/i" "$D/o" || exit 1
+	fmt.Fprintf(&b, `mkfifo "$D/i" "$D/o" && : >"$D/out" || exit 1
 exec 3<&0
 setsid /bin/sh -c %s shellbox "$D" %s %s %s %s %s <"$D/i" >"$D/o" 2>"$D/err" &
 P=$!
