@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -25,10 +26,11 @@ var (
 // command reaches its stdin, and its stderr (which a process reports when
 // it ends) follows the output.
 func (s *Server) startStreamed(ctx context.Context, pm machine.ProcessMachine, sb *sandbox, se *session, c *sessionCmd) error {
-	cmd := shellRun(c.command)
-	if cmd.Stdin != nil {
+	if len(c.command) > maxArgCommand || strings.ContainsRune(c.command, 0) {
 		return errors.New("an asynchronous command must be shorter than 100 KiB and free of NUL bytes")
 	}
+	// A session command's streams stay apart, as its logs report them.
+	cmd := machine.Command{Argv: []string{"/bin/sh", "-c", strings.ReplaceAll(shellArgCommand, " 2>&1", ""), c.command}}
 	cmd.User, cmd.OutputLimit = sb.user(), s.cfg.MaxOutput
 	p, err := pm.OpenProcess(ctx, cmd)
 	if err != nil {
