@@ -27,6 +27,8 @@ require (
 
 require github.com/coder/websocket v1.8.15
 
+require golang.org/x/net v0.60.0 // indirect
+
 require (
 	cyphar.com/go-pathrs v0.2.5 // indirect
 	github.com/compose-spec/compose-go/v2 v2.16.2

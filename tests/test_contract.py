@@ -90,7 +90,9 @@ def test_sources_serialize_with_their_type():
     def source(s):
         return _wire.Spec.encode(MachineSpec(s))["source"]
 
-    assert source(HostImage(read_only=(Path("/opt"),))) == {"read_only": ["/opt"], "bin_dirs": [], "type": "HostImage"}
+    assert source(HostImage(read_only=(Path("/opt"),))) == {
+        "read_only": ["/opt"], "bin_dirs": [], "mounts": [], "type": "HostImage"
+    }
     prepared = PreparedImage(Path("/l"), "sha256:" + "a" * 64, RegistryImage("busybox"))
     assert source(prepared)["source"] == {"reference": "busybox", "type": "RegistryImage"}
     assert source(ShellSimBuiltins()) == {"type": "ShellSimBuiltins"}

@@ -30,7 +30,8 @@ func DecodeSpec(req []byte) (machine.Spec, error) {
 // deny) and validates.
 func specOf(w wire.Spec) (machine.Spec, error) {
 	s := machine.Spec{Source: sourceOf(w.Source.Value), Workdir: "/workspace", Env: w.Env,
-		Network: machine.NetworkPolicy(w.Network), MemoryMB: w.MemoryMB, CPUs: w.CPUs, StorageMB: w.StorageMB, GPUs: w.GPUs}
+		Network: machine.NetworkPolicy(w.Network), MemoryMB: w.MemoryMB, CPUs: w.CPUs, StorageMB: w.StorageMB, GPUs: w.GPUs,
+		AllowedHosts: w.AllowedHosts, EgressLog: w.EgressLog}
 	if w.Workdir != nil {
 		s.Workdir = *w.Workdir
 	}
@@ -59,7 +60,11 @@ func sourceOf(v any) machine.Source {
 	case wire.PreparedImage:
 		return machine.PreparedImage{Layout: v.Layout, ManifestDigest: v.ManifestDigest, Origin: sourceOf(v.Source.Value)}
 	case wire.HostImage:
-		return machine.HostImage{ReadOnly: v.ReadOnly, BinDirs: v.BinDirs}
+		mounts := make([]machine.Mount, len(v.Mounts))
+		for i, m := range v.Mounts {
+			mounts[i] = machine.Mount{Host: m.Host, Guest: m.Guest}
+		}
+		return machine.HostImage{ReadOnly: v.ReadOnly, BinDirs: v.BinDirs, Mounts: mounts}
 	case wire.QemuBundle:
 		return machine.QemuBundle{Path: v.Path, ImageReference: v.ImageReference}
 	case wire.ShellSimBuiltins:
@@ -107,8 +112,12 @@ func positiveSeconds(field string, s wire.Seconds, refusal string) (time.Duratio
 // runReply is a finished command's reply header; stop is the machine's
 // stop reason, if this command ended it.
 func runReply(res machine.Result, stop string) wire.RunReply {
-	return wire.RunReply{ExitCode: res.ExitCode, StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
+	r := wire.RunReply{ExitCode: res.ExitCode, StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
 		Reason: wire.ExitReason(res.Reason), StopReason: wire.StopReason(stop)}
+	if u := res.Usage; u != nil {
+		r.Usage = &wire.ResourceUsage{CPUSeconds: u.CPUSeconds, PeakMemoryBytes: u.PeakMemoryBytes}
+	}
+	return r
 }
 
 // kinds maps the contract's error kinds to the wire's.

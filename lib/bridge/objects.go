@@ -156,6 +156,8 @@ func (m *machineObject) call(ctx context.Context, method string, req, payload []
 		return Reply{Header: wire.HandleReply{Handle: m.bridge.Add(&processObject{process: p})}}, nil
 	case "close":
 		return Reply{}, m.machine.Close(ctx)
+	case "set_network_policy":
+		return setNetworkPolicy(ctx, m.machine, req) // egress.go
 	}
 	return Reply{}, unknownMethod("machine", method)
 }

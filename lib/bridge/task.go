@@ -24,17 +24,7 @@ func init() {
 // createComposeTask: a Docker Compose project (lib/task/compose) created
 // as a task; the reply is create_task's.
 func createComposeTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Factory      uint64            `json:"factory"`
-		Files        []string          `json:"files"`
-		WorkingDir   string            `json:"working_dir"`
-		Env          map[string]string `json:"env"`
-		Primary      string            `json:"primary"`
-		Workdir      string            `json:"workdir"`
-		PrimaryBuild string            `json:"primary_build"`
-		PrimaryImage string            `json:"primary_image"`
-		PrimaryEnv   map[string]string `json:"primary_env"`
-	}
+	var r wire.ComposeTaskRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -81,11 +71,6 @@ func factoryOf(b *Bridge, h uint64) (machine.Factory, error) {
 	return f.factory, nil
 }
 
-type memberReply struct {
-	Handle    uint64 `json:"handle"`
-	Processes bool   `json:"processes"`
-}
-
 // createTask: {"factory": handle, "spec": TaskSpec} → a task handle and a
 // machine handle per member (whose close tears the group down).
 func createTask(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
@@ -111,17 +96,13 @@ func startTask(b *Bridge, ctx context.Context, f machine.Factory, spec task.Spec
 	if err != nil {
 		return Reply{}, err
 	}
-	members := map[string]memberReply{}
+	members := map[string]wire.TaskMember{}
 	for _, name := range t.Names() {
 		m := t.Member(name)
 		_, processes := t.Members()[name].(machine.ProcessMachine)
-		members[name] = memberReply{b.Add(&machineObject{bridge: b, machine: m}), processes}
+		members[name] = wire.TaskMember{Handle: b.Add(&machineObject{bridge: b, machine: m}), Processes: processes}
 	}
-	return Reply{Header: struct {
-		Handle  uint64                 `json:"handle"`
-		Primary string                 `json:"primary"`
-		Members map[string]memberReply `json:"members"`
-	}{b.Add(&taskObject{t: t}), t.Primary(), members}}, nil
+	return Reply{Header: wire.CreateTaskReply{Handle: b.Add(&taskObject{t: t}), Primary: t.Primary(), Members: members}}, nil
 }
 
 type taskObject struct{ t *task.Task }
@@ -150,14 +131,6 @@ func (o *taskObject) Call(ctx context.Context, method string, req, _ []byte) (Re
 			}
 		}
 		return Reply{}, o.t.WaitReady(ctx, d)
-	case "error":
-		msg := ""
-		if err := o.t.Err(); err != nil {
-			msg = err.Error()
-		}
-		return Reply{Header: struct {
-			Error string `json:"error"`
-		}{msg}}, nil
 	case "close":
 		return Reply{}, o.t.Close(ctx)
 	}
@@ -167,10 +140,7 @@ func (o *taskObject) Call(ctx context.Context, method string, req, _ []byte) (Re
 // serveHTTP: {"machine": handle, "port": n} → a relay handle and the guest
 // URL. Python takes requests with "next" and answers with "respond".
 func serveHTTP(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
-	var r struct {
-		Machine uint64 `json:"machine"`
-		Port    int    `json:"port"`
-	}
+	var r wire.ServeHTTPRequest
 	if err := decode(req, &r); err != nil {
 		return Reply{}, err
 	}
@@ -185,10 +155,7 @@ func serveHTTP(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		return Reply{}, err
 	}
 	ro.r = rl
-	return Reply{Header: struct {
-		Handle uint64 `json:"handle"`
-		URL    string `json:"url"`
-	}{b.Add(ro), rl.URL()}}, nil
+	return Reply{Header: wire.ServeHTTPReply{Handle: b.Add(ro), URL: rl.URL()}}, nil
 }
 
 // relayCall is one request waiting for Python's handler.
@@ -249,31 +216,19 @@ func (o *relayObject) Call(ctx context.Context, method string, req, payload []by
 	case "next":
 		select {
 		case c := <-o.queue:
-			return Reply{Header: struct {
-				ID     uint64 `json:"id"`
-				Method string `json:"method"`
-				Path   string `json:"path"`
-				Query  string `json:"query"`
-			}{c.id, c.req.Method, c.req.Path, c.req.Query}, Body: [][]byte{c.req.Body}}, nil
+			return Reply{Header: wire.RelayRequest{ID: c.id, Method: c.req.Method, Path: c.req.Path, Query: c.req.Query},
+				Body: [][]byte{c.req.Body}}, nil
 		case <-o.r.Done():
 			msg := ""
 			if err := o.r.Err(); err != nil {
 				msg = err.Error()
 			}
-			return Reply{Header: struct {
-				Closed bool   `json:"closed"`
-				Error  string `json:"error"`
-			}{true, msg}}, nil
+			return Reply{Header: wire.RelayRequest{Closed: true, Error: msg}, Body: [][]byte{nil}}, nil
 		case <-ctx.Done():
 			return Reply{}, ctx.Err()
 		}
 	case "respond":
-		var r struct {
-			ID          uint64 `json:"id"`
-			Status      int    `json:"status"`
-			ContentType string `json:"content_type"`
-			Failed      bool   `json:"failed"`
-		}
+		var r wire.RelayResponse
 		if err := decode(req, &r); err != nil {
 			return Reply{}, err
 		}

@@ -38,6 +38,14 @@ type PreparedImage struct {
 type HostImage struct {
 	ReadOnly []string
 	BinDirs  []string
+	Mounts   []Mount
+}
+
+// Mount is a host file or directory a HostImage machine sees read-only at
+// Guest.
+type Mount struct {
+	Host  string
+	Guest string
 }
 
 // QemuBundle is a staged microVM runtime directory.

@@ -11,6 +11,9 @@ type NetworkPolicy string
 const (
 	NetworkDeny  NetworkPolicy = "deny"
 	NetworkAllow NetworkPolicy = "allow"
+	// NetworkAllowlist admits only Spec.AllowedHosts, through the host's
+	// egress filter (lib/egress).
+	NetworkAllowlist NetworkPolicy = "allowlist"
 )
 
 // DefaultOutputLimit is Command.OutputLimit when none is given (1 MiB).
@@ -27,6 +30,12 @@ type Spec struct {
 	StorageMB      *int
 	GPUs           int
 	StartupTimeout time.Duration // 0: none
+	// AllowedHosts are the egress allowlist's entries (NetworkAllowlist
+	// only; none behaves as NetworkDeny).
+	AllowedHosts []string
+	// EgressLog names the file that receives the egress filter's
+	// decision records (JSON lines, appended); "" keeps none.
+	EgressLog string
 }
 
 // Validate rejects values no backend could honour, the same way for every
@@ -66,11 +75,11 @@ func (s Spec) Validate() error {
 		return &InvalidSpec{Field: "startup_timeout", Reason: "startup_timeout must be positive"}
 	}
 	switch s.Network {
-	case NetworkDeny, NetworkAllow:
+	case NetworkDeny, NetworkAllow, NetworkAllowlist:
 	default:
 		return &InvalidSpec{Field: "network", Reason: fmt.Sprintf("unknown network policy %q", s.Network)}
 	}
-	return nil
+	return ValidateAllowedHosts(s.Network, s.AllowedHosts)
 }
 
 // Command is one program to run in a machine.
@@ -147,10 +156,23 @@ type Result struct {
 	StdoutTruncated bool
 	StderrTruncated bool
 	Reason          ExitReason
+	// Usage is what the machine used while the command ran, where the
+	// backend measures it (a local machine with a cgroup_parent); nil
+	// otherwise.
+	Usage *ResourceUsage
 	// Free, when not nil, returns the memory of Stdout and Stderr at once
 	// (they were kept off the heap, see Command.OffHeapOutput); neither
 	// may be used afterwards.
 	Free func()
+}
+
+// ResourceUsage is a command's share of its machine's resources: the CPU
+// time the machine's processes used while it ran and the machine's peak
+// memory in that time (commands running at once share both).
+type ResourceUsage struct {
+	CPUTime         time.Duration `json:"-"`
+	CPUSeconds      float64       `json:"cpu_seconds"`
+	PeakMemoryBytes uint64        `json:"peak_memory_bytes"`
 }
 
 // ExitedWith builds the Result of a command that exited with code.

@@ -43,7 +43,7 @@ func (e *Environment) resetWorkspace(cp *Checkpoint) {
 	old := e.rt.FS
 	_, _, peak := old.Usage()
 	fsys := cp.fs.CloneShared()
-	fsys.SetClock(e.rt.Now)
+	fsys.SetClock(e.rt.FileNow)
 	fsys.RaisePeak(peak)
 	e.rt.FS = fsys
 	e.rt.ResetFS(fsys)

@@ -9,6 +9,7 @@ in Go, which checks every request once."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import weakref
 from pathlib import Path
@@ -27,6 +28,10 @@ from shellbox.machine import (
     MachineSpec,
     MachineStartupError,
     MachineTerminated,
+    PathNotFound,
+    PathRefused,
+    ResourceUsage,
+    NetworkPolicy,
     Result,
     SandboxUnavailable,
     ShellUpdate,
@@ -39,8 +44,9 @@ _SIMPLE_ERRORS: dict[str, type[Exception]] = {
     ErrorKind.MACHINE_INFRASTRUCTURE_ERROR: MachineInfrastructureError,
     ErrorKind.MACHINE_CLOSED: MachineClosed,
     ErrorKind.DOWNLOAD_LIMIT_EXCEEDED: DownloadLimitExceeded,
-    ErrorKind.FILE_NOT_FOUND_ERROR: FileNotFoundError,
-    ErrorKind.PERMISSION_ERROR: PermissionError,
+    # Also RuntimeErrors, as marin-shellbox raises for a missing source or a refused link.
+    ErrorKind.FILE_NOT_FOUND_ERROR: PathNotFound,
+    ErrorKind.PERMISSION_ERROR: PathRefused,
     ErrorKind.RUNTIME_ERROR: RuntimeError,
     # Failures of this process while it read a reply (shellbox._native).
     "MemoryError": MemoryError,
@@ -205,7 +211,8 @@ class GoMachine(GoObject):
         head: _wire.RunReply = reply.header
         self._ran(head)
         stdout, stderr = reply.segments
-        return Result(head.exit_code, stdout, stderr, head.stdout_truncated, head.stderr_truncated, head.reason)
+        usage = None if head.usage is None else ResourceUsage(head.usage.cpu_seconds, head.usage.peak_memory_bytes)
+        return Result(head.exit_code, stdout, stderr, head.stdout_truncated, head.stderr_truncated, head.reason, usage)
 
     def _ran(self, head: _wire.RunReply) -> None:
         """Called with each run's reply header (ShellSim notes its stop reason)."""
@@ -216,6 +223,14 @@ class GoMachine(GoObject):
     async def download(self, source: str, target: Path, *, max_bytes: int | None = None) -> None:
         request = _wire.DownloadRequest(source, os.path.abspath(target), max_bytes)
         await call(self._check(), _wire.MACHINE_DOWNLOAD, request)
+
+    async def set_network_policy(
+        self, policy: NetworkPolicy, allowed_hosts: tuple[str, ...] = (), *, phase: str | None = None
+    ) -> None:
+        """Change the network policy of the running machine; open connections the new policy would not
+        admit end at once (see shellbox.egress). ``phase`` names the decision records from now on."""
+        request = _wire.SetNetworkPolicyRequest(NetworkPolicy(policy), tuple(allowed_hosts), phase)
+        await call(self._check(), _wire.MACHINE_SET_NETWORK_POLICY, request)
 
     async def open_process(self, command: Command) -> GoProcessSession:
         reply = await call(self._check(), _wire.MACHINE_OPEN_PROCESS, command)
@@ -247,7 +262,15 @@ class GoMachineFactory:
     async def create(self, spec: MachineSpec) -> GoMachine:
         if not isinstance(spec, MachineSpec):
             raise TypeError(f"create takes a MachineSpec, got {type(spec).__name__}")
-        reply = await call(self._handle.id, _wire.FACTORY_CREATE, spec)
+        return await self._create(spec, egress_log=getattr(self, "egress_log", None))
+
+    async def _create(self, spec: MachineSpec, *, egress_log: Path | None) -> GoMachine:
+        """create, with the egress decision log of this machine (Harbor environments keep one per trial)."""
+        request: Any = spec
+        if egress_log is not None:
+            fields = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)}
+            request = _wire.Spec(**fields, egress_log=os.path.abspath(egress_log))
+        reply = await call(self._handle.id, _wire.FACTORY_CREATE, request)
         return self.machine_class(reply.header.handle, spec, self.backend)
 
     async def create_task(self, spec):  # -> shellbox.task.Task

@@ -143,10 +143,14 @@ class ExitReason(StrEnum):
 
 
 class NetworkPolicy(StrEnum):
-    """NetworkPolicy says whether a machine may reach the network."""
+    """NetworkPolicy says whether a machine may reach the network: none
+    (deny), the host's (allow), or allowed_hosts only, through the egress
+    filter (allowlist).
+    """
 
     DENY = "deny"
     ALLOW = "allow"
+    ALLOWLIST = "allowlist"
 
 
 class ShellMode(StrEnum):
@@ -434,13 +438,45 @@ def _encode_PreparedImage(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class Mount:
+    """Mount is a host file or directory seen read-only at guest."""
+
+    host: str = ""
+    guest: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_Mount(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a Mount from any object with its fields as attributes."""
+        return _encode_Mount(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> Mount:
+        return cls(
+            host=v.get("host", ""),
+            guest=v.get("guest", ""),
+        )
+
+
+def _encode_Mount(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["host"] = _text(getattr(v, "host", None))
+    out["guest"] = _text(getattr(v, "guest", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class HostImage:
     """HostImage is the host's own programs, read-only, plus extra read-only
-    directories and program directories put first on PATH.
+    directories, mounts (a host path read-only at a guest path) and program
+    directories put first on PATH.
     """
 
     read_only: tuple[str, ...] = ()
     bin_dirs: tuple[str, ...] = ()
+    mounts: tuple[Mount, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return _encode_HostImage(self)
@@ -455,6 +491,7 @@ class HostImage:
         return cls(
             read_only=_maybe(_tuple_same, v.get("read_only"), ()),
             bin_dirs=_maybe(_tuple_same, v.get("bin_dirs"), ()),
+            mounts=_maybe(_tuple_Mount, v.get("mounts"), ()),
         )
 
 
@@ -462,6 +499,7 @@ def _encode_HostImage(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out["read_only"] = _each_text(getattr(v, "read_only", None))
     out["bin_dirs"] = _each_text(getattr(v, "bin_dirs", None))
+    out["mounts"] = _each_encode_Mount(getattr(v, "mounts", None))
     return out
 
 
@@ -598,6 +636,11 @@ class Spec:
     storage_mb: int | None = None
     gpus: int = 0
     startup_timeout: float | None = None
+    #: AllowedHosts are the allowlist's entries (network "allowlist").
+    allowed_hosts: tuple[str, ...] = ()
+    #: EgressLog names the file the egress filter appends its decision
+    #: records to (a factory's egress_log in Python).
+    egress_log: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_Spec(self)
@@ -619,6 +662,8 @@ class Spec:
             storage_mb=v.get("storage_mb"),
             gpus=v.get("gpus", 0),
             startup_timeout=v.get("startup_timeout"),
+            allowed_hosts=_maybe(_tuple_same, v.get("allowed_hosts"), ()),
+            egress_log=v.get("egress_log"),
         )
 
 
@@ -645,6 +690,10 @@ def _encode_Spec(v: Any) -> dict[str, Any]:
     x = getattr(v, "startup_timeout", None)
     if x is not None:
         out["startup_timeout"] = x
+    out["allowed_hosts"] = _each_text(getattr(v, "allowed_hosts", None))
+    x = getattr(v, "egress_log", None)
+    if x is not None:
+        out["egress_log"] = _text(x)
     return out
 
 
@@ -766,6 +815,36 @@ def _encode_Command(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class ResourceUsage:
+    """ResourceUsage is a command's CPU time and its machine's peak memory."""
+
+    cpu_seconds: float = 0.0
+    peak_memory_bytes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ResourceUsage(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ResourceUsage from any object with its fields as attributes."""
+        return _encode_ResourceUsage(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ResourceUsage:
+        return cls(
+            cpu_seconds=v.get("cpu_seconds", 0.0),
+            peak_memory_bytes=v.get("peak_memory_bytes", 0),
+        )
+
+
+def _encode_ResourceUsage(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["cpu_seconds"] = getattr(v, "cpu_seconds", None)
+    out["peak_memory_bytes"] = getattr(v, "peak_memory_bytes", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class RunReply:
     """RunReply is how a command ended; exit_code is null when it timed out.
     stop_reason is set when the command exhausted a ShellSim machine's
@@ -777,6 +856,9 @@ class RunReply:
     stderr_truncated: bool = False
     reason: ExitReason = ExitReason.EXITED
     stop_reason: StopReason | None = None
+    #: Usage is what the machine used while the command ran, where the
+    #: backend measures it (a local machine with a cgroup_parent).
+    usage: ResourceUsage | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_RunReply(self)
@@ -794,6 +876,7 @@ class RunReply:
             stderr_truncated=v.get("stderr_truncated", False),
             reason=_maybe(_enum_ExitReason, v.get("reason"), ExitReason.EXITED),
             stop_reason=_maybe(_enum_StopReason, v.get("stop_reason")),
+            usage=_maybe(ResourceUsage.from_json, v.get("usage")),
         )
 
 
@@ -808,6 +891,9 @@ def _encode_RunReply(v: Any) -> dict[str, Any]:
     x = getattr(v, "stop_reason", None)
     if x is not None:
         out["stop_reason"] = _text(x)
+    x = getattr(v, "usage", None)
+    if x is not None:
+        out["usage"] = _encode_ResourceUsage(x)
     return out
 
 
@@ -875,6 +961,75 @@ def _encode_DownloadRequest(v: Any) -> dict[str, Any]:
     x = getattr(v, "max_bytes", None)
     if x is not None:
         out["max_bytes"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class SetNetworkPolicyRequest:
+    """SetNetworkPolicyRequest changes a running machine's network policy;
+    phase names the egress filter's records from now on.
+    """
+
+    network: NetworkPolicy = NetworkPolicy.DENY
+    allowed_hosts: tuple[str, ...] = ()
+    phase: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_SetNetworkPolicyRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a SetNetworkPolicyRequest from any object with its fields as attributes."""
+        return _encode_SetNetworkPolicyRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> SetNetworkPolicyRequest:
+        return cls(
+            network=_maybe(_enum_NetworkPolicy, v.get("network"), NetworkPolicy.DENY),
+            allowed_hosts=_maybe(_tuple_same, v.get("allowed_hosts"), ()),
+            phase=v.get("phase"),
+        )
+
+
+def _encode_SetNetworkPolicyRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["network"] = _text(getattr(v, "network", None))
+    out["allowed_hosts"] = _each_text(getattr(v, "allowed_hosts", None))
+    x = getattr(v, "phase", None)
+    if x is not None:
+        out["phase"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ValidateAllowedHostsRequest:
+    """ValidateAllowedHostsRequest checks an allowlist as a spec's would be
+    (MachineSpec checks at construction).
+    """
+
+    network: NetworkPolicy = NetworkPolicy.DENY
+    allowed_hosts: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ValidateAllowedHostsRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ValidateAllowedHostsRequest from any object with its fields as attributes."""
+        return _encode_ValidateAllowedHostsRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ValidateAllowedHostsRequest:
+        return cls(
+            network=_maybe(_enum_NetworkPolicy, v.get("network"), NetworkPolicy.DENY),
+            allowed_hosts=_maybe(_tuple_same, v.get("allowed_hosts"), ()),
+        )
+
+
+def _encode_ValidateAllowedHostsRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["network"] = _text(getattr(v, "network", None))
+    out["allowed_hosts"] = _each_text(getattr(v, "allowed_hosts", None))
     return out
 
 
@@ -2074,6 +2229,73 @@ def _encode_CreateTaskRequest(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class TaskMember:
+    """TaskMember is a member's machine handle; processes says whether it has
+    open_process.
+    """
+
+    handle: int = 0
+    processes: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_TaskMember(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a TaskMember from any object with its fields as attributes."""
+        return _encode_TaskMember(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> TaskMember:
+        return cls(
+            handle=v.get("handle", 0),
+            processes=v.get("processes", False),
+        )
+
+
+def _encode_TaskMember(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    out["processes"] = getattr(v, "processes", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CreateTaskReply:
+    """CreateTaskReply names a new task and its members' machines (closing any
+    of them closes the group).
+    """
+
+    handle: int = 0
+    primary: str = ""
+    members: Mapping[str, TaskMember] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_CreateTaskReply(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a CreateTaskReply from any object with its fields as attributes."""
+        return _encode_CreateTaskReply(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> CreateTaskReply:
+        return cls(
+            handle=v.get("handle", 0),
+            primary=v.get("primary", ""),
+            members=_maybe(_dict_TaskMember, v.get("members"), dict()),
+        )
+
+
+def _encode_CreateTaskReply(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    out["primary"] = _text(getattr(v, "primary", None))
+    out["members"] = _values_encode_TaskMember(getattr(v, "members", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class CheckTaskRequest:
     """CheckTaskRequest asks, without starting anything, whether a factory can
     run a task group.
@@ -2109,6 +2331,71 @@ def _encode_CheckTaskRequest(v: Any) -> dict[str, Any]:
 
 
 @dataclasses.dataclass(frozen=True)
+class ComposeTaskRequest:
+    """ComposeTaskRequest starts a Docker Compose project as a task group
+    (lib/task/compose): env interpolates the files, primary_build (a build
+    context) or primary_image gives the primary its image unless the files
+    do, primary_env joins the primary's environment.
+    """
+
+    factory: int = 0
+    files: tuple[str, ...] = ()
+    working_dir: str | None = None
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    primary: str | None = None
+    workdir: str | None = None
+    primary_build: str | None = None
+    primary_image: str | None = None
+    primary_env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ComposeTaskRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ComposeTaskRequest from any object with its fields as attributes."""
+        return _encode_ComposeTaskRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ComposeTaskRequest:
+        return cls(
+            factory=v.get("factory", 0),
+            files=_maybe(_tuple_same, v.get("files"), ()),
+            working_dir=v.get("working_dir"),
+            env=_maybe(_dict_same, v.get("env"), dict()),
+            primary=v.get("primary"),
+            workdir=v.get("workdir"),
+            primary_build=v.get("primary_build"),
+            primary_image=v.get("primary_image"),
+            primary_env=_maybe(_dict_same, v.get("primary_env"), dict()),
+        )
+
+
+def _encode_ComposeTaskRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["factory"] = getattr(v, "factory", None)
+    out["files"] = _each_text(getattr(v, "files", None))
+    x = getattr(v, "working_dir", None)
+    if x is not None:
+        out["working_dir"] = _text(x)
+    out["env"] = _values_text(getattr(v, "env", None))
+    x = getattr(v, "primary", None)
+    if x is not None:
+        out["primary"] = _text(x)
+    x = getattr(v, "workdir", None)
+    if x is not None:
+        out["workdir"] = _text(x)
+    x = getattr(v, "primary_build", None)
+    if x is not None:
+        out["primary_build"] = _text(x)
+    x = getattr(v, "primary_image", None)
+    if x is not None:
+        out["primary_image"] = _text(x)
+    out["primary_env"] = _values_text(getattr(v, "primary_env", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
 class WaitReadyRequest:
     """WaitReadyRequest runs a task's readiness probes, for at most timeout
     seconds when given.
@@ -2136,6 +2423,280 @@ def _encode_WaitReadyRequest(v: Any) -> dict[str, Any]:
     x = getattr(v, "timeout", None)
     if x is not None:
         out["timeout"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ServeHTTPRequest:
+    """ServeHTTPRequest starts a relay (lib/relay) on a machine's guest
+    loopback port.
+    """
+
+    machine: int = 0
+    port: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ServeHTTPRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ServeHTTPRequest from any object with its fields as attributes."""
+        return _encode_ServeHTTPRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ServeHTTPRequest:
+        return cls(
+            machine=v.get("machine", 0),
+            port=v.get("port", 0),
+        )
+
+
+def _encode_ServeHTTPRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["machine"] = getattr(v, "machine", None)
+    out["port"] = getattr(v, "port", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ServeHTTPReply:
+    """ServeHTTPReply names the relay and the URL guest code uses."""
+
+    handle: int = 0
+    url: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_ServeHTTPReply(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a ServeHTTPReply from any object with its fields as attributes."""
+        return _encode_ServeHTTPReply(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> ServeHTTPReply:
+        return cls(
+            handle=v.get("handle", 0),
+            url=v.get("url", ""),
+        )
+
+
+def _encode_ServeHTTPReply(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    out["url"] = _text(getattr(v, "url", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class RelayRequest:
+    """RelayRequest is the next request for the host handler (its body is the
+    reply segment), or, with closed set, the relay's end and why.
+    """
+
+    id: int = 0
+    method: str = ""
+    path: str = ""
+    query: str = ""
+    closed: bool | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_RelayRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a RelayRequest from any object with its fields as attributes."""
+        return _encode_RelayRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> RelayRequest:
+        return cls(
+            id=v.get("id", 0),
+            method=v.get("method", ""),
+            path=v.get("path", ""),
+            query=v.get("query", ""),
+            closed=v.get("closed"),
+            error=v.get("error"),
+        )
+
+
+def _encode_RelayRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["id"] = getattr(v, "id", None)
+    out["method"] = _text(getattr(v, "method", None))
+    out["path"] = _text(getattr(v, "path", None))
+    out["query"] = _text(getattr(v, "query", None))
+    x = getattr(v, "closed", None)
+    if x is not None:
+        out["closed"] = x
+    x = getattr(v, "error", None)
+    if x is not None:
+        out["error"] = _text(x)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class RelayResponse:
+    """RelayResponse answers request id (the body is the payload); failed
+    makes it a 502 that says nothing of why.
+    """
+
+    id: int = 0
+    status: int = 0
+    content_type: str | None = None
+    failed: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_RelayResponse(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a RelayResponse from any object with its fields as attributes."""
+        return _encode_RelayResponse(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> RelayResponse:
+        return cls(
+            id=v.get("id", 0),
+            status=v.get("status", 0),
+            content_type=v.get("content_type"),
+            failed=v.get("failed"),
+        )
+
+
+def _encode_RelayResponse(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["id"] = getattr(v, "id", None)
+    out["status"] = getattr(v, "status", None)
+    x = getattr(v, "content_type", None)
+    if x is not None:
+        out["content_type"] = _text(x)
+    x = getattr(v, "failed", None)
+    if x is not None:
+        out["failed"] = x
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class PrepareImageRequest:
+    """PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
+    layout under cache, with the Docker daemon of options.
+    """
+
+    source: Source = None
+    cache: str = ""
+    #: the Docker factory's
+    options: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_PrepareImageRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a PrepareImageRequest from any object with its fields as attributes."""
+        return _encode_PrepareImageRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> PrepareImageRequest:
+        return cls(
+            source=_decode_Source(v.get("source")),
+            cache=v.get("cache", ""),
+            options=v.get("options"),
+        )
+
+
+def _encode_PrepareImageRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["source"] = _encode_Source(getattr(v, "source", None))
+    out["cache"] = _text(getattr(v, "cache", None))
+    out["options"] = getattr(v, "options", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class PrepareImageReply:
+    """PrepareImageReply is the prepared layout."""
+
+    layout: str = ""
+    manifest_digest: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_PrepareImageReply(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a PrepareImageReply from any object with its fields as attributes."""
+        return _encode_PrepareImageReply(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> PrepareImageReply:
+        return cls(
+            layout=v.get("layout", ""),
+            manifest_digest=v.get("manifest_digest", ""),
+        )
+
+
+def _encode_PrepareImageReply(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["layout"] = _text(getattr(v, "layout", None))
+    out["manifest_digest"] = _text(getattr(v, "manifest_digest", None))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class MachineInfoRequest:
+    """MachineInfoRequest names a machine handle."""
+
+    handle: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_MachineInfoRequest(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a MachineInfoRequest from any object with its fields as attributes."""
+        return _encode_MachineInfoRequest(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> MachineInfoRequest:
+        return cls(
+            handle=v.get("handle", 0),
+        )
+
+
+def _encode_MachineInfoRequest(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["handle"] = getattr(v, "handle", None)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class MachineInfoReply:
+    """MachineInfoReply is what a machine says about itself beyond the Machine
+    contract: a container's name ("" for machines without one).
+    """
+
+    name: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return _encode_MachineInfoReply(self)
+
+    @staticmethod
+    def encode(v: Any) -> dict[str, Any]:
+        """The JSON of a MachineInfoReply from any object with its fields as attributes."""
+        return _encode_MachineInfoReply(v)
+
+    @classmethod
+    def from_json(cls, v: Any) -> MachineInfoReply:
+        return cls(
+            name=v.get("name", ""),
+        )
+
+
+def _encode_MachineInfoReply(v: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    out["name"] = _text(getattr(v, "name", None))
     return out
 
 
@@ -2280,6 +2841,14 @@ class LocalOptions:
     #: PidsLimit bounds each machine's tasks (threads included) through a
     #: cgroup's pids.max when the host has one; 0 means 1024.
     pids_limit: int = 0
+    #: SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
+    #: /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+    system_directories: str = ""
+    #: TTL, in seconds, closes a machine that lives that long (nil: never).
+    ttl: float | None = None
+    #: CgroupParent is a cgroup directory (v2, or a v1 hierarchy) under
+    #: which each machine gets a child that enforces Spec.CPUs and MemoryMB.
+    cgroup_parent: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return _encode_LocalOptions(self)
@@ -2298,6 +2867,9 @@ class LocalOptions:
             cache_dir=v.get("cache_dir", ""),
             hash_seed=v.get("hash_seed"),
             pids_limit=v.get("pids_limit", 0),
+            system_directories=v.get("system_directories", ""),
+            ttl=v.get("ttl"),
+            cgroup_parent=v.get("cgroup_parent", ""),
         )
 
 
@@ -2311,6 +2883,11 @@ def _encode_LocalOptions(v: Any) -> dict[str, Any]:
     if x is not None:
         out["hash_seed"] = _text(x)
     out["pids_limit"] = getattr(v, "pids_limit", None)
+    out["system_directories"] = _text(getattr(v, "system_directories", None))
+    x = getattr(v, "ttl", None)
+    if x is not None:
+        out["ttl"] = x
+    out["cgroup_parent"] = _text(getattr(v, "cgroup_parent", None))
     return out
 
 
@@ -2600,6 +3177,8 @@ def _encode_IrisOptions(v: Any) -> dict[str, Any]:
 _enum_CommandSemantics = _enum(CommandSemantics)
 _tuple_same = _tuple(_same)
 _each_text = _each(_text)
+_tuple_Mount = _tuple(Mount.from_json)
+_each_encode_Mount = _each(_encode_Mount)
 _dict_same = _dict(_same)
 _enum_NetworkPolicy = _enum(NetworkPolicy)
 _values_text = _values(_text)
@@ -2618,6 +3197,8 @@ _tuple_Endpoint = _tuple(Endpoint.from_json)
 _each_encode_Endpoint = _each(_encode_Endpoint)
 _tuple_TaskContainer = _tuple(TaskContainer.from_json)
 _each_encode_TaskContainer = _each(_encode_TaskContainer)
+_dict_TaskMember = _dict(TaskMember.from_json)
+_values_encode_TaskMember = _values(_encode_TaskMember)
 _enum_ErrorKind = _enum(ErrorKind)
 _tuple_Candidate = _tuple(Candidate.from_json)
 _each_encode_Candidate = _each(_encode_Candidate)
@@ -2654,6 +3235,8 @@ MACHINE_UPLOAD = Method("machine", "upload", _encode_UploadRequest, None, "", ()
 MACHINE_DOWNLOAD = Method("machine", "download", _encode_DownloadRequest, None, "", ())
 MACHINE_OPEN_PROCESS = Method("machine", "open_process", _encode_Command, HandleReply.from_json, "", ())
 MACHINE_CLOSE = Method("machine", "close", None, None, "", ())
+MACHINE_SET_NETWORK_POLICY = Method("machine", "set_network_policy", _encode_SetNetworkPolicyRequest, None, "", ())
+ROOT_VALIDATE_ALLOWED_HOSTS = Method("root", "validate_allowed_hosts", _encode_ValidateAllowedHostsRequest, None, "", ())
 PROCESS_WRITE = Method("process", "write", None, None, "data", ())
 PROCESS_CLOSE_STDIN = Method("process", "close_stdin", None, None, "", ())
 PROCESS_READ = Method("process", "read", _encode_ReadRequest, ReadReply.from_json, "", ("data",))
@@ -2678,6 +3261,14 @@ SIM_FORK = Method("sim", "fork", None, HandleReply.from_json, "", ())
 SIM_ROUTE_HTTP = Method("sim", "route_http", _encode_Route, None, "", ())
 SIM_STATE = Method("sim", "state", None, SimState.from_json, "", ())
 SIM_CLOSE = Method("sim", "close", None, None, "", ())
-ROOT_CREATE_TASK = Method("root", "create_task", _encode_CreateTaskRequest, None, "", ())
+ROOT_CREATE_TASK = Method("root", "create_task", _encode_CreateTaskRequest, CreateTaskReply.from_json, "", ())
 ROOT_CHECK_TASK = Method("root", "check_task", _encode_CheckTaskRequest, None, "", ())
+ROOT_CREATE_COMPOSE_TASK = Method("root", "create_compose_task", _encode_ComposeTaskRequest, CreateTaskReply.from_json, "", ())
 TASK_WAIT_READY = Method("task", "wait_ready", _encode_WaitReadyRequest, None, "", ())
+TASK_CLOSE = Method("task", "close", None, None, "", ())
+ROOT_SERVE_HTTP = Method("root", "serve_http", _encode_ServeHTTPRequest, ServeHTTPReply.from_json, "", ())
+RELAY_NEXT = Method("relay", "next", None, RelayRequest.from_json, "", ("body",))
+RELAY_RESPOND = Method("relay", "respond", _encode_RelayResponse, None, "body", ())
+RELAY_CLOSE = Method("relay", "close", None, None, "", ())
+ROOT_PREPARE_IMAGE = Method("root", "prepare_image", _encode_PrepareImageRequest, PrepareImageReply.from_json, "", ())
+ROOT_MACHINE_INFO = Method("root", "machine_info", _encode_MachineInfoRequest, MachineInfoReply.from_json, "", ())

@@ -11,12 +11,14 @@ import os
 import shlex
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from harbor.environments.base import BaseEnvironment, ExecResult
 from harbor.environments.capabilities import EnvironmentCapabilities
 
+from shellbox import harbor_egress
 from shellbox._go import GoShellSession, machine_handle, open_shell
 from shellbox.machine import (
     HARBOR_EXEC_OUTPUT_LIMIT_BYTES,
@@ -73,8 +75,11 @@ class MachineEnvironment(BaseEnvironment):
     def capabilities(self) -> EnvironmentCapabilities:
         return EnvironmentCapabilities(disable_internet=True)
 
+    #: Whether a task must have an environment/ directory (an image to build or files to copy).
+    requires_environment_dir = True
+
     def _validate_definition(self) -> None:
-        if not self.environment_dir.is_dir():
+        if self.requires_environment_dir and not self.environment_dir.is_dir():
             raise FileNotFoundError(f"task environment directory not found: {self.environment_dir}")
         for name in ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml"):
             if (self.environment_dir / name).exists():
@@ -94,15 +99,36 @@ class MachineEnvironment(BaseEnvironment):
 
     async def start(self, force_build: bool) -> None:
         began = time.perf_counter()
-        self._machine = await self._factory().create(self._machine_spec())
+        self._machine = await self._create_machine(self._machine_spec())
         try:
             # The task's environment/ (regular files and directories) into the
             # workdir, and Harbor's log directories, at once.
-            await asyncio.gather(self._machine.upload(self.environment_dir, self.workdir), self._make_log_dirs())
+            # A task without one (allowed where the backend needs no image) copies nothing.
+            uploads = [self._machine.upload(self.environment_dir, self.workdir)] if self.environment_dir.is_dir() else []
+            await asyncio.gather(*uploads, self._make_log_dirs())
         except BaseException:
             await self.stop(delete=True)
             raise
         self._record("start", time.perf_counter() - began)
+
+    async def _create_machine(self, spec: MachineSpec) -> Any:
+        """The trial's machine; behind the egress filter when the environment declares allowlists and
+        some policy of the trial is not public (shellbox.harbor_egress)."""
+        plan = harbor_egress.machine_network(self) if self.capabilities.network_allowlist else None
+        if plan is None:
+            return await self._factory().create(spec)
+        network, hosts, public = plan
+        log = harbor_egress.egress_dir(self) / "decisions.jsonl"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        machine = await self._factory()._create(replace(spec, network=network, allowed_hosts=hosts), egress_log=log)
+        if public:
+            await machine.set_network_policy(NetworkPolicy.ALLOW, phase="baseline")
+        return machine
+
+    async def _apply_network_policy(self, network_policy: Any) -> None:
+        policy, hosts = harbor_egress.network_for(network_policy)
+        self._policy_switches = getattr(self, "_policy_switches", 0) + 1
+        await self._running().set_network_policy(policy, hosts, phase=f"switch-{self._policy_switches}")
 
     async def _make_log_dirs(self) -> None:
         """Harbor's writable log directories, mode 777: one upload of an empty
@@ -135,6 +161,8 @@ class MachineEnvironment(BaseEnvironment):
         finally:
             if machine is not None:
                 await machine.close()
+                if self.capabilities.network_allowlist:
+                    harbor_egress.write_summary(self)
         self._record("stop", time.perf_counter() - began)
 
     def _record(self, phase: str, seconds: float) -> None:

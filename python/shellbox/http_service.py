@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Union
 
-from shellbox import _go
+from shellbox import _go, _wire
 from shellbox.machine import Backend, UnsupportedMachineSpec
 
 __all__ = ["HttpRequest", "HttpResponse", "serve_http", "MAX_BODY_BYTES", "MAX_PENDING_REQUESTS"]
@@ -58,12 +58,12 @@ async def _answer(relay: int, request_id: int, request: HttpRequest, handler: Ha
                 response = await response
         if not isinstance(response, HttpResponse):
             raise TypeError(f"the handler returned {type(response).__name__}, not HttpResponse")
-        head = {"id": request_id, "status": response.status, "content_type": response.content_type}
+        head = _wire.RelayResponse(request_id, response.status, response.content_type)
         payload = bytes(response.body)
     except Exception:
         # The guest learns only that the handler failed (502), nothing of why.
-        head, payload = {"id": request_id, "status": 502, "content_type": "", "failed": True}, b""
-    await _go.call(relay, "respond", head, payload)
+        head, payload = _wire.RelayResponse(request_id, 502, None, True), b""
+    await _go.call(relay, _wire.RELAY_RESPOND, head, payload)
 
 
 @asynccontextmanager
@@ -81,31 +81,31 @@ async def serve_http(machine: _go.GoMachine, handler: Handler, *, port: int) -> 
             "(a handler route is not built yet)",
             "machine",
         )
-    reply = await _go.call(0, "serve_http", {"machine": machine._check(), "port": port})
-    relay = _go._Handle(reply.header["handle"])
+    reply = await _go.call(0, _wire.ROOT_SERVE_HTTP, _wire.ServeHTTPRequest(_go.machine_handle(machine), port))
+    relay = _go._Handle(reply.header.handle)
     answers: set[asyncio.Task[None]] = set()
 
     async def pump() -> None:
         while True:
-            got = await _go.call(relay.id, "next")
-            head = got.header
-            if head.get("closed"):
+            got = await _go.call(relay.id, _wire.RELAY_NEXT)
+            head: _wire.RelayRequest = got.header
+            if head.closed:
                 return
-            request = HttpRequest(head["method"], head["path"], head["query"], got.segments[0])
-            answer = asyncio.create_task(_answer(relay.id, head["id"], request, handler))
+            request = HttpRequest(head.method, head.path, head.query, got.segments[0])
+            answer = asyncio.create_task(_answer(relay.id, head.id, request, handler))
             answers.add(answer)
             answer.add_done_callback(answers.discard)
 
     pumping = asyncio.create_task(pump())
     try:
-        yield reply.header["url"]
+        yield reply.header.url
     finally:
         pumping.cancel()
         for answer in list(answers):
             answer.cancel()
         await asyncio.gather(pumping, *answers, return_exceptions=True)
         try:
-            await _go.call(relay.id, "close")
+            await _go.call(relay.id, _wire.RELAY_CLOSE)
         finally:
             relay.detach()
-            await _go.call(relay.id, "release")
+            await _go.call(relay.id, _wire.ANY_RELEASE)

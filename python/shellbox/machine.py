@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Protocol, runtime_checkable
 
 from shellbox._wire import CommandSemantics, ExitReason, NetworkPolicy, ShellStatus
@@ -48,6 +48,8 @@ __all__ = [
 
 HARBOR_EXEC_OUTPUT_LIMIT_BYTES = 128 * 1024 * 1024
 DEFAULT_MACHINE_OUTPUT_LIMIT_BYTES = 1_048_576
+SHELL_SIMULATOR_CAPABILITIES = frozenset({"shell", "filesystem", "python"})
+LINUX_PROCESS_CAPABILITIES = SHELL_SIMULATOR_CAPABILITIES | {"process", "network", "git_repository"}
 
 
 class Backend(StrEnum):
@@ -105,16 +107,31 @@ class PackageSpec:
 
 
 @dataclass(frozen=True)
+class Mount:
+    """A host file or directory that commands see read-only at ``guest``."""
+
+    host: Path
+    guest: PurePosixPath
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "host", Path(self.host))
+        object.__setattr__(self, "guest", PurePosixPath(self.guest))
+
+
+@dataclass(frozen=True)
 class HostImage:
     """The host's programs, read-only, plus extra read-only directories (at
-    their own paths) and program directories put first on PATH."""
+    their own paths), each Mount at its guest path, and program directories
+    put first on PATH."""
 
     read_only: tuple[Path, ...] = ()
     bin_dirs: tuple[Path, ...] = ()
+    mounts: tuple[Mount, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "read_only", tuple(Path(p) for p in self.read_only))
         object.__setattr__(self, "bin_dirs", tuple(Path(p) for p in self.bin_dirs))
+        object.__setattr__(self, "mounts", tuple(self.mounts))
 
 
 ImageSource = (
@@ -143,8 +160,16 @@ class MachineSpec:
     storage_mb: int | None = None
     gpus: int = 0
     startup_timeout: float | None = None
+    allowed_hosts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.allowed_hosts, str):
+            raise _invalid("allowed_hosts", "allowed_hosts is a sequence of hosts, not one string")
+        object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))
+        if self.allowed_hosts or self.network == NetworkPolicy.ALLOWLIST:
+            from shellbox.egress import validate_allowed_hosts
+
+            validate_allowed_hosts(self.network, self.allowed_hosts)
         # marin-shellbox checks these two at construction; Go checks every
         # field (with the same messages) when a factory sees the spec.
         if self.cpus is not None and self.cpus <= 0:
@@ -184,6 +209,14 @@ def _invalid(field_name: str, reason: str) -> ValueError:
 
 
 @dataclass(frozen=True)
+class ResourceUsage:
+    """What the machine used while a command ran (commands running at once share it)."""
+
+    cpu_seconds: float
+    peak_memory_bytes: int
+
+
+@dataclass(frozen=True)
 class Result:
     exit_code: int | None
     stdout: bytes
@@ -191,6 +224,7 @@ class Result:
     stdout_truncated: bool
     stderr_truncated: bool
     reason: ExitReason
+    usage: ResourceUsage | None = None  # after marin-shellbox's fields: where the backend measures it
 
 
 # ---- errors -----------------------------------------------------------------
@@ -227,6 +261,15 @@ class MachineInfrastructureError(RuntimeError):
 
 class DownloadLimitExceeded(RuntimeError):
     """A bounded download is larger than its bound; the target is untouched."""
+
+
+class PathNotFound(FileNotFoundError, RuntimeError):
+    """A transfer's source does not exist (a RuntimeError too, as marin-shellbox raises)."""
+
+
+class PathRefused(PermissionError, RuntimeError):
+    """A transfer would follow a symlink or write where it may not (a RuntimeError too, as
+    marin-shellbox raises)."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -339,3 +382,6 @@ class MachineFactory(Protocol):
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None: ...
 
     async def create(self, spec: MachineSpec) -> Machine: ...
+
+
+from shellbox._requirements import check_execution_requirements  # noqa: E402  (it uses the names above)

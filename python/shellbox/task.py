@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from shellbox import _go, _wire
-from shellbox.machine import Machine, MachineClosed, MachineSpec, NetworkPolicy, _invalid
+from shellbox.machine import Machine, MachineSpec, NetworkPolicy, _invalid
 
 __all__ = [
     "ContainerSpec",
@@ -142,17 +142,19 @@ class TaskSpec:
                 )
 
 
-class Task:
+class Task(_go.GoObject):
     """A running group. ``containers`` maps member names to their machines
     (closing any of them closes the group); ``primary`` names the member agents
     drive. An async context manager that closes the group on exit."""
 
+    _closed_message = "task is closed"
+    _close = _wire.TASK_CLOSE
+
     def __init__(self, handle: int, spec: TaskSpec | None, containers: dict[str, Machine], primary: str):
-        self._handle = _go._Handle(handle)
+        super().__init__(handle)
         self.spec = spec  # None for a compose project
         self.containers: Mapping[str, Machine] = MappingProxyType(containers)
         self.primary = primary
-        self._closed = False
 
     def endpoint(self, member: str, endpoint: str) -> str:
         """``"member:port"``: how other members reach a member's endpoint."""
@@ -168,25 +170,16 @@ class Task:
         """Run every readiness probe until each passed once. Exhausted attempts,
         the timeout or cancellation close the group; the error names the member
         and its last probe output."""
-        if self._closed:
-            raise MachineClosed("task is closed")
-        await _go.call(self._handle.id, _wire.TASK_WAIT_READY, _wire.WaitReadyRequest(timeout))
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            await _go.call(self._handle.id, "close")
-        finally:
-            self._handle.detach()
-            await _go.call(self._handle.id, "release")
+        await _go.call(self._check(), _wire.TASK_WAIT_READY, _wire.WaitReadyRequest(timeout))
 
     async def __aenter__(self) -> Task:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+
+def _members(
+    factory: _go.GoMachineFactory, head: _wire.CreateTaskReply, specs: Mapping[str, MachineSpec]
+) -> dict[str, Machine]:
+    return {name: factory.machine_class(m.handle, specs.get(name), factory.backend) for name, m in head.members.items()}
 
 
 async def create_task(factory: _go.GoMachineFactory, spec: TaskSpec) -> Task:
@@ -195,11 +188,8 @@ async def create_task(factory: _go.GoMachineFactory, spec: TaskSpec) -> Task:
     if not isinstance(spec, TaskSpec):
         raise TypeError(f"create_task takes a TaskSpec, got {type(spec).__name__}")
     reply = await _go.call(0, _wire.ROOT_CREATE_TASK, _wire.CreateTaskRequest(factory._handle.id, spec))
-    containers: dict[str, Machine] = {}
-    by_name = {c.name: c for c in spec.containers}
-    for name, member in reply.header["members"].items():
-        containers[name] = factory.machine_class(member["handle"], by_name[name].machine, factory.backend)
-    return Task(reply.header["handle"], spec, containers, spec.primary)
+    head: _wire.CreateTaskReply = reply.header
+    return Task(head.handle, spec, _members(factory, head, {c.name: c.machine for c in spec.containers}), head.primary)
 
 
 async def create_compose_task(
@@ -221,22 +211,19 @@ async def create_compose_task(
     Harbor's base file); ``primary_env`` joins the primary's environment. Keys a
     group cannot honour (ports, volumes, other networks, privileges, ...) raise
     UnsupportedMachineSpec naming the key."""
-    request = {
-        "factory": factory._handle.id,
-        "files": [os.path.abspath(f) for f in files],
-        "working_dir": os.path.abspath(working_dir) if working_dir else "",
-        "env": dict(env or {}),
-        "primary": primary,
-        "workdir": workdir,
-        "primary_build": os.path.abspath(primary_build) if primary_build else "",
-        "primary_image": primary_image or "",
-        "primary_env": dict(primary_env or {}),
-    }
-    reply = await _go.call(0, "create_compose_task", request)
-    containers: dict[str, Machine] = {}
-    for name, member in reply.header["members"].items():
-        containers[name] = factory.machine_class(member["handle"], None, factory.backend)
-    return Task(reply.header["handle"], None, containers, reply.header["primary"])
+    request = _wire.ComposeTaskRequest(
+        factory=factory._handle.id,
+        files=tuple(os.path.abspath(f) for f in files),
+        working_dir=os.path.abspath(working_dir) if working_dir else None,
+        env=dict(env or {}),
+        primary=primary,
+        workdir=workdir or None,
+        primary_build=os.path.abspath(primary_build) if primary_build else None,
+        primary_image=primary_image,
+        primary_env=dict(primary_env or {}),
+    )
+    head: _wire.CreateTaskReply = (await _go.call(0, _wire.ROOT_CREATE_COMPOSE_TASK, request)).header
+    return Task(head.handle, None, _members(factory, head, {}), head.primary)
 
 
 def check_task_environment(factory: _go.GoMachineFactory, requirements: Any, spec: TaskSpec) -> None:

@@ -102,3 +102,15 @@ def test_bash_agent_keeps_shell_state_on_shellsim(harbor_ready: Path, tmp_path: 
     assert job.reward("bash-session") == 1.0, job.describe()
     assert set(server.requests[0]["tools"][0]["function"]["parameters"]["properties"]) == {"command"}
     assert seen[2] == {"output": "/workspace/out\n", "status": "completed", "exit_code": 0, "truncated": False}
+
+
+def test_task_without_environment_directory_runs_on_shellsim(harbor_ready: Path, tmp_path: Path) -> None:
+    # marin-shellbox's ShellSimEnvironment needs no environment/ (issue 14): ShellSim has no image to build.
+    task = tmp_path / "tasks" / "no-environment"
+    shutil.copytree(TASKS / "oracle-fails", task)
+    shutil.rmtree(task / "environment")
+    (task / "solution" / "solve.sh").write_text("#!/bin/sh\necho right > /workspace/answer.txt\n")
+    job = run_harbor(harbor_ready, tmp_path, tasks=[str(task)], environment=shellsim(), job_name="no-environment")
+    trial = next(iter(job.trials.values()), None)
+    assert trial is not None and trial["exception_info"] is None, job.describe()
+    assert job.reward(trial["task_name"]) == 1.0, job.describe()

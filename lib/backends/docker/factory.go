@@ -244,6 +244,9 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 	if spec.CPUs != nil && f.info.NCPU > 0 && *spec.CPUs > f.info.NCPU {
 		return f.unsupported("cpus", fmt.Sprintf("%d CPUs requested but the daemon's host has %d", *spec.CPUs, f.info.NCPU))
 	}
+	if err := f.checkEgress(spec); err != nil {
+		return err
+	}
 	if spec.MemoryMB != nil && *spec.MemoryMB < 6 {
 		return f.unsupported("memory_mb", "Docker needs a memory limit of at least 6 MB")
 	}
@@ -328,6 +331,16 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 	if adjust != nil {
 		adjust(cfg, hostCfg)
 	}
+	gate, err := f.prepareEgress(ctx, spec, image, id, cfg, hostCfg)
+	if err != nil {
+		return nil, f.startupErr("starting the egress filter", err)
+	}
+	created := false
+	defer func() {
+		if !created {
+			gate.close(f)
+		}
+	}()
 	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
 	if err != nil {
 		if ctx.Err() != nil || client.IsErrConnectionFailed(err) {
@@ -338,6 +351,7 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 		return nil, f.startupErr("creating the container", err)
 	}
 	m := newMachine(f, resp.ID, name, spec)
+	m.gate = gate
 	// The main process reads the lifeline on its stdin: attach before
 	// starting, as docker run does.
 	hj, err := f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
@@ -356,6 +370,11 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 		return nil, f.startupErr("starting the container", err)
 	}
 	m.primary = first
+	created = true // from here on, Close removes the gate
+	if err := m.startEgress(ctx); err != nil {
+		m.Close(context.WithoutCancel(ctx))
+		return nil, f.startupErr("starting the egress filter", err)
+	}
 	return m, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/client"
 
+	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -35,6 +36,8 @@ type Machine struct {
 	mu      sync.Mutex
 	closed  bool
 	removed bool
+	egress  *egress.Guard // the filter of an allowlisted container (egress.go)
+	gate    *egressGate   // the network gate of an allowlisted gVisor container
 	// removeMu serializes removal attempts.
 	removeMu sync.Mutex
 
@@ -160,6 +163,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	done := m.removed
 	m.mu.Unlock()
 	m.dropStandby()
+	m.closeEgress()
 	if e := m.takePrimary(); e != nil {
 		e.raw.closeConn()
 	}
@@ -183,6 +187,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	if err != nil && !isNotFound(err) {
 		return &machine.InfrastructureError{Op: "removing container " + m.name, Err: err}
 	}
+	m.removeGate()
 	m.mu.Lock()
 	m.removed = true
 	m.mu.Unlock()

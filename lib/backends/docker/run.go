@@ -127,8 +127,11 @@ type execution struct {
 func (m *Machine) startWrapped(ctx context.Context, user string, env []string, stdout io.Writer) (*execution, error) {
 	e := newExecution(stdout)
 	opts := container.ExecOptions{
-		User:         user,
-		Env:          env,
+		User: user,
+		Env:  env,
+		// The script changes to the command's directory itself; starting in
+		// the container's workdir would fail every exec once it is deleted.
+		WorkingDir:   "/",
 		AttachStdin:  true,
 		AttachStdout: true,
 		AttachStderr: true,
@@ -154,6 +157,7 @@ func (m *Machine) startWrappedArgv(ctx context.Context, cmd machine.Command, dir
 	opts := container.ExecOptions{
 		User:         cmd.User,
 		Env:          env,
+		WorkingDir:   "/", // as in startWrapped
 		AttachStdin:  true,
 		AttachStdout: true,
 		AttachStderr: true,

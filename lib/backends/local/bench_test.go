@@ -2,7 +2,10 @@ package local
 
 import (
 	"context"
+	"math/rand"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/shellbox/shellbox/lib/machine"
@@ -51,5 +54,30 @@ func BenchmarkRunMissing(b *testing.B) {
 		if _, err := m.Run(ctx, cmd); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkUploadDownload10MiB is issue 14's transfer path: one 10 MiB file
+// into the machine and back out.
+func BenchmarkUploadDownload10MiB(b *testing.B) {
+	f := newFactory(b, Options{})
+	m := newMachine(b, f, hostSpec())
+	dir := b.TempDir()
+	src := filepath.Join(dir, "payload")
+	data := make([]byte, 10<<20)
+	rand.Read(data)
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	back := filepath.Join(dir, "back")
+	ctx := context.Background()
+	for b.Loop() {
+		if err := m.Upload(ctx, src, "/tmp/payload"); err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Download(ctx, "/tmp/payload", back, machine.DownloadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		os.Remove(back)
 	}
 }

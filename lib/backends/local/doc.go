@@ -38,6 +38,23 @@
 // command whose background jobs run the machine out of processes (a fork
 // bomb) is held until its timeout and then stopped, timed out.
 //
+// With Options.SystemDirectories "copy_on_write" (root hosts only), a
+// HostImage machine's real system directories are overlays instead: the
+// launcher mounts one per directory (lower: the host's, upper and work: the
+// machine directory) in a mount namespace of its own before it forks
+// bubblewrap, which has no overlay mounts of its own in 0.8; the mounts
+// live only as long as that namespace, and the host's mounts inside those
+// directories are bound again read-only. With Options.CgroupParent (a
+// cgroup v2 directory with cpu, memory and pids delegated, or a path in a
+// v1 hierarchy, used at the same relative path in the cpu, cpuacct and
+// memory hierarchies), each machine gets cgroups there that enforce
+// Spec.CPUs (CFS quota) and Spec.MemoryMB (swap off), report each
+// command's CPU time and peak memory (Result.Usage), and are killed and
+// removed on Close. Options.TTL closes a machine that lives too long; its
+// operations then fail as terminated. Single-file transfers to and from
+// the machine's private root go straight through the host's file system
+// (direct_linux.go: openat2 beneath the root, no symbolic link followed).
+//
 // Bubblewrap is started by the helper binary's launcher mode (package
 // launcher): it passes on only the sandbox's descriptors, puts bubblewrap
 // into the machine's cgroup, reaps every orphan as a child subreaper and

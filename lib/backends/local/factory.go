@@ -50,6 +50,14 @@ type Options struct {
 	// PidsLimit bounds each machine's tasks (threads included) through a
 	// cgroup's pids.max when the host has one; 0 means 1024.
 	PidsLimit int `json:"pids_limit"`
+	// SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
+	// /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+	SystemDirectories string `json:"system_directories"`
+	// TTL, in seconds, closes a machine that lives that long (nil: never).
+	TTL *float64 `json:"ttl"`
+	// CgroupParent is a cgroup directory (v2, or a v1 hierarchy) under
+	// which each machine gets a child that enforces Spec.CPUs and MemoryMB.
+	CgroupParent string `json:"cgroup_parent"`
 }
 
 // Factory creates local machines.
@@ -60,8 +68,9 @@ type Factory struct {
 	uid, gid int
 	cacheDir string
 	cgroups  *cgroup.Support
-	etc      etcTemplate // a HostImage machine's /etc
-	etcFiles *os.File    // etc's files, for the helpers to write
+	limits   *cgroup.Limits // cgroup_parent: CPU and memory limits; nil without
+	etc      etcTemplate    // a HostImage machine's /etc
+	etcFiles *os.File       // etc's files, for the helpers to write
 
 	unpackMu sync.Mutex
 	unpacks  map[string]*sync.Mutex
@@ -82,6 +91,26 @@ func New(o Options) (*Factory, error) {
 	}
 	if o.PidsLimit == 0 {
 		f.opts.PidsLimit = pidsLimit
+	}
+	switch o.SystemDirectories {
+	case "", "read_only", "copy_on_write":
+	default:
+		return nil, &machine.InvalidSpec{Field: "system_directories", Reason: fmt.Sprintf("%q is neither read_only nor copy_on_write", o.SystemDirectories)}
+	}
+	if o.SystemDirectories == "copy_on_write" && f.uid != 0 {
+		// The launcher mounts the overlays in a mount namespace of its own,
+		// which takes CAP_SYS_ADMIN (overlay_linux.go).
+		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories", Reason: "copy_on_write needs a host process running as root"}
+	}
+	if o.CgroupParent != "" {
+		l, err := cgroup.OpenLimits(o.CgroupParent)
+		if err != nil {
+			return nil, &machine.UnsupportedSpec{Backend: Name, Field: "cgroup_parent", Reason: err.Error()}
+		}
+		f.limits = l
+	}
+	if o.TTL != nil && !(*o.TTL > 0 && *o.TTL < 1e9) {
+		return nil, &machine.InvalidSpec{Field: "ttl", Reason: "must be a positive number of seconds"}
 	}
 	var err error
 	if f.opts.ReadOnly, err = absDirs("read_only", o.ReadOnly); err != nil {
@@ -214,10 +243,12 @@ func (f *Factory) CheckEnvironment(req machine.Requirements, spec machine.Spec) 
 
 func (f *Factory) checkSpec(spec machine.Spec) error {
 	switch {
-	case spec.CPUs != nil:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "cpus", Reason: "local machines share the host's CPUs"}
-	case spec.MemoryMB != nil:
-		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "local machines cannot limit memory"}
+	case spec.CPUs != nil && f.limits == nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "cpus", Reason: "local machines share the host's CPUs unless the factory has a cgroup_parent"}
+	case spec.MemoryMB != nil && f.limits == nil:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "local machines cannot limit memory unless the factory has a cgroup_parent"}
+	case spec.MemoryMB != nil && *spec.MemoryMB < 8:
+		return &machine.UnsupportedSpec{Backend: Name, Field: "memory_mb", Reason: "a local machine needs at least 8 MB"}
 	case spec.StorageMB != nil:
 		return &machine.UnsupportedSpec{Backend: Name, Field: "storage_mb", Reason: "local machines cannot limit storage"}
 	case spec.GPUs != 0:
@@ -276,7 +307,10 @@ func (f *Factory) checkHostWorkdir(src machine.HostImage, workdir string) error 
 	if workdir == "" || path.Clean(workdir) == "/" {
 		return nil
 	}
-	ro := append(append(append([]string{}, hostSystemDirs...), f.opts.ReadOnly...), f.opts.BinDirs...)
+	ro := append(append([]string{}, f.opts.ReadOnly...), f.opts.BinDirs...)
+	if f.opts.SystemDirectories != "copy_on_write" {
+		ro = append(ro, hostSystemDirs...)
+	}
 	for _, d := range append(append([]string{}, src.ReadOnly...), src.BinDirs...) {
 		if a, err := filepath.Abs(d); err == nil {
 			ro = append(ro, a)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/local/cgroup"
+	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -21,8 +22,9 @@ import (
 type Machine struct {
 	f      *Factory
 	dir    string
-	lock   *os.File      // dir's lock (see newMachineDir)
-	group  *cgroup.Group // nil without cgroups
+	lock   *os.File           // dir's lock (see newMachineDir)
+	group  *cgroup.Group      // nil without cgroups
+	limits *cgroup.LimitGroup // cgroup_parent's CPU and memory cgroups; nil without
 	cmd    *exec.Cmd
 	exited chan struct{}
 	stderr *boundedBuffer
@@ -34,15 +36,21 @@ type Machine struct {
 
 	procs execd.ProcessSet // open processes, aborted by Close
 
+	egress    *egress.Guard     // nil unless the network is filtered (egress_linux.go)
+	egressEnv map[string]string // the proxy variables of a filtered network
+
 	mu        sync.Mutex
 	closed    bool
+	expired   bool        // closed by its TTL
+	ttl       *time.Timer // nil without a TTL
 	closeDone chan struct{}
 	closeErr  error
 }
 
 var (
-	_ machine.Machine        = (*Machine)(nil)
-	_ machine.ProcessMachine = (*Machine)(nil)
+	_ machine.Machine         = (*Machine)(nil)
+	_ machine.ProcessMachine  = (*Machine)(nil)
+	_ machine.NetworkSwitcher = (*Machine)(nil)
 )
 
 // Root is the host directory that holds the machine's writable root.
@@ -86,14 +94,17 @@ func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
 			home["HOME"] = user.home
 		}
 	}
-	req.Env = envList(m.plan.baseEnv, home, m.spec.Env, cmd.Env)
+	m.mu.Lock()
+	proxyEnv := m.egressEnv
+	m.mu.Unlock()
+	req.Env = envList(m.plan.baseEnv, home, proxyEnv, m.spec.Env, cmd.Env)
 	return req, nil
 }
 
 // Run executes a command in the sandbox.
 func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
 	if m.isClosed() {
-		return machine.Result{}, machine.ErrClosed
+		return machine.Result{}, m.closedErr()
 	}
 	req, err := m.request(cmd)
 	if err != nil {
@@ -102,16 +113,28 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err := ctx.Err(); err != nil {
 		return machine.Result{}, err // never start what is already cancelled
 	}
+	var cpu0 uint64
+	if m.limits != nil {
+		m.limits.ResetPeak()
+		cpu0, _ = m.limits.Usage()
+	}
 	res, err := m.client.Exec(ctx, req, cmd.Stdin)
 	if err != nil {
 		return machine.Result{}, m.opError(ctx, err)
 	}
+	var out machine.Result
 	if res.TimedOut {
-		return machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
-			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut, Free: res.Free}, nil
+		out = machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
+			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}
+	} else {
+		out = machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
 	}
-	out := machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
 	out.Free = res.Free
+	if m.limits != nil {
+		cpu1, peak := m.limits.Usage()
+		d := time.Duration(cpu1 - min(cpu0, cpu1))
+		out.Usage = &machine.ResourceUsage{CPUTime: d, CPUSeconds: d.Seconds(), PeakMemoryBytes: peak}
+	}
 	return out, nil
 }
 
@@ -128,7 +151,7 @@ func (m *Machine) opError(ctx context.Context, err error) error {
 		return err
 	case errors.As(err, &conn):
 		if m.isClosed() {
-			return machine.ErrClosed
+			return m.closedErr()
 		}
 		select {
 		case <-m.exited:
@@ -184,9 +207,12 @@ func splitPath(p string) []string {
 // Upload copies a host file or directory into the machine.
 func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if m.isClosed() {
-		return machine.ErrClosed
+		return m.closedErr()
 	}
 	if err := m.checkGuest("target", target, true); err != nil {
+		return err
+	}
+	if err := m.uploadDirect(source, target); !errors.Is(err, errNotDirect) {
 		return err
 	}
 	if err := m.client.Upload(ctx, source, path.Clean(target), m.plan.links); err != nil {
@@ -198,9 +224,12 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 // Download copies a file or directory out of the machine.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	if m.isClosed() {
-		return machine.ErrClosed
+		return m.closedErr()
 	}
 	if err := m.checkGuest("source", source, false); err != nil {
+		return err
+	}
+	if err := m.downloadDirect(ctx, source, target, opts); !errors.Is(err, errNotDirect) {
 		return err
 	}
 	if err := m.client.Download(ctx, path.Clean(source), target, m.plan.links, opts.MaxBytes); err != nil {
@@ -225,7 +254,7 @@ func (m *Machine) OpenTerminal(ctx context.Context, cmd machine.Command) (machin
 
 func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (machine.Process, error) {
 	if m.isClosed() {
-		return nil, machine.ErrClosed
+		return nil, m.closedErr()
 	}
 	req, err := m.request(cmd)
 	if err != nil {
@@ -243,6 +272,29 @@ func (m *Machine) start(ctx context.Context, cmd machine.Command, tty bool) (mac
 // itself before killing bubblewrap.
 const closeTimeout = 2 * time.Second
 
+// closedErr is what an operation after Close returns: a machine its TTL
+// closed has been terminated, not closed by its caller.
+func (m *Machine) closedErr() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.expired {
+		return &machine.TerminatedError{Reason: "its ttl ran out"}
+	}
+	return machine.ErrClosed
+}
+
+// expire closes the machine when its TTL runs out.
+func (m *Machine) expire() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.expired = true
+	m.mu.Unlock()
+	m.Close(context.Background())
+}
+
 // Close stops the sandbox and removes the machine's directory.
 func (m *Machine) Close(ctx context.Context) error {
 	m.mu.Lock()
@@ -254,9 +306,16 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.closeDone = make(chan struct{})
+	if m.ttl != nil {
+		m.ttl.Stop()
+	}
+	guard := m.egress
 	m.mu.Unlock()
 	m.procs.Close()
 	defer close(m.closeDone)
+	if guard != nil {
+		guard.Close()
+	}
 	if err := m.stop(); err != nil {
 		m.closeErr = err
 		return err
@@ -283,6 +342,10 @@ func (m *Machine) stop() error {
 	if m.group != nil {
 		m.group.Kill()
 		m.group.Remove()
+	}
+	if m.limits != nil {
+		m.limits.Kill()
+		m.limits.Remove()
 	}
 	err := removeTree(m.dir)
 	m.lock.Close()

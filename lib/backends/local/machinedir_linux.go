@@ -78,6 +78,9 @@ func (f *Factory) sweepMachineDirs() {
 		sweepMachineDir(filepath.Join(tmp, e.Name()))
 	}
 	f.cgroups.Sweep(machineDirPrefix)
+	if f.limits != nil {
+		f.limits.Sweep(machineDirPrefix)
+	}
 }
 
 func sweepMachineDir(dir string) {

@@ -84,6 +84,9 @@ type layoutPlan struct {
 	mounts   []string // bwrap filesystem arguments
 	readOnly []string // guest path prefixes that are read-only
 	links    []string // guest symbolic links transfers may pass through
+	direct   bool     // single files may move straight to and from dir/root (direct_linux.go)
+	overlays []string // copy-on-write overlays for the launcher to mount (lower:upper:work:target)
+	overlaid []string // the guest directories they cover
 	workdir  string
 	baseEnv  map[string]string
 	users    userDB
@@ -182,7 +185,19 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	}
 	readOnly = append(append(readOnly, f.opts.ReadOnly...), binDirs...)
 	readOnly = append(readOnly, f.opts.BinDirs...)
-	system := append(append([]string{}, hostSystemDirs...), readOnly...)
+	mountArgs, guests, err := hostMounts(src.Mounts)
+	if err != nil {
+		return nil, err
+	}
+	cow := f.opts.SystemDirectories == "copy_on_write"
+	var overlaid []string // copy-on-write: the real directories among hostSystemDirs
+	if cow {
+		overlaid = overlaidDirs()
+	}
+	system := append(append(append([]string{}, hostSystemDirs...), readOnly...), guests...)
+	if cow {
+		system = append(append([]string{}, readOnly...), guests...)
+	}
 	workdir := spec.Workdir
 	if workdir == "" {
 		workdir = "/"
@@ -209,11 +224,34 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	if err := os.Mkdir(filepath.Join(root, "opt"), 0o755); err != nil {
 		return fail(err)
 	}
-	if err := os.MkdirAll(filepath.Join(root, workdir), 0o755); err != nil {
+	workdirAt := filepath.Join(root, workdir)
+	var overlays []string
+	for _, d := range overlaid {
+		layer := filepath.Join(dir, "layers", strings.TrimPrefix(d, "/"))
+		for _, sub := range []string{"upper", "work"} {
+			if err := os.MkdirAll(filepath.Join(layer, sub), 0o755); err != nil {
+				return fail(err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			return fail(err)
+		}
+		// lower:upper:work:target, mounted by the launcher (overlay_linux.go).
+		overlays = append(overlays, strings.Join([]string{d, filepath.Join(layer, "upper"), filepath.Join(layer, "work"), filepath.Join(root, d)}, ":"))
+		if rel, err := filepath.Rel(d, workdir); err == nil && !strings.HasPrefix(rel, "..") {
+			// A workdir in an overlaid directory is made in its layer.
+			workdirAt = filepath.Join(layer, "upper", rel)
+		}
+	}
+	if err := os.MkdirAll(workdirAt, 0o755); err != nil {
 		return fail(err)
 	}
 	mounts := []string{"--bind", root, "/"}
-	mounts = append(mounts, hostSystemArgs()...)
+	if cow {
+		mounts = append(mounts, overlayArgs(root, overlaid)...)
+	} else {
+		mounts = append(mounts, hostSystemArgs()...)
+	}
 	mounts = append(mounts, f.etc.etcArgs()...)
 	mounts = append(mounts, "--dev", "/dev")
 	mounts = append(mounts, procAndSys()...)
@@ -226,6 +264,7 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 		seen[d] = true
 		mounts = append(mounts, "--ro-bind", d, d)
 	}
+	mounts = append(mounts, mountArgs...)
 	pathDirs := append(append([]string{}, binDirs...), f.opts.BinDirs...)
 	pathDirs = append(pathDirs, defaultPath)
 	env := map[string]string{"PATH": strings.Join(pathDirs, ":"), "HOME": "/home/shellbox", "LANG": "C.UTF-8"}
@@ -234,17 +273,22 @@ func (f *Factory) hostLayout(src machine.HostImage, spec machine.Spec) (*layoutP
 	}
 	return &layoutPlan{dir: dir, lock: lock, files: f.etcFiles, mounts: mounts, readOnly: system, links: hostSystemLinks(),
 		workdir: workdir, baseEnv: env, users: userDB{passwd: "/etc/passwd", group: "/etc/group"},
-		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid)}, nil
+		sandboxUID: uint32(f.uid), sandboxGID: uint32(f.gid), direct: true, overlays: overlays, overlaid: overlaid}, nil
 }
 
 // start launches bwrap with the helper and waits until it is ready.
 func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan) (m *Machine, err error) {
 	var group *cgroup.Group
+	var limits *cgroup.LimitGroup
 	defer func() {
 		if err != nil {
 			if group != nil {
 				group.Kill()
 				group.Remove()
+			}
+			if limits != nil {
+				limits.Kill()
+				limits.Remove()
 			}
 			removeTree(plan.dir)
 			plan.lock.Close()
@@ -287,11 +331,37 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	// until the sandbox is gone.
 	launch := []string{launcher.Command}
 	var pidsEvents, pidsCurrent *os.File // read by the helper: see execd's exhausting
-	if f.cgroups.Available() {
+	if f.limits != nil {
+		cpus, mem := 0, 0
+		if spec.CPUs != nil {
+			cpus = *spec.CPUs
+		}
+		if spec.MemoryMB != nil {
+			mem = *spec.MemoryMB
+		}
+		pids := 0
+		if f.limits.V2 {
+			pids = f.opts.PidsLimit
+		}
+		if limits, err = f.limits.Create(filepath.Base(plan.dir), cpus, mem, pids); err != nil {
+			return nil, startErr(err)
+		}
+		if f.limits.V2 {
+			// One v2 cgroup does it all: it is also the pids cgroup below.
+			group = cgroup.Open(limits.Dirs()[0])
+		} else {
+			for _, d := range limits.Dirs() {
+				launch = append(launch, "--join", d)
+			}
+		}
+	}
+	if group == nil && f.cgroups.Available() {
 		group, err = f.cgroups.Create(filepath.Base(plan.dir), f.opts.PidsLimit)
 		if err != nil {
 			return nil, startErr(err)
 		}
+	}
+	if group != nil {
 		if pidsEvents, err = os.Open(filepath.Join(group.Dir(), "pids.events")); err != nil {
 			return nil, startErr(err)
 		}
@@ -301,9 +371,12 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		}
 		defer pidsCurrent.Close()
 		launch = append(launch, "--cgroup", group.Dir())
-		if !group.V2() {
+		if !group.V2() && f.cgroups.Home() != "" {
 			launch = append(launch, "--cgroup-home", f.cgroups.Home())
 		}
+	}
+	for _, o := range plan.overlays {
+		launch = append(launch, "--overlay", o)
 	}
 	launch = append(launch, "--", f.bwrap)
 	network := spec.Network
@@ -343,7 +416,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 		cmd.Wait()
 		close(exited)
 	}()
-	m = &Machine{f: f, dir: plan.dir, lock: plan.lock, group: group, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
+	m = &Machine{f: f, dir: plan.dir, lock: plan.lock, group: group, limits: limits, cmd: cmd, exited: exited, stderr: stderr, lifeline: lifeW,
 		client: execd.NewClient(sock), plan: plan, spec: spec}
 	m.procs.OpError = m.opError
 
@@ -361,7 +434,18 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	defer timer.Stop()
 	select {
 	case err := <-ready:
+		if err == nil && spec.Network == machine.NetworkAllowlist {
+			if err := m.startEgress(spec.Network, spec.AllowedHosts, ""); err != nil {
+				m.stop()
+				return nil, startErr(fmt.Errorf("the egress filter: %w", err))
+			}
+		}
 		if err == nil {
+			if ttl := f.opts.TTL; ttl != nil {
+				m.mu.Lock()
+				m.ttl = time.AfterFunc(time.Duration(*ttl*float64(time.Second)), m.expire)
+				m.mu.Unlock()
+			}
 			return m, nil
 		}
 		m.stop()
@@ -447,4 +531,116 @@ func userTasks(uid int) int {
 		}
 	}
 	return n
+}
+
+// hostMounts checks a HostImage's mounts and returns their bubblewrap
+// arguments and guest paths. A guest path may not lie in a system or
+// private directory (bubblewrap cannot make a mount point inside a
+// read-only bind) nor inside another mount.
+func hostMounts(ms []machine.Mount) (args, guests []string, err error) {
+	reserved := append(append([]string{}, hostSystemDirs...), "/etc", "/proc", "/dev", "/sys", "/.shellbox")
+	for i, m := range ms {
+		field := fmt.Sprintf("source.mounts[%d]", i)
+		host, err := filepath.Abs(m.Host)
+		if err != nil {
+			return nil, nil, &machine.InvalidSpec{Field: field, Reason: err.Error()}
+		}
+		if _, err := os.Stat(host); err != nil {
+			return nil, nil, &machine.InvalidSpec{Field: field, Reason: fmt.Sprintf("host path %s does not exist", host)}
+		}
+		guest := path.Clean(m.Guest)
+		if !path.IsAbs(m.Guest) || guest == "/" {
+			return nil, nil, &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("guest path %q must be an absolute path other than /", m.Guest)}
+		}
+		if underAny(guest, reserved) {
+			return nil, nil, &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("guest path %s is inside a system directory", guest)}
+		}
+		for _, g := range guests {
+			if underAny(guest, []string{g}) || underAny(g, []string{guest}) {
+				return nil, nil, &machine.UnsupportedSpec{Backend: Name, Field: field, Reason: fmt.Sprintf("guest path %s overlaps the mount at %s", guest, g)}
+			}
+		}
+		guests = append(guests, guest)
+		args = append(args, "--ro-bind", host, guest)
+	}
+	return args, guests, nil
+}
+
+// overlaidDirs are the host system directories a copy-on-write machine
+// overlays: the real directories among hostSystemDirs (on a merged-/usr
+// host /bin and /lib are links into /usr, which stay links).
+func overlaidDirs() []string {
+	var out []string
+	for _, d := range hostSystemDirs {
+		if st, err := os.Lstat(d); err == nil && st.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// overlayArgs shows each overlaid directory (mounted on root's copy of it
+// by the launcher) at its own path, the other system directories as
+// hostSystemArgs does, and the host's mounts inside the overlaid
+// directories read-only again: an overlay shows only its lower directory's
+// own file system.
+func overlayArgs(root string, overlaid []string) []string {
+	var args []string
+	for _, d := range hostSystemDirs {
+		st, err := os.Lstat(d)
+		switch {
+		case err != nil:
+		case st.Mode()&fs.ModeSymlink != 0:
+			if target, err := os.Readlink(d); err == nil {
+				args = append(args, "--symlink", target, d)
+			}
+		case underAny(d, overlaid):
+			args = append(args, "--bind", filepath.Join(root, d), d)
+		}
+	}
+	for _, p := range nestedMounts(overlaid) {
+		args = append(args, "--ro-bind", p, p)
+	}
+	return args
+}
+
+// nestedMounts are the host's mount points strictly inside dirs, parents
+// first.
+func nestedMounts(dirs []string) []string {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 5 {
+			continue
+		}
+		p := unescapeMount(fields[4])
+		for _, d := range dirs {
+			if p != d && underAny(p, []string{d}) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.Count(out[i], "/") < strings.Count(out[j], "/") })
+	return out
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -249,3 +249,45 @@ func TestDownloadMaxBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectTransfersKeepTheSandboxView: files that move straight through
+// the machine's root directory (direct_linux.go) land where commands see
+// them, and paths the sandbox mounts over, or links, still take the helper.
+func TestDirectTransfersKeepTheSandboxView(t *testing.T) {
+	f := newFactory(t, Options{})
+	m := newMachine(t, f, hostSpec())
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, []byte("payload"), 0o644)
+	os.Chmod(file, 0o750|os.ModeSetgid)
+	for _, target := range []string{"/workspace/f", "/dev/shm/f", "/tmp/f"} {
+		if err := m.Upload(ctx, file, target); err != nil {
+			t.Fatalf("upload to %s: %v", target, err)
+		}
+		if r := run(t, m, sh("cat "+target+"; stat -c ' %a' "+target)); string(r.Stdout) != "payload 2750\n" {
+			t.Errorf("%s in the sandbox: %q %q", target, r.Stdout, r.Stderr)
+		}
+		back := filepath.Join(t.TempDir(), "back")
+		if err := m.Download(ctx, target, back, machine.DownloadOptions{}); err != nil {
+			t.Fatalf("download of %s: %v", target, err)
+		}
+		if data, _ := os.ReadFile(back); string(data) != "payload" {
+			t.Errorf("%s downloaded as %q", target, data)
+		}
+		if err := m.Download(ctx, target, filepath.Join(t.TempDir(), "small"), machine.DownloadOptions{MaxBytes: 3}); machine.KindOf(err) != machine.KindDownloadLimit {
+			t.Errorf("bounded download of %s: %v", target, err)
+		}
+	}
+	// A link planted as the target file is replaced, never written through.
+	outside := filepath.Join(t.TempDir(), "host-file")
+	os.WriteFile(outside, []byte("host"), 0o644)
+	run(t, m, sh("ln -s "+outside+" /workspace/link && ln -s /etc/hostname /workspace/link2"))
+	m.Upload(ctx, file, "/workspace/link")
+	if data, _ := os.ReadFile(outside); string(data) != "host" {
+		t.Errorf("upload wrote through a planted link to the host: %q", data)
+	}
+	var pe *machine.PathError
+	if err := m.Download(ctx, "/workspace/link2", filepath.Join(t.TempDir(), "x"), machine.DownloadOptions{}); !errors.As(err, &pe) {
+		t.Errorf("download of a planted link: %v", err)
+	}
+}

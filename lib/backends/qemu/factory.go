@@ -251,6 +251,9 @@ func (f *Factory) checkSpec(spec machine.Spec) error {
 	if spec.GPUs != 0 {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "gpus", Reason: "QEMU machines have no GPUs"}
 	}
+	if err := f.checkEgress(spec); err != nil {
+		return err
+	}
 	if spec.Network == machine.NetworkAllow && !f.userNet {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "this QEMU has no user-mode networking (slirp)"}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/yamux"
 
 	"github.com/shellbox/shellbox/guest/channel"
+	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -58,6 +59,8 @@ type Machine struct {
 	// the saved state), released once it exited.
 	uses holds
 
+	egress *egress.Guard // the filter of an allowlisted machine (egress_linux.go)
+
 	mu        sync.Mutex
 	closed    bool
 	closeDone chan struct{}
@@ -65,15 +68,17 @@ type Machine struct {
 }
 
 var (
-	_ machine.Machine        = (*Machine)(nil)
-	_ machine.ProcessMachine = (*Machine)(nil)
+	_ machine.Machine         = (*Machine)(nil)
+	_ machine.ProcessMachine  = (*Machine)(nil)
+	_ machine.NetworkSwitcher = (*Machine)(nil)
 )
 
 // Acceleration is the accelerator the machine runs with.
 func (m *Machine) Acceleration() Acceleration { return m.accel }
 
-// Create boots a fresh machine from the spec's image.
-func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machine, error) {
+// createMachine boots a fresh machine from the spec's image (Create adds
+// the egress filter's setup, egress_linux.go).
+func (f *Factory) createMachine(ctx context.Context, spec machine.Spec) (*Machine, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -234,6 +239,11 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	// directory, removed at Close.
 	m.cmd.Env = append(os.Environ(), "TMPDIR="+m.dir)
 	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if spec.Network == machine.NetworkAllowlist {
+		// QEMU's user-mode network then reaches only the egress filter on
+		// that namespace's loopback (egress_linux.go).
+		m.cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
+	}
 	m.ramFromFile = how.restore != nil && how.restore.ram != ""
 	if how.restore != nil {
 		state, err := os.Open(how.restore.state)
@@ -252,6 +262,9 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 		m.cmd.Wait()
 		close(m.exited)
 	}()
+	if err := m.startEgress(); err != nil {
+		return m.failStart(err)
+	}
 	var conn net.Conn
 	if how.restore != nil {
 		conn, err = m.resume(ctx)
@@ -432,7 +445,7 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
 	}
-	if spec.Network == machine.NetworkAllow {
+	if usesUserNet(spec) {
 		cmdline = append(cmdline, "shellbox.net=user")
 	}
 	m.cmdline = strings.Join(cmdline, " ")
@@ -489,7 +502,7 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		}
 		args = append(args, "-S", "-incoming", incoming)
 	}
-	if spec.Network == machine.NetworkAllow {
+	if usesUserNet(spec) {
 		// User-mode networking: outbound connections through QEMU, nothing
 		// listens in the guest for the outside.
 		args = append(args, "-netdev", "user,id=net0", "-device", "virtio-net-device,netdev=net0")
@@ -802,6 +815,7 @@ func (m *Machine) Close(ctx context.Context) error {
 
 // kill stops QEMU, releases the channel and removes the runtime directory.
 func (m *Machine) kill() error {
+	m.closeEgress()
 	if m.session != nil {
 		m.session.Close()
 	}

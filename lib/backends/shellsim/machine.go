@@ -26,6 +26,7 @@ type Machine struct {
 	spec    machine.Spec
 	workdir string
 	env     *shellsim.Environment
+	egress  *egressLog // nil unless the spec is an allowlist (egress.go)
 
 	mu     sync.Mutex
 	closed bool
@@ -41,7 +42,16 @@ func newMachine(e *Engine, spec machine.Spec, l shellsim.Limits) (*Machine, erro
 	if m.workdir == "" {
 		m.workdir = "/work"
 	}
+	if spec.Network == machine.NetworkAllowlist {
+		var err error
+		if m.egress, err = newEgressLog(spec, fmt.Sprintf("shellsim-%p", m)); err != nil {
+			return nil, &machine.StartupError{Backend: Backend, Err: err}
+		}
+	}
 	for _, r := range e.routes {
+		if m.egress != nil && !m.egress.allowsRoute(r) {
+			continue
+		}
 		if err := m.env.AddRoute(r); err != nil {
 			return nil, &machine.StartupError{Backend: Backend, Err: err}
 		}
@@ -143,6 +153,7 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err := ctx.Err(); err != nil {
 		return machine.Result{}, err // never start what is already cancelled
 	}
+	defer m.recordEgress()
 	src, err := Source(cmd.Argv)
 	if err != nil {
 		return machine.Result{}, err
@@ -210,6 +221,8 @@ func (m *Machine) Close(ctx context.Context) error {
 	m.closed = true
 	m.mu.Unlock()
 	m.env.Interrupt() // a running command stops instead of delaying Close
+	m.recordEgress()  // the agent session's requests too
+	m.egress.close()
 	m.env.Close()
 	return nil
 }

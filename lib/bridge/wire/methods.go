@@ -17,6 +17,7 @@ const (
 	ShellObject   Object = "shell"
 	SimObject     Object = "sim" // an embedded ShellSim environment
 	TaskObject    Object = "task"
+	RelayObject   Object = "relay" // a running serve_http relay
 	AnyObject     Object = "any"
 )
 
@@ -45,6 +46,8 @@ var Methods = []Method{
 	{Object: MachineObject, Name: "download", Request: DownloadRequest{}},
 	{Object: MachineObject, Name: "open_process", Request: Command{}, Reply: HandleReply{}},
 	{Object: MachineObject, Name: "close"},
+	{Object: MachineObject, Name: "set_network_policy", Request: SetNetworkPolicyRequest{}},
+	{Object: RootObject, Name: "validate_allowed_hosts", Request: ValidateAllowedHostsRequest{}},
 	{Object: ProcessObject, Name: "write", Payload: "data"},
 	{Object: ProcessObject, Name: "close_stdin"},
 	{Object: ProcessObject, Name: "read", Request: ReadRequest{}, Reply: ReadReply{}, Segments: []string{"data"}},
@@ -69,9 +72,17 @@ var Methods = []Method{
 	{Object: SimObject, Name: "route_http", Request: Route{}},
 	{Object: SimObject, Name: "state", Reply: SimState{}},
 	{Object: SimObject, Name: "close"},
-	{Object: RootObject, Name: "create_task", Request: CreateTaskRequest{}},
+	{Object: RootObject, Name: "create_task", Request: CreateTaskRequest{}, Reply: CreateTaskReply{}},
 	{Object: RootObject, Name: "check_task", Request: CheckTaskRequest{}},
+	{Object: RootObject, Name: "create_compose_task", Request: ComposeTaskRequest{}, Reply: CreateTaskReply{}},
 	{Object: TaskObject, Name: "wait_ready", Request: WaitReadyRequest{}},
+	{Object: TaskObject, Name: "close"},
+	{Object: RootObject, Name: "serve_http", Request: ServeHTTPRequest{}, Reply: ServeHTTPReply{}},
+	{Object: RelayObject, Name: "next", Reply: RelayRequest{}, Segments: []string{"body"}},
+	{Object: RelayObject, Name: "respond", Request: RelayResponse{}, Payload: "body"},
+	{Object: RelayObject, Name: "close"},
+	{Object: RootObject, Name: "prepare_image", Request: PrepareImageRequest{}, Reply: PrepareImageReply{}},
+	{Object: RootObject, Name: "machine_info", Request: MachineInfoRequest{}, Reply: MachineInfoReply{}},
 }
 
 // Types are the types that cross the ABI outside the method table: the
@@ -121,12 +132,17 @@ type CheckEnvironmentRequest struct {
 	Spec         Spec         `json:"spec"`
 }
 
-// NetworkPolicy says whether a machine may reach the network.
+// NetworkPolicy says whether a machine may reach the network: none
+// (deny), the host's (allow), or allowed_hosts only, through the egress
+// filter (allowlist).
 type NetworkPolicy string
 
 const (
 	NetworkDeny  NetworkPolicy = "deny"
 	NetworkAllow NetworkPolicy = "allow"
+	// NetworkAllowlist admits only allowed_hosts, through the egress
+	// filter (lib/egress).
+	NetworkAllowlist NetworkPolicy = "allowlist"
 )
 
 // Spec is what a factory creates (MachineSpec). Absent: workdir
@@ -141,6 +157,11 @@ type Spec struct {
 	StorageMB      *int              `json:"storage_mb"`
 	GPUs           int               `json:"gpus"`
 	StartupTimeout *Seconds          `json:"startup_timeout"`
+	// AllowedHosts are the allowlist's entries (network "allowlist").
+	AllowedHosts []string `json:"allowed_hosts,omitempty"`
+	// EgressLog names the file the egress filter appends its decision
+	// records to (a factory's egress_log in Python).
+	EgressLog string `json:"egress_log,omitempty"`
 }
 
 // CreateReply names a new machine; processes says whether it has
@@ -171,6 +192,40 @@ type RunReply struct {
 	StderrTruncated bool       `json:"stderr_truncated"`
 	Reason          ExitReason `json:"reason"`
 	StopReason      StopReason `json:"stop_reason,omitempty"`
+	// Usage is what the machine used while the command ran, where the
+	// backend measures it (a local machine with a cgroup_parent).
+	Usage *ResourceUsage `json:"usage,omitempty"`
+}
+
+// ResourceUsage is a command's CPU time and its machine's peak memory.
+type ResourceUsage struct {
+	CPUSeconds      float64 `json:"cpu_seconds"`
+	PeakMemoryBytes uint64  `json:"peak_memory_bytes"`
+}
+
+// PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
+// layout under cache, with the Docker daemon of options.
+type PrepareImageRequest struct {
+	Source  Source          `json:"source"`
+	Cache   string          `json:"cache"`
+	Options json.RawMessage `json:"options,omitempty"` // the Docker factory's
+}
+
+// PrepareImageReply is the prepared layout.
+type PrepareImageReply struct {
+	Layout         string `json:"layout"`
+	ManifestDigest string `json:"manifest_digest"`
+}
+
+// MachineInfoRequest names a machine handle.
+type MachineInfoRequest struct {
+	Handle uint64 `json:"handle"`
+}
+
+// MachineInfoReply is what a machine says about itself beyond the Machine
+// contract: a container's name ("" for machines without one).
+type MachineInfoReply struct {
+	Name string `json:"name"`
 }
 
 // UploadRequest copies a host file or tree (source) to target in the machine.

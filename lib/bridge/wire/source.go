@@ -38,10 +38,18 @@ type PreparedImage struct {
 }
 
 // HostImage is the host's own programs, read-only, plus extra read-only
-// directories and program directories put first on PATH.
+// directories, mounts (a host path read-only at a guest path) and program
+// directories put first on PATH.
 type HostImage struct {
 	ReadOnly []string `json:"read_only"`
 	BinDirs  []string `json:"bin_dirs"`
+	Mounts   []Mount  `json:"mounts"`
+}
+
+// Mount is a host file or directory seen read-only at guest.
+type Mount struct {
+	Host  string `json:"host"`
+	Guest string `json:"guest"`
 }
 
 // QemuBundle is a staged microVM runtime directory.

@@ -55,3 +55,67 @@ type CheckTaskRequest struct {
 type WaitReadyRequest struct {
 	Timeout *Seconds `json:"timeout"`
 }
+
+// TaskMember is a member's machine handle; processes says whether it has
+// open_process.
+type TaskMember struct {
+	Handle    uint64 `json:"handle"`
+	Processes bool   `json:"processes"`
+}
+
+// CreateTaskReply names a new task and its members' machines (closing any
+// of them closes the group).
+type CreateTaskReply struct {
+	Handle  uint64                `json:"handle"`
+	Primary string                `json:"primary"`
+	Members map[string]TaskMember `json:"members"`
+}
+
+// ComposeTaskRequest starts a Docker Compose project as a task group
+// (lib/task/compose): env interpolates the files, primary_build (a build
+// context) or primary_image gives the primary its image unless the files
+// do, primary_env joins the primary's environment.
+type ComposeTaskRequest struct {
+	Factory      uint64            `json:"factory"`
+	Files        []string          `json:"files"`
+	WorkingDir   string            `json:"working_dir,omitempty"`
+	Env          map[string]string `json:"env,omitempty"`
+	Primary      string            `json:"primary,omitempty"`
+	Workdir      string            `json:"workdir,omitempty"`
+	PrimaryBuild string            `json:"primary_build,omitempty"`
+	PrimaryImage string            `json:"primary_image,omitempty"`
+	PrimaryEnv   map[string]string `json:"primary_env,omitempty"`
+}
+
+// ServeHTTPRequest starts a relay (lib/relay) on a machine's guest
+// loopback port.
+type ServeHTTPRequest struct {
+	Machine uint64 `json:"machine"`
+	Port    int    `json:"port"`
+}
+
+// ServeHTTPReply names the relay and the URL guest code uses.
+type ServeHTTPReply struct {
+	Handle uint64 `json:"handle"`
+	URL    string `json:"url"`
+}
+
+// RelayRequest is the next request for the host handler (its body is the
+// reply segment), or, with closed set, the relay's end and why.
+type RelayRequest struct {
+	ID     uint64 `json:"id"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Query  string `json:"query"`
+	Closed bool   `json:"closed,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// RelayResponse answers request id (the body is the payload); failed
+// makes it a 502 that says nothing of why.
+type RelayResponse struct {
+	ID          uint64 `json:"id"`
+	Status      int    `json:"status"`
+	ContentType string `json:"content_type,omitempty"`
+	Failed      bool   `json:"failed,omitempty"`
+}

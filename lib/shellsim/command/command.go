@@ -152,8 +152,8 @@ type FS interface {
 	Readlink(path string) (string, error)
 	Chmod(path string, mode fs.FileMode) error
 	Chown(path string, uid, gid int) error
-	Chtimes(path string, mtime time.Time) error
-	Realpath(path string) (string, error) // resolves every symlink
+	Chtimes(path string, mtime time.Time) error // zero mtime: now, from the filesystem's clock
+	Realpath(path string) (string, error)       // resolves every symlink
 }
 
 // File is an open file in the virtual filesystem.

@@ -72,6 +72,11 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		if as.Array != nil || as.Index != nil {
 			continue
 		}
+		if old := sh.lookup(as.Name.Value); old != nil && old.ReadOnly {
+			// bash reports it and runs the command without the assignment.
+			sh.errf("%v", errReadonly(as.Name.Value))
+			continue
+		}
 		v, err := sh.literal(as.Value)
 		if err != nil {
 			sh.wordError(err)
@@ -108,6 +113,17 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	}
 	sh.fds = saved
 	cleanup()
+}
+
+// builtinAssignError reports a failed assignment by a builtin (read,
+// printf -v, mapfile): in bash a readonly target fails the builtin, not the shell.
+func (sh *Shell) builtinAssignError(err error) {
+	var ro errReadonly
+	if errors.As(err, &ro) {
+		sh.errf("%v", err)
+		return
+	}
+	sh.assignError(err)
 }
 
 func (sh *Shell) assignError(err error) {
@@ -813,6 +829,7 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		}
 		c.name = c.arg0
 		c.params = rest
+		c.cmdString = true
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(src, "", noexec) }))
 	}
 	if len(rest) == 0 || readStdin {

@@ -56,7 +56,7 @@ func (rt *Runtime) CopyIdle() (*Runtime, error) {
 	if rt.Net != nil {
 		n.Net = rt.Net.Clone()
 	}
-	n.FS.SetClock(n.Now)
+	n.FS.SetClock(n.FileNow)
 	n.FS.SetProc(&procFS{rt: n})
 	return n, nil
 }
@@ -129,7 +129,7 @@ func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
 // fsys after it replaced rt.FS.
 func (rt *Runtime) ResetFS(fsys *vfs.FS) {
 	rt.FS = fsys
-	fsys.SetClock(rt.Now)
+	fsys.SetClock(rt.FileNow)
 	fsys.SetQuota(rt.Meter.Limits.Disk)
 	fsys.SetProc(&procFS{rt: rt})
 }

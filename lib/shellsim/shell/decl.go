@@ -211,7 +211,11 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		}
 		// Store attributes first so that the value is transformed by them.
 		var err error
-		if local {
+		if cur != nil && cur.ReadOnly {
+			// Only attributes change (a value was refused above), which
+			// bash allows on a readonly variable: export x, declare -x x.
+			sh.replaceVar(name, cur, nv)
+		} else if local {
 			err = sh.setLocal(name, nv)
 		} else if f.global {
 			err = sh.storeGlobal(name, nv)
@@ -258,6 +262,17 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 // assignInPlace assigns to the variable currently visible under the name.
 func (sh *Shell) assignInPlace(as *syntax.Assign) error {
 	return sh.assign(as, false)
+}
+
+// replaceVar puts nv where cur is stored under name.
+func (sh *Shell) replaceVar(name string, cur, nv *Var) {
+	for i := len(sh.scopes) - 1; i >= 0; i-- {
+		if sh.scopes[i][name] == cur {
+			sh.account(cur, nv)
+			sh.scopes[i][name] = nv
+			return
+		}
+	}
 }
 
 func (sh *Shell) storeGlobal(name string, v *Var) error {

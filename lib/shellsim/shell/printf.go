@@ -40,7 +40,7 @@ func biPrintf(sh *Shell, args []string) int {
 			e = sh.SetVar(varName, out)
 		}
 		if e != nil {
-			sh.assignError(e)
+			sh.builtinAssignError(e)
 			return 1
 		}
 		return st

@@ -156,7 +156,7 @@ func biRead(sh *Shell, args []string) int {
 				name = names[0]
 			}
 			if err := sh.SetVar(name, s); err != nil {
-				sh.assignError(err)
+				sh.builtinAssignError(err)
 				return 1
 			}
 			return status
@@ -170,7 +170,7 @@ func biRead(sh *Shell, args []string) int {
 		fields := readSplit(s, ifs, -1, raw)
 		nv := &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: fields}}
 		if err := sh.store(arrayName, nv); err != nil {
-			sh.assignError(err)
+			sh.builtinAssignError(err)
 			return 1
 		}
 		return status
@@ -180,7 +180,7 @@ func biRead(sh *Shell, args []string) int {
 			s = unescapeRead(s)
 		}
 		if err := sh.SetVar("REPLY", s); err != nil {
-			sh.assignError(err)
+			sh.builtinAssignError(err)
 			return 1
 		}
 		return status
@@ -192,7 +192,7 @@ func biRead(sh *Shell, args []string) int {
 			v = fields[i]
 		}
 		if err := sh.SetVar(n, v); err != nil {
-			sh.assignError(err)
+			sh.builtinAssignError(err)
 			return 1
 		}
 	}
@@ -352,7 +352,7 @@ func biMapfile(sh *Shell, args []string) int {
 		indexSet(nv, origin+i, l)
 	}
 	if err := sh.store(name, nv); err != nil {
-		sh.assignError(err)
+		sh.builtinAssignError(err)
 		return 1
 	}
 	return 0

@@ -58,7 +58,7 @@ func NewRuntime(fs *vfs.FS, limits resources.Limits, opts ...Option) *Runtime {
 	for _, o := range opts {
 		o(rt)
 	}
-	fs.SetClock(rt.Now)
+	fs.SetClock(rt.FileNow)
 	fs.SetQuota(limits.Disk)
 	fs.SetProc(&procFS{rt: rt})
 	return rt
@@ -66,6 +66,17 @@ func NewRuntime(fs *vfs.FS, limits resources.Limits, opts ...Option) *Runtime {
 
 // Now is the virtual wall clock.
 func (rt *Runtime) Now() time.Time { return vfs.Epoch.Add(rt.Sched.Now()) }
+
+// FileTick is how far each file timestamp moves the virtual clock.
+const FileTick = time.Microsecond
+
+// FileNow stamps file times: each stamp advances the virtual clock by
+// FileTick, so successive writes get increasing mtimes as on a real machine
+// (make, test -nt), never later than the clock, and stay deterministic.
+func (rt *Runtime) FileNow() time.Time {
+	rt.Sched.Advance(FileTick)
+	return rt.Now()
+}
 
 // ErrCancelled stops an action whose context was cancelled.
 var ErrCancelled = fmt.Errorf("%w: cancelled", command.ErrStopped)

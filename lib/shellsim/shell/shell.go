@@ -80,6 +80,7 @@ type Shell struct {
 	cmdPID      int // command process running on this shell's task
 	topPID      int // $$: the PID of the shell process (not of subshells)
 	subshell    bool
+	cmdString   bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
 	execLookup  bool // resolve like execvp (default PATH) for System.Exec
 	psubs       []*procSub
 	expFuncs    map[string]bool // export -f
@@ -89,7 +90,7 @@ type Shell struct {
 // New returns the environment's main shell.
 func New(rt *Runtime) *Shell {
 	sh := &Shell{rt: rt, scopes: []map[string]*Var{{}}, funcs: map[string]*syntax.Stmt{},
-		dir: "/work", arg0: "bash", name: "bash", top: true, umask: 0o022}
+		dir: "/work", arg0: "bash", name: "bash", top: true, cmdString: true, umask: 0o022}
 	p := rt.Sched.NewProc(0, 0, []string{"bash"}, sh.dir)
 	sh.pid, sh.pgid = p.PID, p.PID
 	rt.shellPID = p.PID
@@ -176,10 +177,13 @@ func (sh *Shell) errf(format string, a ...any) {
 }
 
 // errName is the diagnostic prefix; bash -c names functions' source
-// "environment".
+// "environment", bash reading a script from stdin "main".
 func (sh *Shell) errName() string {
 	if len(sh.funcNames) > 0 && sh.name == "bash" {
-		return "environment"
+		if sh.cmdString {
+			return "environment"
+		}
+		return "main"
 	}
 	return sh.name
 }
@@ -486,12 +490,12 @@ func (sh *Shell) exprError(err error) {
 	var ue expand.UnsetParameterError
 	if errors.As(err, &ue) {
 		sh.errf("%s", ue.Error())
-		// A non-interactive shell exits on ${x:?} and set -u errors: 127
-		// for a shell process, 1 for a subshell.
-		if sh.subshell {
-			sh.exit(1)
-		} else {
+		// A non-interactive shell exits on ${x:?} and set -u errors: bash
+		// -c exits 127, bash FILE, bash < FILE and subshells exit 1.
+		if sh.cmdString && !sh.subshell {
 			sh.exit(127)
+		} else {
+			sh.exit(1)
 		}
 		return
 	}

@@ -668,11 +668,14 @@ func (v *FS) Chown(p string, uid, gid int) error {
 	return nil
 }
 
-// Chtimes implements command.FS.
+// Chtimes implements command.FS; a zero mtime stamps the current time.
 func (v *FS) Chtimes(p string, mtime time.Time) error {
 	n, err := v.existing("chtimes", p)
 	if err != nil {
 		return err
+	}
+	if mtime.IsZero() {
+		mtime = v.clock()
 	}
 	n.mtime = mtime
 	return nil

@@ -44,6 +44,15 @@ func Main(args []string) int {
 	fl := flag.NewFlagSet("shellbox-sandboxd launch", flag.ContinueOnError)
 	cg := fl.String("cgroup", "", "the machine's cgroup directory (empty: none)")
 	home := fl.String("cgroup-home", "", "cgroup v1: the directory this process returns to after starting bubblewrap")
+	var join, overlays []string
+	fl.Func("overlay", "lower:upper:work:target, an overlay mounted in this process's own mount namespace before bubblewrap starts (repeatable)", func(o string) error {
+		overlays = append(overlays, o)
+		return nil
+	})
+	fl.Func("join", "a cgroup v1 directory this process joins, with the sandbox, for good (repeatable)", func(d string) error {
+		join = append(join, d)
+		return nil
+	})
 	if err := fl.Parse(args); err != nil || fl.NArg() == 0 {
 		return 2
 	}
@@ -55,6 +64,17 @@ func Main(args []string) int {
 		return fail(fmt.Errorf("subreaper: %w", err))
 	}
 	unix.CloseOnExec(lockFD)
+	// The machine's CPU and memory cgroups (cgroup_parent on v1): joined
+	// before bubblewrap is forked, so that nothing of the sandbox starts
+	// outside them; the launcher's own share is negligible.
+	for _, d := range join {
+		if err := cgroup.AddProcess(d, strconv.Itoa(os.Getpid())); err != nil {
+			return fail(fmt.Errorf("joining %s: %w", d, err))
+		}
+	}
+	if err := mountOverlays(overlays); err != nil {
+		return fail(err)
+	}
 	var group *cgroup.Group
 	if *cg != "" {
 		group = cgroup.Open(*cg)

@@ -32,7 +32,7 @@ func Touch(inv *command.Invocation) int {
 		return st
 	}
 	noCreate, atimeOnly, mtime := false, false, false
-	t := inv.Sys.Now()
+	var t time.Time // zero: the filesystem stamps its current time
 	for _, o := range opts {
 		switch o.Name {
 		case "c":

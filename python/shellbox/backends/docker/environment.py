@@ -21,8 +21,9 @@ refused naming the key. gVisor (``runtime="runsc"``) refuses groups.
 As with Harbor's own docker environment, the files of ``environment/`` are
 copied into the workdir only for a prebuilt image without a Dockerfile
 (a Dockerfile's COPY lines decide what goes where). Tasks marked
-``network_mode = "no-network"`` get no network; others get the daemon's
-bridge. The task's cpus and memory_mb become container limits; storage_mb
+``network_mode = "no-network"`` get no network, ``"allowlist"`` only their
+hosts through shellbox's egress filter (shellbox.harbor_egress),
+and public ones the daemon's bridge. The task's cpus and memory_mb become container limits; storage_mb
 is applied only where the daemon's storage driver can limit a container's
 size (overlay2 on anything but xfs cannot), and is otherwise left unset
 rather than failing the trial.
@@ -52,6 +53,7 @@ from harbor.environments.capabilities import EnvironmentCapabilities, Environmen
 from harbor.environments.definition import should_upload_environment_dir
 
 from shellbox.backends.docker.machine import DockerMachineFactory
+from shellbox.harbor_egress import allowlist_capabilities
 from shellbox.harbor_support import MachineEnvironment
 from shellbox.image import DockerfileSource, RegistryImage
 from shellbox.machine import Command, DockerImage, MachineSpec, Requirements, UnsupportedMachineSpec
@@ -142,11 +144,13 @@ class DockerEnvironment(MachineEnvironment):
 
     @property
     def capabilities(self) -> EnvironmentCapabilities:
-        # Network is all or nothing: "no-network" tasks get Docker's "none"
-        # network, others its bridge; allowlists cannot be honoured. GPUs are
-        # requested from the daemon; one without the NVIDIA toolkit refuses
-        # the machine (UnsupportedMachineSpec naming gpus) when it starts.
-        return EnvironmentCapabilities(disable_internet=True, gpus=True)
+        # "no-network" tasks get Docker's "none" network; "allowlist" ones
+        # reach only shellbox's egress filter (shellbox.harbor_egress: on the
+        # container's loopback under runc, through a network gate under
+        # gVisor). GPUs are requested from the daemon; one without the NVIDIA
+        # toolkit refuses the machine (UnsupportedMachineSpec naming gpus)
+        # when it starts.
+        return allowlist_capabilities(gpus=True)
 
     @classmethod
     def resource_capabilities(cls) -> EnvironmentResourceCapabilities:
@@ -259,7 +263,7 @@ class DockerEnvironment(MachineEnvironment):
         self._force_build = force_build
         compose = self._compose_file()
         if compose is None:
-            self._machine = await self._factory().create(self._machine_spec())
+            self._machine = await self._create_machine(self._machine_spec())
         try:
             if compose is not None:
                 await self._start_group(compose)

@@ -15,6 +15,7 @@ from typing import Any
 from harbor.environments.capabilities import EnvironmentCapabilities
 
 from shellbox.backends.local.machine import LocalMachineFactory
+from shellbox.harbor_egress import allowlist_capabilities
 from shellbox.harbor_support import MachineEnvironment
 from shellbox.machine import HostImage, MachineSpec
 
@@ -71,9 +72,9 @@ class LocalEnvironment(MachineEnvironment):
 
     @property
     def capabilities(self) -> EnvironmentCapabilities:
-        # Network is all or nothing: "no-network" tasks get an empty network
-        # namespace; allowlists cannot be honoured.
-        return EnvironmentCapabilities(disable_internet=True)
+        # "no-network" and "allowlist" tasks get a private network namespace
+        # whose only way out is shellbox's egress filter (shellbox.harbor_egress).
+        return allowlist_capabilities()
 
     def _factory(self) -> LocalMachineFactory:
         return _factory_for(self._factory_key)

@@ -12,7 +12,8 @@ the task's image:
 
 Networking follows marin-shellbox's task policy: ``network_policy`` is
 ``"require-offline-task"`` (default: a task that allows internet access is
-refused) or ``"deny"`` (every task runs without a network card); since Harbor
+refused; an ``"allowlist"`` task reaches its hosts through shellbox's egress
+filter) or ``"deny"`` (every task runs without a network card); since Harbor
 passes its own ``network_policy`` to environments, ``task_network_policy`` is
 the same option under a name Harbor does not take.
 
@@ -38,6 +39,7 @@ from harbor.environments.definition import should_upload_environment_dir
 
 from shellbox.backends.qemu.image import QemuAssets
 from shellbox.backends.qemu.machine import Acceleration, QemuMachineFactory
+from shellbox.harbor_egress import allowlist_capabilities
 from shellbox.harbor_support import MachineEnvironment
 from shellbox.image import DockerfileSource
 from shellbox.machine import Command, DockerImage, MachineSpec, NetworkPolicy as MachineNetworkPolicy, QemuBundle
@@ -118,11 +120,14 @@ class QemuEnvironment(MachineEnvironment):
 
     @property
     def capabilities(self) -> EnvironmentCapabilities:
-        return EnvironmentCapabilities(disable_internet=True)
+        # "allowlist" tasks reach their hosts through shellbox's egress filter
+        # (shellbox.harbor_egress); "no-network" ones get no network card.
+        return allowlist_capabilities()
 
     def _validate_definition(self) -> None:
         super()._validate_definition()
-        if self.task_network_policy is NetworkPolicy.REQUIRE_OFFLINE_TASK and not getattr(self, "_network_disabled", False):
+        restricted = getattr(self, "_network_disabled", False) or getattr(self, "_network_is_allowlist", False)
+        if self.task_network_policy is NetworkPolicy.REQUIRE_OFFLINE_TASK and not restricted:
             raise ValueError(
                 "the task allows internet access but QEMU machines run without a network; "
                 "mark the task offline or pass network_policy='deny'"
@@ -163,7 +168,7 @@ class QemuEnvironment(MachineEnvironment):
             raise ValueError("force_build cannot rebuild a prebuilt guest bundle")
         began = time.perf_counter()
         self._image = await self._source()
-        self._machine = await self._factory().create(self._machine_spec())
+        self._machine = await self._create_machine(self._machine_spec())
         try:
             result = await self._machine.run(
                 Command(

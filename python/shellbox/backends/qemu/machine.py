@@ -58,7 +58,9 @@ class QemuMachineFactory(GoMachineFactory):
         policy: Path | None = None,
         restore: bool = True,
         cache_max_mb: int = 0,
+        egress_log: Path | None = None,
     ):
+        self.egress_log = egress_log
         self.acceleration = Acceleration(acceleration)
         self.assets = assets or QemuAssets()
         self.bundle_cache = bundle_cache

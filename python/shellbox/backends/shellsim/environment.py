@@ -14,9 +14,14 @@ Keyword arguments (``--ek``): ``cpu_limit`` (work units, default 10
 billion), ``memory_mb`` (2048), ``disk_limit_bytes`` (512 MiB),
 ``output_limit_bytes`` (128 MiB), ``package_spec`` (``PackageSpec()`` or
 its fields as a dict: only shell-only specs are accepted) and
-``task_network_policy`` ("require-offline-task", the default, or "deny").
-A task that asks for internet access is rejected unless the policy is
-"deny", which runs it offline. (Harbor passes its own ``network_policy``
+``task_network_policy`` ("require-offline-task", the default, or "deny") and
+``routes`` (virtual HTTP routes: dicts of ShellSimRoute's fields, ``body`` as
+text).
+A task that asks for the public internet is rejected unless the policy is
+"deny", which runs it offline; an ``allowlist`` task keeps the virtual routes
+of its hosts (requests to others are unreachable) and its requests are
+recorded in ``<trial dir>/egress/decisions.jsonl`` as the egress filter
+records them. (Harbor passes its own ``network_policy``
 object to every environment, so a job cannot set ours under that name; a
 direct constructor call may pass the string there.)
 
@@ -26,6 +31,7 @@ RuntimeError naming it, so it lands in the trial's exception info."""
 
 from __future__ import annotations
 
+import json
 import threading
 from enum import StrEnum
 from typing import Any
@@ -41,8 +47,10 @@ from shellbox.backends.shellsim.machine import (
     DEFAULT_OUTPUT_LIMIT,
     ShellSimEngine,
     ShellSimMachineFactory,
+    ShellSimRoute,
     ShellSimShellSession,
 )
+from shellbox.harbor_egress import allowlist_capabilities
 from shellbox.harbor_support import MachineEnvironment
 from shellbox.machine import MachineSpec, MachineTerminated, NetworkPolicy, PackageSpec, Requirements
 
@@ -54,17 +62,26 @@ class TaskNetworkPolicy(StrEnum):
     DENY = "deny"
 
 
-_factories: dict[ShellSimEngine, ShellSimMachineFactory] = {}
+_factories: dict[str, ShellSimMachineFactory] = {}
 _factories_lock = threading.Lock()
 
 
 def shared_factory(engine: ShellSimEngine) -> ShellSimMachineFactory:
     """One factory (engine context) per option set and worker process."""
+    key = json.dumps(engine.options().to_json(), sort_keys=True)  # routes hold dicts: not hashable
     with _factories_lock:
-        factory = _factories.get(engine)
+        factory = _factories.get(key)
         if factory is None:
-            factory = _factories[engine] = ShellSimMachineFactory(engine=engine)
+            factory = _factories[key] = ShellSimMachineFactory(engine=engine)
         return factory
+
+
+def _route(value: dict[str, Any]) -> ShellSimRoute:
+    """A route from its fields (``body`` as text), as a job's kwargs give it."""
+    fields = dict(value)
+    if isinstance(fields.get("body"), str):
+        fields["body"] = fields["body"].encode()
+    return ShellSimRoute(**fields)
 
 
 def _package_spec(value: Any) -> PackageSpec:
@@ -84,24 +101,34 @@ class ShellSimEnvironment(MachineEnvironment):
     """One ShellSim machine per trial."""
 
     bash = "bash"
+    # ShellSim builds nothing: a task's environment/, when present, only holds files to copy.
+    requires_environment_dir = False
 
     def __init__(
         self,
         *args: Any,
+        context: Any = None,
         cpu_limit: int = DEFAULT_CPU_LIMIT,
         memory_mb: int = DEFAULT_MEMORY_MB,
         disk_limit_bytes: int = DEFAULT_DISK_LIMIT,
         output_limit_bytes: int = DEFAULT_OUTPUT_LIMIT,
-        package_spec: Any = None,
+        package_spec: Any = PackageSpec(),
         task_network_policy: str | None = None,
-        network_policy: Any = None,
+        network_policy: Any = TaskNetworkPolicy.REQUIRE_OFFLINE_TASK,
+        routes: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
         **kwargs: Any,
     ):
+        if context is not None:
+            raise TypeError("context: this ShellSim runs in Go and takes no shellsim.Context; pass cpu_limit and the other limits")
         if isinstance(network_policy, str):
             task_network_policy, network_policy = task_network_policy or network_policy, None
         self._task_network_policy = TaskNetworkPolicy(task_network_policy or TaskNetworkPolicy.REQUIRE_OFFLINE_TASK)
         self._engine = ShellSimEngine(
-            cpu=int(cpu_limit), memory_mb=DEFAULT_MEMORY_MB, disk=int(disk_limit_bytes), output=int(output_limit_bytes)
+            cpu=int(cpu_limit),
+            memory_mb=DEFAULT_MEMORY_MB,
+            disk=int(disk_limit_bytes),
+            output=int(output_limit_bytes),
+            routes=tuple(_route(r) for r in routes),
         )
         self._memory_mb = int(memory_mb)
         if self._memory_mb <= 0:
@@ -118,12 +145,17 @@ class ShellSimEnvironment(MachineEnvironment):
 
     @property
     def capabilities(self) -> EnvironmentCapabilities:
-        return EnvironmentCapabilities(disable_internet=True)
+        # An allowlist keeps the virtual routes of its hosts (others are
+        # unreachable) and records each request as the egress filter would;
+        # the routes are fixed when the machine is made, so the policy is too.
+        caps = allowlist_capabilities()
+        caps.dynamic_network_policy = False
+        return caps
 
     def _validate_definition(self) -> None:
         super()._validate_definition()
         policies = [self.network_policy, *getattr(self, "_phase_network_policies", [])]
-        online = [p for p in policies if p is not None and p.network_mode != NetworkMode.NO_NETWORK]
+        online = [p for p in policies if p is not None and p.network_mode == NetworkMode.PUBLIC]
         if online and self._task_network_policy != TaskNetworkPolicy.DENY:
             modes = sorted({str(p.network_mode.value) for p in online})
             raise ValueError(

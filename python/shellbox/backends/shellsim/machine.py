@@ -106,6 +106,7 @@ class ShellSimMachineFactory(GoMachineFactory):
     def __init__(
         self,
         *,
+        context: object = None,
         cpu: int = DEFAULT_CPU_LIMIT,
         memory_mb: int = DEFAULT_MEMORY_MB,
         disk: int = DEFAULT_DISK_LIMIT,
@@ -113,6 +114,9 @@ class ShellSimMachineFactory(GoMachineFactory):
         routes: tuple[ShellSimRoute, ...] = (),
         engine: ShellSimEngine | None = None,
     ):
+        if context is not None:
+            # marin-shellbox passes a Python shellsim.Context; ShellSim runs in Go here.
+            raise TypeError("context: this ShellSim runs in Go and takes no shellsim.Context; pass cpu, disk, output or engine")
         if engine is None:
             engine = ShellSimEngine(cpu=cpu, memory_mb=memory_mb, disk=disk, output=output, routes=tuple(routes))
         self.engine = engine

@@ -237,9 +237,15 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
+				msg := arg
+				if msg == "" && op == syntax.ErrorUnset {
+					msg = "parameter not set"
+				} else if msg == "" {
+					msg = "parameter null or not set"
+				}
 				return "", UnsetParameterError{
 					Node:    pe,
-					Message: arg,
+					Message: msg,
 				}
 			}
 		case syntax.AssignUnset:

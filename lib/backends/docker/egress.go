@@ -1,0 +1,216 @@
+package docker
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net"
+	"os"
+
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/container"
+
+	"github.com/shellbox/shellbox/lib/egress"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// An allowlisted container has Docker's "none" network (loopback only);
+// the host opens the egress filter's DNS server and proxy on that
+// loopback, inside the container's network namespace, so nothing else
+// leads out. The container's resolver and proxy variables point there.
+
+// gVisor's sentry has a network stack of its own, which cannot see
+// sockets on the kernel's loopback of the container's namespace. An
+// allowlisted gVisor container therefore joins the namespace of a small
+// runc "gate" container (its image, running `read`) whose only card is a
+// veth to a namespace holding nothing but the egress filter
+// (egress.AttachVeth); runsc takes that card over at start. The gate reads
+// its stdin from us, so it ends when this process does.
+
+// egressGate is the gate of an allowlisted gVisor container.
+type egressGate struct {
+	id       string
+	hj       types.HijackedResponse
+	guard    *egress.Guard
+	endpoint egress.Endpoint
+}
+
+// vethFilterHost is the filter's address on a gate's link (egress.AttachVeth).
+var vethFilterHost, _, _ = net.SplitHostPort(egress.VethEndpoint.DNS)
+
+// usesGate says whether an allowlisted container needs a gate.
+func (f *Factory) usesGate() bool { return f.runtime != "" && f.runtime != "runc" }
+
+// prepareEgress adds what an allowlisted container needs to its config,
+// starting its gate (with the filter attached) first under gVisor.
+func (f *Factory) prepareEgress(ctx context.Context, spec machine.Spec, image, id string, cfg *container.Config, hostCfg *container.HostConfig) (*egressGate, error) {
+	if spec.Network != machine.NetworkAllowlist {
+		return nil, nil
+	}
+	ep := egress.GuestEndpoint
+	var gate *egressGate
+	if f.usesGate() {
+		var err error
+		if gate, err = f.startGate(ctx, spec, image, id); err != nil {
+			return nil, err
+		}
+		ep = gate.endpoint
+		hostCfg.NetworkMode = container.NetworkMode("container:" + gate.id)
+	} else {
+		host, _, _ := net.SplitHostPort(ep.DNS)
+		hostCfg.DNS = []string{host}
+		hostCfg.NetworkMode = "none"
+	}
+	env := maps.Clone(spec.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	for k, v := range ep.GuestEnv() {
+		if _, set := env[k]; !set {
+			env[k] = v
+		}
+	}
+	cfg.Env = envList(env, nil)
+	return gate, nil
+}
+
+func (f *Factory) startGate(ctx context.Context, spec machine.Spec, image, id string) (*egressGate, error) {
+	labels := map[string]string{LabelMachine: id, LabelBackend: f.backend}
+	if f.owner != "" {
+		labels[LabelOwner] = f.owner
+	}
+	// The machine's environment too: whoever looks for the machine's
+	// containers by it finds the gate.
+	cfg := &container.Config{Image: image, Entrypoint: []string{"/bin/sh", "-c", "read x"}, Cmd: nil,
+		Env: envList(spec.Env, nil), OpenStdin: true, StdinOnce: true, AttachStdin: true, Labels: labels}
+	hostCfg := &container.HostConfig{Runtime: "runc", NetworkMode: "none", DNS: []string{vethFilterHost}}
+	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, "shellbox-"+id+"-gate")
+	if err != nil {
+		return nil, fmt.Errorf("creating the network gate: %w", err)
+	}
+	g := &egressGate{id: resp.ID}
+	fail := func(err error) (*egressGate, error) {
+		g.close(f)
+		return nil, err
+	}
+	if g.hj, err = f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true}); err != nil {
+		return fail(fmt.Errorf("attaching to the network gate: %w", err))
+	}
+	if err := f.cli.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
+		return fail(fmt.Errorf("starting the network gate: %w", err))
+	}
+	info, err := f.cli.ContainerInspect(ctx, resp.ID)
+	if err != nil {
+		return fail(err)
+	}
+	if info.State == nil || info.State.Pid == 0 {
+		return fail(fmt.Errorf("the network gate has no process"))
+	}
+	if g.guard, err = egress.NewGuard("shellbox-"+id, egress.ModeAllowlist, spec.AllowedHosts, spec.EgressLog); err != nil {
+		return fail(err)
+	}
+	if g.endpoint, err = g.guard.AttachVeth(fmt.Sprintf("/proc/%d/ns/net", info.State.Pid), "eth0"); err != nil {
+		return fail(err)
+	}
+	return g, nil
+}
+
+// close removes the gate (after its container, when there is one).
+func (g *egressGate) close(f *Factory) {
+	if g == nil {
+		return
+	}
+	if g.guard != nil {
+		g.guard.Close()
+	}
+	if g.hj.Conn != nil {
+		g.hj.Close()
+	}
+	f.removeQuietly(g.id)
+}
+
+// startEgress attaches the filter to a started container, before any
+// guest command runs.
+func (m *Machine) startEgress(ctx context.Context) error {
+	if m.spec.Network != machine.NetworkAllowlist {
+		return nil
+	}
+	if m.gate != nil { // attached to the gate before the container started
+		m.mu.Lock()
+		m.egress = m.gate.guard
+		m.mu.Unlock()
+		return nil
+	}
+	info, err := m.cli.ContainerInspect(ctx, m.id)
+	if err != nil {
+		return err
+	}
+	if info.State == nil || info.State.Pid == 0 {
+		return fmt.Errorf("the container has no process")
+	}
+	g, err := egress.NewGuard(m.name, egress.ModeAllowlist, m.spec.AllowedHosts, m.spec.EgressLog)
+	if err != nil {
+		return err
+	}
+	if _, err := g.Attach(fmt.Sprintf("/proc/%d/ns/net", info.State.Pid)); err != nil {
+		g.Close()
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		g.Close()
+		return machine.ErrClosed
+	}
+	m.egress = g
+	return nil
+}
+
+// SetNetworkPolicy changes the policy of an allowlisted container (deny,
+// another allowlist, or every host through the filter); the network of
+// other containers is fixed when they are created.
+func (m *Machine) SetNetworkPolicy(ctx context.Context, policy machine.NetworkPolicy, hosts []string, phase string) error {
+	if err := machine.ValidateAllowedHosts(policy, hosts); err != nil {
+		return err
+	}
+	if err := m.check(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	g := m.egress
+	m.mu.Unlock()
+	if g == nil {
+		if policy == m.spec.Network {
+			return nil
+		}
+		return m.f.unsupported("network", "only a machine created with the allowlist policy can change its network policy")
+	}
+	return g.SetNetwork(egress.Mode(policy), hosts, phase)
+}
+
+func (m *Machine) closeEgress() {
+	m.mu.Lock()
+	g := m.egress
+	m.mu.Unlock()
+	if g != nil {
+		g.Close()
+	}
+}
+
+// removeGate removes the gate of a gVisor container, once the container
+// that joined its namespace is gone.
+func (m *Machine) removeGate() {
+	m.mu.Lock()
+	g := m.gate
+	m.gate = nil
+	m.mu.Unlock()
+	g.close(m.f)
+}
+
+// checkEgress refuses an allowlist where the filter cannot be attached.
+func (f *Factory) checkEgress(spec machine.Spec) error {
+	if spec.Network == machine.NetworkAllowlist && os.Geteuid() != 0 {
+		return f.unsupported("network", "the allowlist opens the egress filter inside the container's network namespace, which needs root")
+	}
+	return nil
+}

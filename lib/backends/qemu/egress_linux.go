@@ -1,0 +1,129 @@
+package qemu
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/shellbox/shellbox/lib/egress"
+	"github.com/shellbox/shellbox/lib/machine"
+)
+
+// An allowlisted machine's QEMU runs in a network namespace of its own
+// that holds only loopback, where the host opens the egress filter's DNS
+// server and proxy. The VM's one card is on QEMU's user-mode network,
+// whose gateway (10.0.2.2) leads to that loopback: the filter is the only
+// thing the guest can reach.
+
+// guestEndpoint is the filter as the guest addresses it.
+var guestEndpoint = egress.Endpoint{DNS: "10.0.2.2:53", Proxy: "10.0.2.2:3128"}
+
+func usesUserNet(spec machine.Spec) bool {
+	return spec.Network == machine.NetworkAllow || spec.Network == machine.NetworkAllowlist
+}
+
+// checkEgress refuses an allowlist this host cannot give a namespace to.
+func (f *Factory) checkEgress(spec machine.Spec) error {
+	if spec.Network != machine.NetworkAllowlist {
+		return nil
+	}
+	if !f.userNet {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "this QEMU has no user-mode networking (slirp), which the allowlist needs"}
+	}
+	if os.Geteuid() != 0 {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "the allowlist puts QEMU in a network namespace of its own, which needs root"}
+	}
+	return nil
+}
+
+// Create boots a fresh machine from the spec's image; an allowlisted one
+// gets the proxy variables and a resolver pointing at the filter.
+func (f *Factory) Create(ctx context.Context, spec machine.Spec) (machine.Machine, error) {
+	if spec.Network == machine.NetworkAllowlist {
+		env := maps.Clone(spec.Env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		for k, v := range guestEndpoint.GuestEnv() {
+			if _, set := env[k]; !set {
+				env[k] = v
+			}
+		}
+		spec.Env = env
+	}
+	m, err := f.createMachine(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Network == machine.NetworkAllowlist {
+		if err := m.writeResolvConf(ctx); err != nil {
+			m.Close(context.WithoutCancel(ctx))
+			return nil, &machine.StartupError{Backend: Name, Err: fmt.Errorf("pointing the guest's resolver at the egress filter: %w", err)}
+		}
+	}
+	return m, nil
+}
+
+// startEgress attaches the filter to a started QEMU's namespace, before
+// the guest can send anything.
+func (m *Machine) startEgress() error {
+	if m.spec.Network != machine.NetworkAllowlist {
+		return nil
+	}
+	g, err := egress.NewGuard(filepath.Base(m.dir), egress.ModeAllowlist, m.spec.AllowedHosts, m.spec.EgressLog)
+	if err != nil {
+		return err
+	}
+	if _, err := g.Attach(fmt.Sprintf("/proc/%d/ns/net", m.cmd.Process.Pid)); err != nil {
+		g.Close()
+		return err
+	}
+	m.mu.Lock()
+	m.egress = g
+	m.mu.Unlock()
+	return nil
+}
+
+// writeResolvConf replaces the resolver the guest set for user-mode
+// networking (QEMU's own, which cannot reach out of the namespace).
+func (m *Machine) writeResolvConf(ctx context.Context) error {
+	p := filepath.Join(m.dir, "resolv.conf")
+	if err := os.WriteFile(p, []byte(guestEndpoint.ResolvConf()), 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(p)
+	return m.Upload(ctx, p, "/etc/resolv.conf")
+}
+
+// SetNetworkPolicy changes the policy of an allowlisted machine (deny,
+// another allowlist, or every host through the filter).
+func (m *Machine) SetNetworkPolicy(ctx context.Context, policy machine.NetworkPolicy, hosts []string, phase string) error {
+	if err := machine.ValidateAllowedHosts(policy, hosts); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	g, closed := m.egress, m.closed
+	m.mu.Unlock()
+	if closed {
+		return machine.ErrClosed
+	}
+	if g == nil {
+		if policy == m.spec.Network {
+			return nil
+		}
+		return &machine.UnsupportedSpec{Backend: Name, Field: "network", Reason: "only a machine created with the allowlist policy can change its network policy"}
+	}
+	return g.SetNetwork(egress.Mode(policy), hosts, phase)
+}
+
+func (m *Machine) closeEgress() {
+	m.mu.Lock()
+	g := m.egress
+	m.egress = nil
+	m.mu.Unlock()
+	if g != nil {
+		g.Close()
+	}
+}

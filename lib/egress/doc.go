@@ -1,0 +1,23 @@
+// Package egress is the host-side network filter of allowlisted machines:
+// it answers the guest's DNS, admits TCP connections only to allowed names
+// and addresses (checking the TLS SNI or the HTTP Host of each), and writes
+// one JSON line per decision.
+//
+// The guest reaches the filter only through sockets the host opens where
+// nothing else is: on the loopback of the machine's own network namespace
+// (Attach: bubblewrap sandboxes, runc containers, and QEMU's namespace,
+// whose user-mode network maps the guest's gateway there), or on the far
+// end of a veth that is the namespace's only card (AttachVeth: gVisor,
+// whose network stack is not the kernel's). There is a DNS server and an
+// HTTP proxy (CONNECT for TLS, absolute URIs for plain HTTP) whose address
+// the backend puts in the guest's HTTP_PROXY and HTTPS_PROXY. Everything
+// else the guest tries (another resolver, an IP literal, IPv6, UDP, ICMP,
+// raw sockets) has no route, so the filter fails closed for programs that
+// ignore the proxy. No host firewall rule is involved.
+//
+// Entries follow Harbor's allowed_hosts: "example.com" admits that name
+// alone, "*.example.com" admits every name below example.com (any depth)
+// but not example.com itself, IP literals and CIDR ranges admit those
+// addresses. Bare top-level names and wildcards over a public suffix are
+// refused.
+package egress

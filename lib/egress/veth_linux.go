@@ -1,0 +1,128 @@
+package egress
+
+import (
+	"fmt"
+	"net"
+	"runtime"
+
+	"github.com/vishvananda/netlink"
+	"github.com/vishvananda/netns"
+	"golang.org/x/sys/unix"
+)
+
+// For a machine whose network stack is not the kernel's (gVisor's sentry
+// has its own), the filter cannot sit on the machine's loopback. Instead
+// the machine's namespace gets one card, a veth whose other end is in a
+// namespace of the filter's own that holds nothing but that end and the
+// filter's sockets: whatever the guest sends, to any address, arrives
+// there and is forwarded nowhere.
+
+// Addresses of the point-to-point link (private to the two namespaces).
+const (
+	vethFilterAddr = "10.254.254.1"
+	vethGuestAddr  = "10.254.254.2"
+	vethPrefixLen  = 30
+)
+
+// AttachVeth links the namespace at nsPath to a new namespace of the
+// filter's own and serves the filter there; the machine's end is named
+// ifname, with a default route to the filter. The filter's namespace goes
+// away when Close closes its sockets.
+func (f *Filter) AttachVeth(nsPath, ifname string) (Endpoint, error) {
+	guestNS, err := netns.GetFromPath(nsPath)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	defer guestNS.Close()
+	ownNS, err := newNetns()
+	if err != nil {
+		return Endpoint{}, fmt.Errorf("egress: a namespace for the filter: %w", err)
+	}
+	defer ownNS.Close() // the sockets and the link keep it alive
+	own, err := netlink.NewHandleAt(ownNS)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	defer own.Close()
+	guest, err := netlink.NewHandleAt(guestNS)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	defer guest.Close()
+
+	veth := &netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "filter0"}, PeerName: ifname, PeerNamespace: netlink.NsFd(guestNS)}
+	if err := own.LinkAdd(veth); err != nil {
+		return Endpoint{}, fmt.Errorf("egress: creating the link: %w", err)
+	}
+	setUp := func(h *netlink.Handle, name, addr string) error {
+		link, err := h.LinkByName(name)
+		if err != nil {
+			return err
+		}
+		a, err := netlink.ParseAddr(fmt.Sprintf("%s/%d", addr, vethPrefixLen))
+		if err != nil {
+			return err
+		}
+		if err := h.AddrAdd(link, a); err != nil {
+			return err
+		}
+		return h.LinkSetUp(link)
+	}
+	if err := setUp(own, "filter0", vethFilterAddr); err != nil {
+		return Endpoint{}, err
+	}
+	if lo, err := own.LinkByName("lo"); err == nil {
+		own.LinkSetUp(lo)
+	}
+	if err := setUp(guest, ifname, vethGuestAddr); err != nil {
+		return Endpoint{}, err
+	}
+	link, err := guest.LinkByName(ifname)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	if err := guest.RouteAdd(&netlink.Route{LinkIndex: link.Attrs().Index, Gw: net.ParseIP(vethFilterAddr)}); err != nil {
+		return Endpoint{}, fmt.Errorf("egress: the machine's default route: %w", err)
+	}
+	ep := VethEndpoint
+	if err := f.serveIn(fmt.Sprintf("/proc/self/fd/%d", int(ownNS)), ep); err != nil {
+		return Endpoint{}, err
+	}
+	return ep, nil
+}
+
+// newNetns makes a network namespace and returns a handle to it, leaving
+// the calling goroutine's thread in its own.
+func newNetns() (netns.NsHandle, error) {
+	type result struct {
+		ns  netns.NsHandle
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		self, err := netns.Get()
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		defer self.Close()
+		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			done <- result{err: err}
+			return
+		}
+		ns, err := netns.Get()
+		if err := netns.Set(self); err != nil {
+			// Left locked: the thread ends with the goroutine.
+			done <- result{ns: ns, err: err}
+			return
+		}
+		runtime.UnlockOSThread()
+		done <- result{ns: ns, err: err}
+	}()
+	r := <-done
+	if r.err != nil && r.ns.IsOpen() {
+		r.ns.Close()
+	}
+	return r.ns, r.err
+}
