@@ -25,6 +25,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require github.com/coder/websocket v1.8.15
+
 require golang.org/x/net v0.60.0 // indirect
 
 require (
@@ -32,7 +34,7 @@ require (
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/containers/libtrust v0.0.0-20230121012942-c1716e8a8d01 // indirect
 	github.com/containers/ocicrypt v1.3.2 // indirect
-	github.com/docker/cli v29.9.0+incompatible // indirect
+	github.com/docker/cli v29.9.0+incompatible
 	github.com/docker/distribution v2.8.3+incompatible // indirect
 	github.com/docker/docker-credential-helpers v0.9.10 // indirect
 	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
