@@ -189,15 +189,81 @@ async def test_one_relay_serves_a_docker_group():
             assert b"413" in too_big.stderr
 
 
-async def test_shellsim_is_refused_by_name():
+@pytest.fixture
+async def sim():
     from shellbox.backends.shellsim.machine import ShellSimMachineFactory
-    from shellbox.machine import ShellSimBuiltins, UnsupportedMachineSpec
+    from shellbox.machine import ShellSimBuiltins
 
-    sim = await ShellSimMachineFactory().create(MachineSpec(ShellSimBuiltins()))
-    try:
-        with pytest.raises(UnsupportedMachineSpec) as info:
-            async with serve_http(sim, echo, port=8000):
-                pass
-        assert info.value.field == "machine"
-    finally:
-        await sim.close()
+    m = await ShellSimMachineFactory().create(MachineSpec(ShellSimBuiltins()))
+    yield m
+    await m.close()
+
+
+async def test_shellsim_round_trips_through_a_virtual_route(sim, tmp_path):
+    async with serve_http(sim, echo, port=8300) as url:
+        assert url == "http://127.0.0.1:8300"
+        got = await sh(sim, f"curl -s -H 'Authorization: Bearer guest-token' -H 'Cookie: s=1' '{url}/v1/judge?a=1&b=two'")
+        seen = json.loads(got.stdout)
+        assert (seen["method"], seen["path"], seen["query"]) == ("GET", "/v1/judge", "a=1&b=two")
+        assert b"guest-token" not in got.stdout and b"Cookie" not in got.stdout
+        got = await sh(sim, "wget -q -O- http://localhost:8300/w")
+        assert json.loads(got.stdout)["path"] == "/w", got
+        payload = bytes(range(256)) * 64
+        (tmp_path / "payload").write_bytes(payload)
+        await sim.upload(tmp_path / "payload", "/tmp/payload")
+        posted = await sh(sim, f"curl -s --data-binary @/tmp/payload {url}/bin")
+        seen = json.loads(posted.stdout)
+        assert seen["sha256"] == hashlib.sha256(payload).hexdigest() and seen["len"] == len(payload) and seen["method"] == "POST"
+        got = await sh(sim, f"curl -s -o /dev/null -w '%{{http_code}} ' -X PUT -d x {url}/; curl -s -o /dev/null -w '%{{http_code}}' -X DELETE {url}/")
+        assert got.stdout == b"405 405"
+
+    async def binary(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(207, b"\x00\xff\x01" + request.body, content_type="application/octet-stream")
+
+    async with serve_http(sim, binary, port=8300) as url:
+        got = await sh(sim, f"curl -s -o /tmp/out -w '%{{http_code}} %{{content_type}}' --data-binary @/tmp/payload {url}/")
+        assert got.stdout == b"207 application/octet-stream", got
+        await sim.download("/tmp/out", tmp_path / "out")
+        assert (tmp_path / "out").read_bytes() == b"\x00\xff\x01" + payload
+    # Leaving the context removed the route: nothing answers any more.
+    gone = await sh(sim, f"curl -s -o /dev/null -w '%{{http_code}}' {url}/; echo \" $?\"")
+    assert gone.stdout == b"000 7\n", gone
+
+
+async def test_shellsim_limits_and_failures(sim, tmp_path):
+    async def handler(request: HttpRequest) -> HttpResponse:
+        if request.path == "/size":
+            return HttpResponse(200, str(len(request.body)).encode())
+        if request.path == "/big":
+            return HttpResponse(200, b"z" * (MAX_BODY_BYTES + (request.query == "over")))
+        if request.path == "/raise":
+            raise RuntimeError("HOST-SECRET traceback /root/.ssh/id_rsa")
+        return HttpResponse(404, b"")
+
+    (tmp_path / "max").write_bytes(b"a" * MAX_BODY_BYTES)
+    (tmp_path / "over").write_bytes(b"a" * (MAX_BODY_BYTES + 1))
+    await sim.upload(tmp_path / "max", "/tmp/max")
+    await sim.upload(tmp_path / "over", "/tmp/over")
+    async with serve_http(sim, handler, port=8301) as url:
+        got = await sh(
+            sim,
+            f"""curl -s --data-binary @/tmp/max {url}/size; echo
+            curl -s -o /dev/null -w '%{{http_code}}\\n' --data-binary @/tmp/over {url}/size
+            curl -s {url}/big | wc -c
+            curl -s -o /dev/null -w '%{{http_code}}\\n' '{url}/big?over'
+            curl -s -w ' %{{http_code}}\\n' {url}/raise""",
+        )
+        lines = got.stdout.decode().split("\n")
+        assert [line.strip() for line in lines[:4]] == [str(MAX_BODY_BYTES), "413", str(MAX_BODY_BYTES), "502"], got
+        assert lines[4].endswith(" 502") and "HOST-SECRET" not in got.stdout.decode() and "ssh" not in got.stdout.decode()
+
+
+async def test_shellsim_machine_closed_first_is_reported():
+    from shellbox.backends.shellsim.machine import ShellSimMachineFactory
+    from shellbox.machine import ShellSimBuiltins
+
+    m = await ShellSimMachineFactory().create(MachineSpec(ShellSimBuiltins()))
+    with pytest.raises(MachineClosed):
+        async with asyncio.timeout(60):
+            async with serve_http(m, echo, port=8302):
+                await m.close()

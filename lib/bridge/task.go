@@ -150,7 +150,7 @@ func serveHTTP(b *Bridge, ctx context.Context, req []byte) (Reply, error) {
 		return Reply{}, &machine.InvalidSpec{Field: "machine", Reason: "not a machine handle"}
 	}
 	ro := &relayObject{queue: make(chan *relayCall, relay.MaxPending), waiting: map[uint64]*relayCall{}}
-	rl, err := relay.Serve(ctx, m.machine, r.Port, ro.handle)
+	rl, err := relay.Start(ctx, m.machine, r.Port, ro.handle)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -171,7 +171,7 @@ type relayAnswer struct {
 }
 
 type relayObject struct {
-	r     *relay.Relay
+	r     relay.Server
 	queue chan *relayCall
 
 	mu      sync.Mutex

@@ -231,7 +231,10 @@ func (r *Relay) dispatch(f frame) {
 }
 
 // call runs the handler, turning its failures into 502s.
-func (r *Relay) call(ctx context.Context, req Request) (resp Response) {
+func (r *Relay) call(ctx context.Context, req Request) Response { return callHandler(ctx, r.h, req) }
+
+// callHandler runs h, turning its failures into 502s.
+func callHandler(ctx context.Context, h Handler, req Request) (resp Response) {
 	badGateway := func(msg string) Response {
 		return Response{Status: http.StatusBadGateway, Body: []byte(`{"error":"` + msg + `"}`)}
 	}
@@ -240,7 +243,7 @@ func (r *Relay) call(ctx context.Context, req Request) (resp Response) {
 			resp = badGateway("handler failed")
 		}
 	}()
-	resp, err := r.h(ctx, req)
+	resp, err := h(ctx, req)
 	switch {
 	case err != nil:
 		return badGateway("handler failed")

@@ -276,6 +276,15 @@ func (e *Environment) AddRoute(r command.Route) error {
 	return err
 }
 
+// RemoveServedRoute removes the routes with a Serve function whose
+// pattern is pattern (AddRoute added them).
+func (e *Environment) RemoveServedRoute(pattern string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.rt.Routes().RemoveServed(pattern)
+	e.note(func(c *Environment) { c.rt.Routes().RemoveServed(pattern) }, len(pattern))
+}
+
 // Signal sends signal sig (a number) to process pid, or to process group
 // pid when group is set, as kill does; it fails when no such process is
 // alive.

@@ -10,7 +10,9 @@ async) takes an HttpRequest and returns an HttpResponse. Only GET and POST reach
 it (others get 405); bodies are at most 4 MiB each way (a larger request gets
 413, a larger response becomes 502); at most 16 requests wait at once (more get
 503); no header crosses; an exception becomes 502 with no detail in the guest.
-In a task group, one relay serves every member through the shared loopback."""
+In a task group, one relay serves every member through the shared loopback.
+On ShellSim the relay is a virtual route: ``curl``/``wget`` to the port inside
+the simulation call the handler, with the same limits."""
 
 from __future__ import annotations
 
@@ -21,7 +23,6 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Union
 
 from shellbox import _go, _wire
-from shellbox.machine import Backend, UnsupportedMachineSpec
 
 __all__ = ["HttpRequest", "HttpResponse", "serve_http", "MAX_BODY_BYTES", "MAX_PENDING_REQUESTS"]
 
@@ -75,12 +76,6 @@ async def serve_http(machine: _go.GoMachine, handler: Handler, *, port: int) -> 
         raise TypeError(f"serve_http takes a shellbox machine, got {type(machine).__name__}")
     if isinstance(port, bool) or not isinstance(port, int):
         raise TypeError(f"port must be an int, got {type(port).__name__}")
-    if machine.backend == Backend.SHELLSIM:
-        raise UnsupportedMachineSpec(
-            "serve_http needs a machine that runs host programs; ShellSim's virtual network has static routes only "
-            "(a handler route is not built yet)",
-            "machine",
-        )
     reply = await _go.call(0, _wire.ROOT_SERVE_HTTP, _wire.ServeHTTPRequest(_go.machine_handle(machine), port))
     relay = _go._Handle(reply.header.handle)
     answers: set[asyncio.Task[None]] = set()

@@ -30,6 +30,7 @@ type Machine struct {
 
 	mu     sync.Mutex
 	closed bool
+	gone   chan struct{} // closed by Close
 }
 
 var (
@@ -38,7 +39,7 @@ var (
 )
 
 func newMachine(e *Engine, spec machine.Spec, l shellsim.Limits) (*Machine, error) {
-	m := &Machine{engine: e, spec: spec, workdir: spec.Workdir, env: shellsim.NewEnvironment(l)}
+	m := &Machine{engine: e, spec: spec, workdir: spec.Workdir, env: shellsim.NewEnvironment(l), gone: make(chan struct{})}
 	if m.workdir == "" {
 		m.workdir = "/work"
 	}
@@ -220,6 +221,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.mu.Unlock()
+	close(m.gone)
 	m.env.Interrupt() // a running command stops instead of delaying Close
 	m.recordEgress()  // the agent session's requests too
 	m.egress.close()

@@ -25,13 +25,16 @@ type NetworkLog interface {
 
 // Route answers requests whose URL matches Pattern (an exact URL or a glob
 // where '*' matches any run of characters) and, when Method is not empty,
-// whose method equals it.
+// whose method equals it. A route with Serve answers with what Serve
+// returns instead of its static Status, Headers and Body (a host-side
+// handler: serve_http on ShellSim).
 type Route struct {
 	Pattern string
 	Method  string
 	Status  int
 	Headers map[string]string
 	Body    []byte
+	Serve   func(HTTPRequest) HTTPResponse
 }
 
 // HTTPRequest is one request made by a command.
@@ -115,6 +118,21 @@ func (t *RouteTable) Routes() []Route {
 	return append([]Route(nil), t.routes...)
 }
 
+// RemoveServed removes the routes with a Serve function whose pattern is
+// pattern.
+func (t *RouteTable) RemoveServed(pattern string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	kept := t.routes[:0]
+	for _, r := range t.routes {
+		if r.Serve == nil || r.Pattern != pattern {
+			kept = append(kept, r)
+		}
+	}
+	clear(t.routes[len(kept):])
+	t.routes = kept
+}
+
 // ClearRoutes removes every route (the request record stays).
 func (t *RouteTable) ClearRoutes() {
 	t.mu.Lock()
@@ -122,10 +140,11 @@ func (t *RouteTable) ClearRoutes() {
 	t.routes = nil
 }
 
-// Fetch answers req from the best matching route and records it.
+// Fetch answers req from the best matching route and records it. A
+// served route's function runs without the table's lock: it may wait on
+// the host.
 func (t *RouteTable) Fetch(req HTTPRequest) (HTTPResponse, bool) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	method := strings.ToUpper(req.Method)
 	if method == "" {
 		method = "GET"
@@ -140,12 +159,23 @@ func (t *RouteTable) Fetch(req HTTPRequest) (HTTPResponse, bool) {
 			best, bestScore = i, s
 		}
 	}
-	rec := RequestRecord{Method: method, URL: req.URL}
 	var resp HTTPResponse
+	var serve func(HTTPRequest) HTTPResponse
 	if best >= 0 {
 		r := t.routes[best]
+		serve = r.Serve
 		resp = HTTPResponse{Status: r.Status, Headers: cloneHeaders(r.Headers), Body: append([]byte(nil), r.Body...)}
-		rec.Matched, rec.Status = true, r.Status
+	}
+	if serve != nil {
+		t.mu.Unlock()
+		req.Method = method
+		resp = serve(req)
+		t.mu.Lock()
+	}
+	defer t.mu.Unlock()
+	rec := RequestRecord{Method: method, URL: req.URL}
+	if best >= 0 {
+		rec.Matched, rec.Status = true, resp.Status
 	}
 	if len(t.records) < MaxRecordedFetch {
 		t.records = append(t.records, rec)
