@@ -36,3 +36,8 @@ func ParseFrames(data []byte) int {
 		n++
 	}
 }
+
+// Answer is one request to a virtual relay, as curl in the machine makes it.
+func (v *Virtual) Answer(method, url string, body []byte) (int, string, []byte) {
+	return v.serve(method, url, body)
+}
