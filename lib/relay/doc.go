@@ -10,6 +10,11 @@
 // host destination, and no header crosses in either direction except the
 // response's content type.
 //
+// A ShellSim machine has no processes or sockets, only virtual HTTP
+// routes (RouteMachine): there Start installs a route for the port whose
+// answer comes from the handler in-process (Virtual), with the same
+// limits, and Close removes it.
+//
 // # Frames
 //
 // Both directions carry

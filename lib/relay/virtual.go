@@ -56,8 +56,8 @@ type Virtual struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	gone   <-chan struct{}
-	err    error // set before done is closed
-	calls  sync.WaitGroup
+	err    error        // set before done is closed
+	calls  sync.RWMutex // each answer holds it shared; Close takes it to wait for them
 
 	closeOnce sync.Once
 	closeErr  error
@@ -97,8 +97,8 @@ func ServeVirtual(m RouteMachine, port int, h Handler) (*Virtual, error) {
 // serve answers one request of guest code as the guest program would.
 func (v *Virtual) serve(method, rawURL string, body []byte) (int, string, []byte) {
 	const text = "text/plain; charset=utf-8"
-	v.calls.Add(1)
-	defer v.calls.Done()
+	v.calls.RLock()
+	defer v.calls.RUnlock()
 	if v.ctx.Err() != nil {
 		return http.StatusBadGateway, text, []byte("the host relay is gone\n")
 	}
@@ -155,7 +155,8 @@ func (v *Virtual) Close(ctx context.Context) error {
 		}
 		v.cancel()
 		<-v.done
-		v.calls.Wait()
+		v.calls.Lock()
+		v.calls.Unlock() // every answer in flight has returned
 	})
 	return v.closeErr
 }
