@@ -13,6 +13,15 @@ import (
 // probeOutputLimit bounds what a probe attempt's output keeps.
 const probeOutputLimit = 4096
 
+// Prober is a member machine that supervises a probe attempt with a
+// helper of its own (a Docker member: a static program copied in) rather
+// than through the backend's command timeout. The result is Run's: Reason
+// TimedOut when the attempt overran timeout and its process group was
+// killed.
+type Prober interface {
+	RunProbe(ctx context.Context, argv []string, timeout time.Duration, outputLimit int) (machine.Result, error)
+}
+
 // WaitReady runs every member's readiness probe until each passed once.
 // Each attempt runs inside its member with the probe's own timeout (the
 // backend kills the attempt's process group, not the service). Exhausted
@@ -105,7 +114,13 @@ func (t *Task) probe(ctx context.Context, name string, m machine.Machine, p Prob
 		return fail(waitReason(err))
 	}
 	for attempt := 1; ; attempt++ {
-		res, err := m.Run(ctx, machine.Command{Argv: p.Command, Timeout: p.Timeout, OutputLimit: probeOutputLimit})
+		var res machine.Result
+		var err error
+		if pr, ok := m.(Prober); ok {
+			res, err = pr.RunProbe(ctx, p.Command, p.Timeout, probeOutputLimit)
+		} else {
+			res, err = m.Run(ctx, machine.Command{Argv: p.Command, Timeout: p.Timeout, OutputLimit: probeOutputLimit})
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return fail(waitReason(ctx.Err()))

@@ -54,6 +54,10 @@ type Machine struct {
 	standbyMu    sync.Mutex
 	standby      *execution
 	standbyReady chan struct{} // closed when the refill in flight ends
+
+	// probeBin is where the readiness helper was copied (probe.go).
+	probeMu  sync.Mutex
+	probeBin string
 }
 
 // takePrimary returns the main process's first-command slot once, or nil.

@@ -18,6 +18,7 @@ import (
 	"github.com/docker/docker/pkg/jsonmessage"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/task"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
@@ -30,6 +31,7 @@ var webOnce sync.Once
 
 func ensureWebImage(t *testing.T) {
 	t.Helper()
+	helperstest.Build(t) // the readiness helper (shellbox-probe)
 	var err error
 	webOnce.Do(func() {
 		var rootfs []byte
@@ -203,6 +205,10 @@ func TestTaskGroupFailuresTearDown(t *testing.T) {
 	}
 	if _, out := sh(t, tk.Members()["web"], `s=$(cut -d' ' -f3 /proc/$(cat /tmp/hung)/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ] && echo alive || echo gone`); strings.TrimSpace(out) != "gone" {
 		t.Fatalf("the hung attempt is %q", out)
+	}
+	// The static helper supervised the attempts (the image has no Python).
+	if _, out := sh(t, tk.Members()["web"], "ls /tmp/.shellbox-probe-*"); !strings.Contains(out, "/tmp/.shellbox-probe-") {
+		t.Fatalf("no readiness helper in the member: %q", out)
 	}
 	if _, out := sh(t, tk.Members()["agent"], "wget -q -O- http://web:8080/"); out != "hello from the web member" {
 		t.Fatalf("the service after a killed probe: %q", out)

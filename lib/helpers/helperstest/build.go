@@ -32,7 +32,7 @@ func Build(t testing.TB) string {
 		_, file, _, _ := runtime.Caller(0)
 		root := filepath.Join(filepath.Dir(file), "..", "..", "..")
 		buildDir = filepath.Join(os.TempDir(), "shellbox-test-helpers")
-		cmd := exec.Command("go", "build", "-o", buildDir+"/", "./cmd/shellbox-sandboxd", "./cmd/shellbox-relay")
+		cmd := exec.Command("go", "build", "-o", buildDir+"/", "./cmd/shellbox-sandboxd", "./cmd/shellbox-relay", "./cmd/shellbox-probe")
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		out, err := cmd.CombinedOutput()

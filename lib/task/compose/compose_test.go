@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/docker"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/task"
 	"github.com/shellbox/shellbox/lib/task/compose"
@@ -110,6 +111,7 @@ func TestLoadRefusesWhatAGroupCannotHonour(t *testing.T) {
 // built from its Dockerfile, web starts from its image with the compose
 // command, its healthcheck gates readiness, and main reaches it by name.
 func TestComposeGroupOnDocker(t *testing.T) {
+	helperstest.Build(t) // the readiness helper (shellbox-probe)
 	lock, err := dockertest.Shared()
 	if err != nil {
 		t.Fatal(err)

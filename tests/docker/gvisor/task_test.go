@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 	"github.com/shellbox/shellbox/lib/task"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
@@ -15,6 +16,7 @@ import (
 // gVisor runs one-member tasks (probes inside the sandbox) and refuses
 // groups, naming why: each sentry keeps loopback to itself.
 func TestTaskOneMemberAndNoGroups(t *testing.T) {
+	helperstest.Build(t) // the readiness helper (shellbox-probe)
 	ctx := context.Background()
 	spec := machine.Spec{Source: machine.DockerImage{Reference: dockertest.BusyboxImage}, Workdir: "/workspace", Network: machine.NetworkDeny}
 	probe := &task.Probe{Command: []string{"sh", "-c", "test -e /tmp/up"}, Timeout: 10 * time.Second, Interval: 50 * time.Millisecond}
