@@ -33,6 +33,8 @@ from shellbox.machine import (
     HostImage,
     MachineClosed,
     MachineSpec,
+    NetworkPolicy,
+    Requirements,
     Result,
     ShellSimBuiltins,
     UnsupportedMachineSpec,
@@ -47,6 +49,7 @@ SIMULATED = {"shellsim"}  # virtual time, simulated processes (lib/machine/machi
 REMOTE = ("qemu", "daytona", "iris")
 NO_PROCESSES = {"iris"}  # no process sessions: open_process is refused (Capabilities.NoProcesses)
 BATCH_PROCESSES = SIMULATED | {"daytona"}  # input seen at close, output at the end (Capabilities.BatchProcesses)
+NETWORK_REFUSED = SIMULATED  # network "allow" is refused, not honoured (Capabilities.NetworkAllow false)
 JOB_GROUPS = SIMULATED  # a timeout leaves background jobs running (Capabilities.JobGroups)
 ROOT = Path(__file__).resolve().parents[1]
 DAYTONA_KEY = "conformance-key"
@@ -314,6 +317,34 @@ async def test_open_process(machine):
     await process.close()
     with pytest.raises(MachineClosed):
         await process.read()
+
+
+async def test_network_deny_and_allow(backend, backends):
+    """"deny" leaves only loopback; "allow" is honoured or refused, as the backend declares."""
+    factory, source = backends(backend)
+    interfaces = sh("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '")
+    m = await factory.create(spec_of(backend, source(), network=NetworkPolicy.DENY))
+    try:
+        if backend in SIMULATED:
+            # No route but the factory's virtual ones (none here).
+            assert (await m.run(sh("curl -s -m 2 http://192.0.2.1/"))).exit_code != 0
+        else:
+            assert (await m.run(interfaces)).stdout == b"lo "
+    finally:
+        await m.close()
+    allow = spec_of(backend, source(), network=NetworkPolicy.ALLOW)
+    if backend in NETWORK_REFUSED:
+        with pytest.raises(UnsupportedMachineSpec, match="network"):
+            factory.check_environment(Requirements(), allow)
+        with pytest.raises(UnsupportedMachineSpec, match="network"):
+            await factory.create(allow)
+        return
+    factory.check_environment(Requirements(), allow)
+    m = await factory.create(allow)
+    try:
+        assert set((await m.run(interfaces)).stdout.split()) - {b"lo"}, "network allow: no interface but loopback"
+    finally:
+        await m.close()
 
 
 async def test_close_is_idempotent_and_final(backend, backends, tmp_path):
