@@ -25,14 +25,16 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require golang.org/x/net v0.60.0 // indirect
+require github.com/coder/websocket v1.8.15
+
+require golang.org/x/net v0.60.0
 
 require (
 	cyphar.com/go-pathrs v0.2.5 // indirect
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/containers/libtrust v0.0.0-20230121012942-c1716e8a8d01 // indirect
 	github.com/containers/ocicrypt v1.3.2 // indirect
-	github.com/docker/cli v29.9.0+incompatible // indirect
+	github.com/docker/cli v29.9.0+incompatible
 	github.com/docker/distribution v2.8.3+incompatible // indirect
 	github.com/docker/docker-credential-helpers v0.9.10 // indirect
 	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
@@ -90,7 +92,7 @@ require (
 	github.com/sirupsen/logrus v1.10.2 // indirect
 	github.com/vbatts/go-mtree v0.6.1-0.20250911112631-8307d76bc1b9 // indirect
 	github.com/vishvananda/netlink v1.3.1
-	github.com/vishvananda/netns v0.0.5 // indirect
+	github.com/vishvananda/netns v0.0.5
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.71.0 // indirect
 	go.opentelemetry.io/otel v1.47.0 // indirect
@@ -101,5 +103,5 @@ require (
 	go.opentelemetry.io/otel/sdk/metric v1.47.0 // indirect
 	go.opentelemetry.io/otel/trace v1.47.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
+	google.golang.org/protobuf v1.36.12
 )

@@ -172,6 +172,12 @@ type SessionExecuteResponse struct {
 	Stderr   *string `json:"stderr,omitempty"`
 }
 
+// SessionSendInputRequest is the body of POST
+// /process/session/{id}/command/{cmdId}/input.
+type SessionSendInputRequest struct {
+	Data string `json:"data"`
+}
+
 // Session is a session's description (GET /process/session/{id}).
 type Session struct {
 	SessionID string           `json:"sessionId"`

@@ -10,7 +10,10 @@
 // inside the sandbox: it records the command's process group, keeps the
 // streams in private files and prints them back framed in base64; a timeout
 // or a cancellation stops the recorded group with a second exec and keeps
-// the sandbox.
+// the sandbox. OpenProcess streams: the command runs as an asynchronous
+// command of a session of its own, its input goes by send-input and its
+// output comes over the followed log (a websocket), both as base64 lines
+// of a wrapper (shwrap.ProcessScript).
 //
 // lib/remote/daytonad serves the same API on loopback with shellbox
 // machines as sandboxes; the tests run this client against it.

@@ -203,15 +203,23 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		return machine.Result{}, err
 	}
 	m.prepared.Store(true)
-	switch p.Marker {
-	case shwrap.NoSetsid:
-		return machine.Result{}, m.f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
-	case shwrap.NoUser:
-		return machine.Result{}, m.f.unsupported("user", fmt.Sprintf("no account %q in the sandbox", cmd.User))
-	case shwrap.NoSu:
-		return machine.Result{}, m.f.unsupported("user", "the sandbox's su has neither --session-command (util-linux) nor BusyBox's -c, which keep the command's process group")
+	if p.Marker != "" {
+		return machine.Result{}, m.markerErr(p.Marker, cmd.User)
 	}
 	return m.result(ctx, dir, p, cmd.OutputLimit)
+}
+
+// markerErr is the error of a wrapper's refusal marker.
+func (m *Machine) markerErr(marker, user string) error {
+	switch marker {
+	case shwrap.NoSetsid:
+		return m.f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
+	case shwrap.NoUser:
+		return m.f.unsupported("user", fmt.Sprintf("no account %q in the sandbox", user))
+	case shwrap.NoSu:
+		return m.f.unsupported("user", "the sandbox's su has neither --session-command (util-linux) nor BusyBox's -c, which keep the command's process group")
+	}
+	return fmt.Errorf("daytona: the command wrapper answered %s", marker)
 }
 
 // result builds the Result of a reply, downloading the streams when the

@@ -153,7 +153,7 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 	}
 	opts, err := clientOptions(host)
 	if err != nil {
-		return nil, unavailable("invalid TLS settings for the Docker daemon at "+host, err)
+		return nil, unavailable("invalid connection settings (TLS or ssh) for the Docker daemon at "+host, err)
 	}
 	cli, err := client.NewClientWithOpts(opts...)
 	if err != nil {

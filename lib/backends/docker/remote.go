@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/docker/cli/cli/connhelper"
 	"github.com/docker/docker/client"
 )
 
@@ -17,10 +18,21 @@ const (
 )
 
 // clientOptions are the client options for host as the docker CLI would
-// connect: with DOCKER_TLS_VERIFY set (to anything but ""), over TLS,
-// verifying the daemon against ca.pem and presenting cert.pem and key.pem
-// from DOCKER_CERT_PATH (default ~/.docker).
+// connect. An ssh:// host is reached through the CLI's own connection
+// helper: each connection is `ssh [user@]host docker system dial-stdio`,
+// so the user's ssh configuration (keys, agent, known hosts, jump hosts)
+// applies and the remote side needs only sshd and the docker CLI. With
+// DOCKER_TLS_VERIFY set (to anything but ""), a TCP host is reached over
+// TLS, verifying the daemon against ca.pem and presenting cert.pem and
+// key.pem from DOCKER_CERT_PATH (default ~/.docker).
 func clientOptions(host string) ([]client.Opt, error) {
+	helper, err := connhelper.GetConnectionHelper(host)
+	if err != nil {
+		return nil, err
+	}
+	if helper != nil {
+		return []client.Opt{client.WithHost(helper.Host), client.WithDialContext(helper.Dialer), client.WithAPIVersionNegotiation()}, nil
+	}
 	opts := []client.Opt{client.WithHost(host), client.WithAPIVersionNegotiation()}
 	if os.Getenv(EnvTLSVerify) == "" {
 		return opts, nil

@@ -15,6 +15,8 @@
 // so a command that reads its stdin reads nothing instead of the rest of
 // its own text, and a machine backend that keeps a process ready for the
 // next command (Docker) starts it without an exec. Sessions run each command on its own (no shell state
-// carries over). Network allow lists are refused: a shellbox machine has
+// carries over); an asynchronous one runs as a machine process, whose
+// input send-input writes and whose log a follower streams while it runs
+// (its stderr arrives when it ends, as a process reports it). Network allow lists are refused: a shellbox machine has
 // the network or not.
 package daytonad

@@ -58,6 +58,7 @@ func (s *Server) toolboxRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /toolbox/{id}/process/session/{sid}/exec", s.tool(s.sessionExec))
 	mux.HandleFunc("GET /toolbox/{id}/process/session/{sid}/command/{cid}", s.tool(s.getCommand))
 	mux.HandleFunc("GET /toolbox/{id}/process/session/{sid}/command/{cid}/logs", s.tool(s.commandLogs))
+	mux.HandleFunc("POST /toolbox/{id}/process/session/{sid}/command/{cid}/input", s.tool(s.commandInput))
 }
 
 // tool finds the started sandbox of a toolbox call.
@@ -382,6 +383,11 @@ type sessionCmd struct {
 	done    chan struct{}
 	exit    *int
 	output  []byte
+	// Of a command run asynchronously as a process (streamed.go).
+	proc    machine.Process
+	inMu    sync.Mutex // orders writes to proc's input
+	stderr  []byte
+	changed chan struct{} // closed and replaced when output grows
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request, sb *sandbox) {
@@ -423,13 +429,15 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request, sb *sandbox)
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	sb.mu.Lock()
-	_, ok := sb.session[r.PathValue("sid")]
+	se, ok := sb.session[r.PathValue("sid")]
 	delete(sb.session, r.PathValue("sid"))
 	sb.mu.Unlock()
 	if !ok {
 		toolboxError(w, r, http.StatusNotFound, "session not found")
 		return
 	}
+	// As the daemon ends a session's shell, its running commands end.
+	se.stop(r.Context())
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -462,6 +470,18 @@ func (s *Server) sessionExec(w http.ResponseWriter, r *http.Request, sb *sandbox
 		}
 		se.mu.Unlock()
 		close(c.done)
+	}
+	if pm, ok := sb.m.(machine.ProcessMachine); ok && req.RunAsync {
+		if err := s.startStreamed(context.WithoutCancel(r.Context()), pm, sb, se, c); err != nil {
+			se.mu.Lock()
+			delete(se.cmds, c.id)
+			se.list = se.list[:len(se.list)-1]
+			se.mu.Unlock()
+			toolboxError(w, r, http.StatusBadRequest, "%v", err)
+			return
+		}
+		writeJSON(w, http.StatusAccepted, daytona.SessionExecuteResponse{CmdID: c.id})
+		return
 	}
 	if req.RunAsync {
 		go run(context.WithoutCancel(r.Context()))
@@ -501,20 +521,19 @@ func (s *Server) getCommand(w http.ResponseWriter, r *http.Request, sb *sandbox)
 	writeJSON(w, http.StatusOK, out)
 }
 
-// commandLogs answers a command's output as SessionCommandLogsResponse
-// (this server does not stream logs: follow, which the SDK reads over a
-// websocket, is not served).
+// commandLogs answers a command's output as SessionCommandLogsResponse,
+// or, with follow=true, streams it over a websocket (followLogs).
 func (s *Server) commandLogs(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	se, c := sb.findCommand(w, r)
 	if c == nil {
 		return
 	}
 	if r.URL.Query().Get("follow") == "true" {
-		toolboxError(w, r, http.StatusNotImplemented, "following logs is not served by this server")
+		followLogs(w, r, se, c)
 		return
 	}
 	se.mu.Lock()
-	out := string(c.output)
+	out, errs := string(c.output), string(c.stderr)
 	se.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]string{"output": out, "stdout": out, "stderr": ""})
+	writeJSON(w, http.StatusOK, map[string]string{"output": out + errs, "stdout": out, "stderr": errs})
 }

@@ -91,6 +91,36 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // ValidEnvName reports whether name can be exported by a shell.
 func ValidEnvName(name string) bool { return envName.MatchString(name) }
 
+// launcher, run by setsid, records its process id (the group's) in
+// $1/pid, enters $2 and runs the command, through su when $3 names a user.
+const launcher = `echo $$ > "$1/pid"; cd "$2" || exit 1; if [ -n "$3" ]; then exec su -s /bin/sh -m "$3" "$4" "$5"; fi; shift 5; exec "$@"`
+
+// header writes what every command script starts with: the setsid check,
+// the prelude, $D, the environment and the user's lookup; it returns the
+// launcher's user, su option and command line arguments.
+func header(b *strings.Builder, o RunOptions) (n, su, cmdline string) {
+	fmt.Fprintf(b, "command -v setsid >/dev/null 2>&1 || { echo %s; exit 0; }\n", NoSetsid)
+	b.WriteString(o.Prelude)
+	fmt.Fprintf(b, "D=%s\numask 077; mkdir -p \"$D\" || exit 1; umask 022\n", Quote(o.Dir))
+	names := make([]string, 0, len(o.Env))
+	for k := range o.Env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		fmt.Fprintf(b, "export %s=%s\n", k, Quote(o.Env[k]))
+	}
+	su, n, cmdline = "''", "''", "''"
+	if o.User != "" {
+		fmt.Fprintf(b, `N=$(awk -F: -v u=%s '$1==u||$3==u{print $1; exit}' /etc/passwd 2>/dev/null)
+[ -n "$N" ] || { echo %s; rm -rf "$D"; exit 0; }
+case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*) SU=-c;; *) echo %s; rm -rf "$D"; exit 0;; esac
+`, Quote(o.User), NoUser, NoSu)
+		su, n, cmdline = `"$SU"`, `"$N"`, Quote(QuoteAll(o.Argv))
+	}
+	return n, su, cmdline
+}
+
 // RunScript runs argv in a session and process group of its own (setsid),
 // whose id it records in $D/pid, with the streams in $D/out and $D/err;
 // the user, when set, is switched to with su (util-linux su's
@@ -100,34 +130,15 @@ func ValidEnvName(name string) bool { return envName.MatchString(name) }
 // the kept bytes of each in base64.
 func RunScript(o RunOptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "command -v setsid >/dev/null 2>&1 || { echo %s; exit 0; }\n", NoSetsid)
-	b.WriteString(o.Prelude)
-	fmt.Fprintf(&b, "D=%s\numask 077; mkdir -p \"$D\" || exit 1; umask 022\n", Quote(o.Dir))
-	names := make([]string, 0, len(o.Env))
-	for k := range o.Env {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		fmt.Fprintf(&b, "export %s=%s\n", k, Quote(o.Env[k]))
-	}
+	n, su, cmdline := header(&b, o)
 	in := "/dev/null"
 	if o.Stdin {
 		in = `"$D/in"`
 	}
-	su, n, cmdline := "''", "''", "''"
-	if o.User != "" {
-		fmt.Fprintf(&b, `N=$(awk -F: -v u=%s '$1==u||$3==u{print $1; exit}' /etc/passwd 2>/dev/null)
-[ -n "$N" ] || { echo %s; rm -rf "$D"; exit 0; }
-case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*) SU=-c;; *) echo %s; rm -rf "$D"; exit 0;; esac
-`, Quote(o.User), NoUser, NoSu)
-		su, n, cmdline = `"$SU"`, `"$N"`, Quote(QuoteAll(o.Argv))
-	}
-	inner := `echo $$ > "$1/pid"; cd "$2" || exit 1; if [ -n "$3" ]; then exec su -s /bin/sh -m "$3" "$4" "$5"; fi; shift 5; exec "$@"`
 	// Whoever makes $D/claim first, this script once the command ended or
 	// StopScript, prints the output and removes $D.
 	fmt.Fprintf(&b, "setsid /bin/sh -c %s shellbox \"$D\" %s %s %s %s %s <%s >\"$D/out\" 2>\"$D/err\" &\nwait $!\nC=$?\necho $C > \"$D/done\"\nmkdir \"$D/claim\" 2>/dev/null || exit 0\n",
-		Quote(inner), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), in)
+		Quote(launcher), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), in)
 	b.WriteString(emit(o.Limit))
 	return b.String()
 }

@@ -16,14 +16,14 @@ import (
 // sandbox reached only through the API and the toolbox.
 func TestConformance(t *testing.T) {
 	machinetest.Run(t, factory, machinetest.Capabilities{
-		Spec:           machine.Spec{Source: machine.RegistryImage{Reference: testImage}},
-		User:           dockertest.TestUser,
-		UID:            dockertest.TestUID,
-		NetworkAllow:   true,
-		BatchProcesses: true,
-		BigOutputMiB:   16,
-		Cycles:         6,
-		Timeout:        2e9,
+		Spec:         machine.Spec{Source: machine.RegistryImage{Reference: testImage}},
+		User:         dockertest.TestUser,
+		UID:          dockertest.TestUID,
+		NetworkAllow: true,
+
+		BigOutputMiB: 16,
+		Cycles:       6,
+		Timeout:      2e9,
 		Resources: func(ctx context.Context) (map[string]int, error) {
 			c, err := dockertest.Count(ctx, dockerFactory.Client(), docker.LabelBackend, dockerFactory.Backend())
 			return map[string]int{"sandboxes": server.Sandboxes(), "networks": c.Networks, "volumes": c.Volumes}, err

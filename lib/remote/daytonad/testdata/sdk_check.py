@@ -3,7 +3,9 @@
 Usage: python sdk_check.py API_URL API_KEY IMAGE. Prints "SDK CHECK OK" at the end; any
 failed expectation raises."""
 
+import asyncio
 import sys
+import threading
 import time
 
 from daytona import (
@@ -79,6 +81,38 @@ while time.time() < deadline:
 expect(cmd.exit_code == 0, "an async session command finishes")
 logs = sandbox.process.get_session_command_logs("s1", resp.cmd_id)
 expect("later" in str(logs), f"its logs ({logs!r})")
+# Streaming: input reaches a running command and its output is followed over the log
+# websocket while it runs (the SDK's send_session_command_input and
+# get_session_command_logs_async); the follow ends with the command.
+resp = sandbox.process.execute_session_command(
+    "s1", SessionExecuteRequest(command="read a; echo got-$a; read b; echo err-$b >&2; exit 3", run_async=True)
+)
+seen = {"out": "", "err": ""}
+first_line = threading.Event()
+
+
+def on_out(chunk):
+    seen["out"] += chunk
+    if "got-one" in seen["out"]:
+        first_line.set()
+
+
+def on_err(chunk):
+    seen["err"] += chunk
+
+
+follower = threading.Thread(
+    target=lambda: asyncio.run(sandbox.process.get_session_command_logs_async("s1", resp.cmd_id, on_out, on_err))
+)
+follower.start()
+sandbox.process.send_session_command_input("s1", resp.cmd_id, "one\n")
+expect(first_line.wait(30), f"output arrives while the command runs ({seen})")
+expect(sandbox.process.get_session_command("s1", resp.cmd_id).exit_code is None, "the command still waits for input")
+sandbox.process.send_session_command_input("s1", resp.cmd_id, "two\n")
+follower.join(30)
+expect(not follower.is_alive(), "following the log ends with the command")
+expect(seen["err"] == "err-two\n", f"stderr is followed as stderr ({seen})")
+expect(sandbox.process.get_session_command("s1", resp.cmd_id).exit_code == 3, "the streamed command's status")
 sandbox.process.delete_session("s1")
 
 # Network: block_all leaves loopback only.
