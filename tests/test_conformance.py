@@ -1,8 +1,10 @@
 """The machine contract through the public Python API, the same checks on every backend
 (the Python twin of lib/machine/machinetest): run, timeouts, output bounds, transfers,
-open_process, close. Where a backend legitimately differs (ShellSim: virtual time, background
-jobs in groups of their own, batch processes), the test asserts the backend's documented
-behaviour instead of skipping."""
+open_process, network, close. Every factory runs it: local, Docker, gVisor, ShellSim, QEMU
+(TCG), Daytona (shellbox-daytona-server) and Iris (shellbox-iris-controller). Where a backend
+legitimately differs (ShellSim: virtual time, background jobs in groups of their own, batch
+processes, no network "allow"; Daytona: batch processes; Iris: no process sessions), the test
+asserts the backend's documented behaviour or its refusal instead of skipping."""
 
 from __future__ import annotations
 
@@ -120,6 +122,7 @@ def backends(tmp_path_factory):
 
 
 def spec_of(backend: str, source, **kw) -> MachineSpec:
+    """A spec for `backend`; QEMU VMs are kept small and given time for the first (TCG) boot."""
     if backend == "qemu":
         kw.setdefault("memory_mb", 256)
         kw.setdefault("startup_timeout", 600)
