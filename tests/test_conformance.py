@@ -50,7 +50,7 @@ SIMULATED = {"shellsim"}  # virtual time, simulated processes (lib/machine/machi
 # security suite uses): each starts what it needs once per session, on first use.
 REMOTE = ("qemu", "daytona", "iris")
 NO_PROCESSES = {"iris"}  # no process sessions: open_process is refused (Capabilities.NoProcesses)
-BATCH_PROCESSES = SIMULATED | {"daytona"}  # input seen at close, output at the end (Capabilities.BatchProcesses)
+BATCH_PROCESSES = SIMULATED  # input seen at close, output at the end (Capabilities.BatchProcesses)
 NETWORK_REFUSED = SIMULATED  # network "allow" is refused, not honoured (Capabilities.NetworkAllow false)
 JOB_GROUPS = SIMULATED  # a timeout leaves background jobs running (Capabilities.JobGroups)
 ROOT = Path(__file__).resolve().parents[1]
