@@ -1,23 +1,32 @@
 """The machine contract through the public Python API, the same checks on every backend
 (the Python twin of lib/machine/machinetest): run, timeouts, output bounds, transfers,
-open_process, close. Where a backend legitimately differs (ShellSim: virtual time, background
-jobs in groups of their own, batch processes), the test asserts the backend's documented
-behaviour instead of skipping."""
+open_process, network, close. Every factory runs it: local, Docker, gVisor, ShellSim, QEMU
+(TCG), Daytona (shellbox-daytona-server) and Iris (shellbox-iris-controller). Where a backend
+legitimately differs (ShellSim: virtual time, background jobs in groups of their own, batch
+processes, no network "allow"; Daytona: batch processes; Iris: no process sessions), the test
+asserts the backend's documented behaviour or its refusal instead of skipping."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import stat
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
+from test_qemu_machine import busybox_layout
 from testimages import BACKENDS, busybox_image
 
+from shellbox.backends.daytona.machine import DaytonaMachineFactory
 from shellbox.backends.docker.machine import DockerMachineFactory
 from shellbox.backends.gvisor.machine import GvisorMachineFactory
+from shellbox.backends.iris.machine import IrisMachineFactory
 from shellbox.backends.local.machine import LocalMachineFactory
+from shellbox.backends.qemu.machine import Acceleration, QemuAssets, QemuMachineFactory
 from shellbox.backends.shellsim.machine import ShellSimMachineFactory
+from shellbox.image import RegistryImage
 from shellbox.machine import (
     Command,
     DockerImage,
@@ -26,43 +35,109 @@ from shellbox.machine import (
     HostImage,
     MachineClosed,
     MachineSpec,
+    NetworkPolicy,
+    Requirements,
     Result,
     ShellSimBuiltins,
+    UnsupportedMachineSpec,
 )
 
 IMAGE = "shellbox-conformance/busybox:1"
 SIMULATED = {"shellsim"}  # virtual time, simulated processes (lib/machine/machinetest Capabilities.Simulated)
 
 
-_factories: dict[str, object] = {}
+# The remote and VM backends run here too (their own params, not testimages.BACKENDS, which the
+# security suite uses): each starts what it needs once per session, on first use.
+REMOTE = ("qemu", "daytona", "iris")
+NO_PROCESSES = {"iris"}  # no process sessions: open_process is refused (Capabilities.NoProcesses)
+BATCH_PROCESSES = SIMULATED  # input seen at close, output at the end (Capabilities.BatchProcesses)
+NETWORK_REFUSED = SIMULATED  # network "allow" is refused, not honoured (Capabilities.NetworkAllow false)
+JOB_GROUPS = SIMULATED  # a timeout leaves background jobs running (Capabilities.JobGroups)
+ROOT = Path(__file__).resolve().parents[1]
+DAYTONA_KEY = "conformance-key"
+IRIS_TOKEN = "conformance-token"
 
 
-def factory_and_source(backend: str):
-    if backend not in _factories:
-        _factories[backend] = {
-            "local": LocalMachineFactory,
-            "docker": DockerMachineFactory,
-            "gvisor": GvisorMachineFactory,
-            "shellsim": ShellSimMachineFactory,
-        }[backend]()
-    source = {
-        "local": HostImage,
-        "docker": lambda: DockerImage(busybox_image(IMAGE)),
-        "gvisor": lambda: DockerImage(busybox_image(IMAGE)),
-        "shellsim": ShellSimBuiltins,
-    }[backend]()
-    return _factories[backend], source
+def serve(binary: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """Start one of our loopback servers; it prints its URL as the last word of its first line."""
+    proc = subprocess.Popen(
+        [str(ROOT / "python" / "shellbox" / "_bin" / binary), "-listen", "127.0.0.1:0", *args],
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    assert "http://" in line, line
+    return proc, line.split()[-1]
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(scope="session")
+def backends(tmp_path_factory):
+    """backend -> (factory, source maker); remote parts started lazily, stopped at session end."""
+    servers: list[subprocess.Popen] = []
+    made: dict[str, tuple] = {}
+
+    def make(backend: str):
+        if backend in made:
+            return made[backend]
+        if backend == "qemu":
+            # One staged image for the session; later machines restore the first one's booted state.
+            image = busybox_layout(tmp_path_factory.mktemp("conformance-oci"))
+            factory = QemuMachineFactory(
+                Acceleration.TCG,
+                assets=QemuAssets(disk_size_mb=64),
+                bundle_cache=tmp_path_factory.mktemp("conformance-qemu"),
+            )
+            made[backend] = (factory, lambda: image)
+        elif backend == "daytona":
+            busybox_image(IMAGE)
+            proc, url = serve("shellbox-daytona-server", ["-backend", "docker"], {"SHELLBOX_DAYTONA_SERVER_KEY": DAYTONA_KEY})
+            servers.append(proc)
+            made[backend] = (DaytonaMachineFactory(api_key=DAYTONA_KEY, api_url=url), lambda: RegistryImage(IMAGE))
+        elif backend == "iris":
+            busybox_image(IMAGE)
+            proc, url = serve("shellbox-iris-controller", [], {"SHELLBOX_IRIS_CONTROLLER_TOKEN": IRIS_TOKEN})
+            servers.append(proc)
+            made[backend] = (IrisMachineFactory(controller_url=url, token=IRIS_TOKEN), lambda: RegistryImage(IMAGE))
+        else:
+            factory = {
+                "local": LocalMachineFactory,
+                "docker": DockerMachineFactory,
+                "gvisor": GvisorMachineFactory,
+                "shellsim": ShellSimMachineFactory,
+            }[backend]()
+            source = {
+                "local": HostImage,
+                "docker": lambda: DockerImage(busybox_image(IMAGE)),
+                "gvisor": lambda: DockerImage(busybox_image(IMAGE)),
+                "shellsim": ShellSimBuiltins,
+            }[backend]
+            made[backend] = (factory, source)
+        return made[backend]
+
+    yield make
+    for proc in servers:
+        proc.terminate()
+        assert proc.wait(timeout=60) == 0
+
+
+def spec_of(backend: str, source, **kw) -> MachineSpec:
+    """A spec for `backend`; QEMU VMs are kept small and given time for the first (TCG) boot."""
+    if backend == "qemu":
+        kw.setdefault("memory_mb", 256)
+        kw.setdefault("startup_timeout", 600)
+    return MachineSpec(source, **kw)
+
+
+@pytest.fixture(params=(*BACKENDS, *REMOTE))
 def backend(request) -> str:
     return request.param
 
 
 @pytest.fixture
-async def machine(backend):
-    factory, source = factory_and_source(backend)
-    m = await factory.create(MachineSpec(source, env={"SPEC": "from-spec", "ANSWER": "overridden"}))
+async def machine(backend, backends):
+    factory, source = backends(backend)
+    m = await factory.create(spec_of(backend, source(), env={"SPEC": "from-spec", "ANSWER": "overridden"}))
     m.name = backend
     yield m
     await m.close()
@@ -123,7 +198,7 @@ async def test_timeout_stops_the_command_and_keeps_the_machine(machine):
     )
     assert result == Result(None, b"partial\n", b"e\n", False, False, ExitReason.TIMED_OUT)
     assert time.monotonic() - started < 15
-    if machine.name in SIMULATED:
+    if machine.name in JOB_GROUPS:
         # ShellSim's background jobs have process groups of their own: a timeout leaves them running.
         assert await alive(machine, "child.pid")
     else:
@@ -218,11 +293,17 @@ async def test_download_max_bytes(machine, tmp_path):
 
 
 async def test_open_process(machine):
+    if machine.name in NO_PROCESSES:
+        with pytest.raises(UnsupportedMachineSpec):
+            await machine.open_process(sh("cat"))
+        # The refusal leaves the machine usable.
+        assert (await machine.run(sh("echo still"))).stdout == b"still\n"
+        return
     process = await machine.open_process(sh("cat; echo bye >&2; exit 5", output_limit_bytes=100))
     payload = b"SHELLBOX_PGID:9\n\x00\x01\xff binary"
     await process.write(payload)
     got = b""
-    if machine.name not in SIMULATED:
+    if machine.name not in BATCH_PROCESSES:
         # Streamed: the echo arrives while stdin is still open.
         while len(got) < len(payload):
             chunk = await asyncio.wait_for(process.read(), 30)
@@ -241,9 +322,37 @@ async def test_open_process(machine):
         await process.read()
 
 
-async def test_close_is_idempotent_and_final(backend, tmp_path):
-    factory, source = factory_and_source(backend)
-    m = await factory.create(MachineSpec(source))
+async def test_network_deny_and_allow(backend, backends):
+    """"deny" leaves only loopback; "allow" is honoured or refused, as the backend declares."""
+    factory, source = backends(backend)
+    interfaces = sh("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '")
+    m = await factory.create(spec_of(backend, source(), network=NetworkPolicy.DENY))
+    try:
+        if backend in SIMULATED:
+            # No route but the factory's virtual ones (none here).
+            assert (await m.run(sh("curl -s -m 2 http://192.0.2.1/"))).exit_code != 0
+        else:
+            assert (await m.run(interfaces)).stdout == b"lo "
+    finally:
+        await m.close()
+    allow = spec_of(backend, source(), network=NetworkPolicy.ALLOW)
+    if backend in NETWORK_REFUSED:
+        with pytest.raises(UnsupportedMachineSpec, match="network"):
+            factory.check_environment(Requirements(), allow)
+        with pytest.raises(UnsupportedMachineSpec, match="network"):
+            await factory.create(allow)
+        return
+    factory.check_environment(Requirements(), allow)
+    m = await factory.create(allow)
+    try:
+        assert set((await m.run(interfaces)).stdout.split()) - {b"lo"}, "network allow: no interface but loopback"
+    finally:
+        await m.close()
+
+
+async def test_close_is_idempotent_and_final(backend, backends, tmp_path):
+    factory, source = backends(backend)
+    m = await factory.create(spec_of(backend, source()))
     assert (await m.run(Command(["true"]))).exit_code == 0
     await m.close()
     await m.close()
