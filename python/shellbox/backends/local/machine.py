@@ -160,6 +160,8 @@ class LocalMachineFactory(GoMachineFactory):
     def check_environment(self, requirements: ExecutionRequirements, spec: MachineSpec) -> None:
         # Go checks every field, with this factory's cgroup and mounts in mind; a task that declares
         # no semantics passes here, as on every shellbox factory (check_local_environment refuses it).
+        if not isinstance(spec, MachineSpec):  # a shellbox.task.TaskSpec: each member is checked
+            return super().check_environment(requirements, spec)
         _check_source(spec)
         super().check_environment(requirements, self._go_spec(spec, None))
 
