@@ -132,11 +132,7 @@ class LocalMachineFactory(GoMachineFactory):
         pids_limit: int | None = None,
         egress_log: Path | None = None,
     ):
-        missing = [str(p) for p in read_only if not Path(p).is_dir()]
-        if missing:
-            raise ValueError(f"Read-only directories do not exist: {', '.join(missing)}")
-        if ttl is not None and not ttl > 0:
-            raise ValueError("ttl must be a positive number of seconds")
+        # read_only and ttl are checked once, in Go (ValueError naming the field).
         self.hash_seed = hash_seed
         self.package_cache = Path(package_cache) if package_cache is not None else Path.home() / ".cache/shellbox/python"
         self.python_version = python_version
