@@ -129,6 +129,8 @@ type Factory struct {
 	execTransfers bool
 	// stopTimeout bounds killing a process group and confirming it.
 	stopTimeout time.Duration
+	// removeTimeout bounds removing a machine's container on Close.
+	removeTimeout time.Duration
 }
 
 var _ machine.Factory = (*Factory)(nil)
@@ -174,7 +176,7 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 	if pids == 0 {
 		pids = DefaultPidsLimit
 	}
-	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second}
+	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second, removeTimeout: removeTimeout}
 	if cfg.Runtime != "" {
 		rt, ok := info.Runtimes[cfg.Runtime]
 		if !ok {
@@ -188,6 +190,7 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 		if strings.Contains(cfg.Runtime, "runsc") || strings.Contains(rt.Path, "runsc") {
 			f.execTransfers = true
 			f.stopTimeout = 45 * time.Second
+			f.removeTimeout = gvisorRemoveTimeout
 		}
 	}
 	f.sweep()

@@ -21,6 +21,12 @@ import (
 // removeTimeout bounds removing a machine's container.
 const removeTimeout = 60 * time.Second
 
+// gvisorRemoveTimeout bounds it under runsc: a sandbox that a fork bomb
+// held at its task limit can take the daemon minutes to tear down on a
+// loaded host, after its tasks are gone (measured: 70 s to 7 min on two
+// cores). Close waits for that rather than leaving the container behind.
+const gvisorRemoveTimeout = 10 * time.Minute
+
 // removeGrace is how long a forced removal may wait on the runtime before
 // the container's host tasks are killed directly (see remove).
 const removeGrace = 10 * time.Second
@@ -185,7 +191,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	// Hanging up ends the main process, so the container stops even if
 	// the removal below fails.
 	m.life.close()
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.f.removeTimeout)
 	defer cancel()
 	err := m.f.removeContainer(rctx, m.id)
 	if err != nil && !isNotFound(err) {

@@ -552,9 +552,10 @@ func (m *Machine) stopExecution(ctx context.Context, e *execution) error {
 		if reason == "" {
 			reason = fmt.Sprintf("process group %d could not be stopped after the command's timeout (%v), so the machine was closed", pgid, err)
 		}
-		if cerr := m.Close(ctx); cerr != nil {
-			return &machine.InfrastructureError{Op: fmt.Sprintf("stopping process group %d", pgid), Err: fmt.Errorf("%s (and the container could not be removed: %w)", reason, cerr)}
-		}
+		// The removal of a saturated gVisor sandbox can take the daemon
+		// minutes: it goes on in the background, and Close waits for it
+		// (or retries it).
+		go func() { _ = m.Close(context.WithoutCancel(ctx)) }()
 		return &machine.TerminatedError{Reason: reason}
 	}
 	// The group is gone, so the wrapper prints its marker and exits.
