@@ -58,17 +58,17 @@ for p in /proc/[0-9]*; do case "$(cat $p/cmdline 2>/dev/null | tr '\0' ' ')" in 
 	// within seconds the machine serves again.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		r = run(t, m, sh(`echo alive; grep oom_kill /sys/fs/cgroup/commands/memory.events; dmesg | grep -c "Memory cgroup out of memory"`))
+		r = run(t, m, sh(`echo alive; grep oom_kill /sys/fs/cgroup/commands/memory.events`))
 		if code(r) == 0 || time.Now().After(deadline) {
 			break
 		}
 		t.Logf("right after the bombs: %d %q", code(r), r.Stderr)
 		time.Sleep(200 * time.Millisecond)
 	}
-	// The kills were the cgroup's (memory.events, the kernel log), not a
-	// machine-wide out-of-memory.
-	if code(r) != 0 || !strings.HasPrefix(string(r.Stdout), "alive\n") || strings.Contains(string(r.Stdout), "oom_kill 0") ||
-		strings.HasSuffix(string(r.Stdout), "\n0\n") {
+	// The kills were the cgroup's (its memory.events counts them), not a
+	// machine-wide out-of-memory. (The kernel log is no witness: the
+	// kernel rate-limits its out-of-memory reports.)
+	if code(r) != 0 || !strings.HasPrefix(string(r.Stdout), "alive\n") || !strings.Contains(string(r.Stdout), "oom_kill ") || strings.Contains(string(r.Stdout), "oom_kill 0") {
 		t.Fatalf("after the bombs: %d %q %q", code(r), r.Stdout, r.Stderr)
 	}
 }
