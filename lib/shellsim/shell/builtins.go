@@ -691,7 +691,7 @@ func biEval(sh *Shell, args []string) int {
 		return 1
 	}
 	sh.status = 0
-	sh.stmts(f.Stmts)
+	sh.units(f.Stmts)
 	sh.leave()
 	return sh.status
 }
@@ -739,7 +739,7 @@ func biSource(sh *Shell, args []string) int {
 	}
 	sh.sourceDepth++
 	sh.status = 0
-	sh.stmts(f.Stmts)
+	sh.units(f.Stmts)
 	sh.sourceDepth--
 	sh.leave()
 	if sh.returning && sh.sourceDepth >= 0 && len(sh.funcNames) == 0 {

@@ -130,8 +130,8 @@ func (sh *Shell) assignError(err error) {
 	var ro errReadonly
 	if errors.As(err, &ro) {
 		sh.errf("%v", err)
-		// bash: assigning a readonly variable aborts a non-interactive shell
-		sh.exit(1)
+		// bash: assigning a readonly variable abandons the command line
+		sh.discard()
 		return
 	}
 	sh.wordError(err)

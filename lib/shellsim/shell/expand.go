@@ -215,6 +215,22 @@ func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
 	return n, nil
 }
 
+// arithTop evaluates the expression of ((...)) or let (prefix names it in
+// bash's diagnostics); right is the closing "))".
+func (sh *Shell) arithTop(e syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	if err := sh.charge(resources.CostNode); err != nil {
+		return 0, err
+	}
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	n, err := expand.ArithmTop(cfg, e, right, prefix)
+	sh.cfgDepth--
+	if err != nil {
+		return 0, sh.expandErr(err)
+	}
+	return n, nil
+}
+
 // arithString evaluates s as an arithmetic expression.
 func (sh *Shell) arithString(s string) (int, error) {
 	s = strings.TrimSpace(s)

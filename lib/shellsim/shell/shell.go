@@ -80,6 +80,10 @@ type Shell struct {
 	cmdPID      int // command process running on this shell's task
 	topPID      int // $$: the PID of the shell process (not of subshells)
 	subshell    bool
+	// discarding: an expansion error (or a readonly assignment) abandons
+	// the rest of the input unit being run, as bash's jump to top level
+	// does; the unit loop (script, eval, source, trap) clears it.
+	discarding bool
 	cmdString   bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
 	execLookup  bool // resolve like execvp (default PATH) for System.Exec
 	psubs       []*procSub
@@ -217,7 +221,7 @@ func (sh *Shell) fatal(err error) {
 
 // stopped reports whether execution of the current list must stop.
 func (sh *Shell) stopped() bool {
-	return sh.exiting || sh.returning || sh.brk > 0 || sh.cont > 0
+	return sh.exiting || sh.discarding || sh.returning || sh.brk > 0 || sh.cont > 0
 }
 
 // Parse parses bash source, charging for it. Like bash, a here-document
@@ -273,7 +277,7 @@ func (sh *Shell) RunSource(src, name string) int {
 		sh.status = 2
 		return 2
 	}
-	sh.stmts(f.Stmts)
+	sh.units(f.Stmts)
 	if sh.exiting {
 		return sh.exitCode
 	}
@@ -282,11 +286,45 @@ func (sh *Shell) RunSource(src, name string) int {
 
 // RunFile runs an already parsed file.
 func (sh *Shell) RunFile(f *syntax.File) int {
-	sh.stmts(f.Stmts)
+	sh.units(f.Stmts)
 	if sh.exiting {
 		return sh.exitCode
 	}
 	return sh.status
+}
+
+// units runs the commands of a script, eval or source like bash's reader
+// loop: a discarded command ends the rest of its input unit (the commands
+// up to the end of the line, or the whole compound command) with status 1,
+// then the next line runs (also under set -e, as in bash).
+func (sh *Shell) units(list []*syntax.Stmt) {
+	for i, st := range list {
+		if sh.discarding {
+			if list[i-1].End().Line() >= st.Pos().Line() {
+				continue
+			}
+			sh.endDiscard()
+		}
+		if sh.stopped() {
+			return
+		}
+		sh.stmt(st)
+	}
+	if sh.discarding {
+		sh.endDiscard()
+	}
+}
+
+// discard abandons the current input unit.
+func (sh *Shell) discard() {
+	sh.discarding = true
+	sh.status = 1
+}
+
+// endDiscard ends a discarded unit.
+func (sh *Shell) endDiscard() {
+	sh.discarding = false
+	sh.status = 1
 }
 
 func (sh *Shell) stmts(list []*syntax.Stmt) {
@@ -420,7 +458,7 @@ func (sh *Shell) command(c syntax.Command) {
 		sh.funcs[c.Name.Value] = c.Body
 		sh.status = 0
 	case *syntax.ArithmCmd:
-		n, err := sh.arith(c.X)
+		n, err := sh.arithTop(c.X, c.Right, "((")
 		if err != nil {
 			sh.exprError(err)
 			return
@@ -442,7 +480,7 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.LetClause:
 		sh.status = 1
 		for _, e := range c.Exprs {
-			n, err := sh.arith(e)
+			n, err := sh.arithTop(e, syntax.Pos{}, "let")
 			if err != nil {
 				sh.exprError(err)
 				return
@@ -504,11 +542,12 @@ func (sh *Shell) exprError(err error) {
 }
 
 // wordError reports a failed word expansion; like bash, a non-interactive
-// shell exits (status 1) after any expansion error.
+// shell abandons the command line being run (status 1), and exits on
+// ${x:?} and set -u errors.
 func (sh *Shell) wordError(err error) {
 	sh.exprError(err)
 	if !sh.exiting {
-		sh.exit(1)
+		sh.discard()
 	}
 }
 
@@ -816,6 +855,11 @@ func (sh *Shell) join(c *Shell) int {
 
 // finish runs the EXIT trap of a subshell or script and releases its memory.
 func (sh *Shell) finish() {
+	if sh.discarding {
+		// A subshell whose command was discarded exits with status 1.
+		sh.discarding = false
+		sh.status = 1
+	}
 	sh.runExitTrap()
 	if p, ok := sh.rt.Sched.Proc(sh.pid); ok && !sh.top {
 		sh.rt.Sched.Reap(p)
@@ -857,7 +901,7 @@ func (sh *Shell) runTrap(src string) {
 		f, err = sh.rt.parser().Parse(strings.NewReader(src), "trap")
 	}
 	if err == nil {
-		sh.stmts(f.Stmts)
+		sh.units(f.Stmts)
 	}
 	sh.inTrap = false
 	if !sh.exiting {

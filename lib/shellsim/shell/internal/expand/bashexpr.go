@@ -1,0 +1,762 @@
+package expand
+
+// ShellSim: an arithmetic evaluator over text, as bash evaluates $((...)),
+// ((...)) and let: the expression is expanded first, then tokenized and
+// evaluated in one pass. It gives bash's diagnostics ("EXPR: MSG (error
+// token is "TOK")") for expressions the AST parser rejects, whose errors
+// bash reports only when the line runs, and for run-time errors.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ArithError is a bash arithmetic error. Prefix is the command that
+// evaluated it ("((", "let", "[[") or empty for $((...)).
+type ArithError struct {
+	Prefix, Expr, Msg, Token string
+}
+
+func (e ArithError) Error() string {
+	p := ""
+	if e.Prefix != "" {
+		p = e.Prefix + ": "
+	}
+	return fmt.Sprintf("%s%s: %s (error token is \"%s\")", p, e.Expr, e.Msg, e.Token)
+}
+
+// maxExprRecursion is bash's MAX_EXPR_RECURSION_LEVEL.
+const maxExprRecursion = 1024
+
+// token kinds besides single-byte operators
+const (
+	tEOF = iota + 256
+	tNum
+	tStr
+	tEq     // ==
+	tNeq    // !=
+	tLeq    // <=
+	tGeq    // >=
+	tLand   // &&
+	tLor    // ||
+	tShl    // <<
+	tShr    // >>
+	tPow    // **
+	tPreInc // ++x
+	tPreDec
+	tPostInc // x++
+	tPostDec
+	tOpAssign // +=, <<= ... (op in assignOp)
+)
+
+type exprState struct {
+	cfg    *Config
+	dry    bool // evaluate without assigning (to reproduce a message)
+	expr   string
+	pos    int // next byte to read
+	tp     int // start of the current token
+	lasttp int // start of the last token read before end of input
+	tok    int
+	lastok int
+	val    int64
+	name   string // tStr: the variable reference text
+	sub    string // tStr: subscript text, with hasSub
+	hasSub bool
+	lval   struct {
+		name, sub string
+		hasSub    bool
+	}
+	assignOp int
+	noeval   int
+}
+
+type exprAbort struct{ err error }
+
+// ArithString evaluates expr as bash does; with dry set, assignments are
+// computed but not stored.
+func ArithString(cfg *Config, expr string, dry bool) (int64, error) {
+	cfg = prepareConfig(cfg)
+	return cfg.arithString(expr, dry)
+}
+
+func (cfg *Config) arithString(expr string, dry bool) (v int64, err error) {
+	if strings.TrimLeft(expr, " \t\n") == "" {
+		return 0, nil
+	}
+	if cfg.arithDepth >= maxExprRecursion {
+		return 0, ArithError{Expr: expr, Msg: "expression recursion level exceeded", Token: expr}
+	}
+	cfg.arithDepth++
+	defer func() { cfg.arithDepth-- }()
+	st := &exprState{cfg: cfg, dry: dry, expr: expr}
+	defer func() {
+		if r := recover(); r != nil {
+			a, ok := r.(exprAbort)
+			if !ok {
+				panic(r)
+			}
+			err = a.err
+		}
+	}()
+	st.next()
+	v = st.comma()
+	if st.tok != tEOF {
+		st.fail("syntax error in expression")
+	}
+	return v, nil
+}
+
+func (st *exprState) fail(msg string) {
+	e := strings.TrimLeft(st.expr, " \t\n")
+	tok := ""
+	if st.lasttp < len(st.expr) {
+		tok = st.expr[st.lasttp:]
+	}
+	panic(exprAbort{ArithError{Expr: e, Msg: msg, Token: tok}})
+}
+
+func (st *exprState) abort(err error) { panic(exprAbort{err}) }
+
+func isNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isNameByte(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
+
+// next reads the next token, like bash's readtok.
+func (st *exprState) next() {
+	s, i := st.expr, st.pos
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+		i++
+	}
+	if i >= len(s) {
+		st.lastok, st.tok, st.tp, st.pos = st.tok, tEOF, i, i
+		return
+	}
+	st.lastok = st.tok
+	st.tp, st.lasttp = i, i
+	c := s[i]
+	switch {
+	case isNameStart(c):
+		j := i
+		for j < len(s) && isNameByte(s[j]) {
+			j++
+		}
+		st.name, st.hasSub, st.sub = s[i:j], false, ""
+		if j < len(s) && s[j] == '[' {
+			depth, k := 0, j
+			for ; k < len(s); k++ {
+				if s[k] == '[' {
+					depth++
+				} else if s[k] == ']' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			if k >= len(s) {
+				st.pos = len(s)
+				st.fail("bad array subscript")
+			}
+			st.hasSub, st.sub = true, s[j+1:k]
+			j = k + 1
+		}
+		st.tok, st.pos = tStr, j
+		return
+	case c >= '0' && c <= '9':
+		j := i
+		for j < len(s) && (isNameByte(s[j]) || s[j] == '#' || s[j] == '@') {
+			j++
+		}
+		st.pos = j
+		n, msg := bashNumber(s[i:j])
+		if msg != "" {
+			st.fail(msg)
+		}
+		st.tok, st.val = tNum, n
+		return
+	}
+	i++
+	var c1 byte
+	if i < len(s) {
+		c1 = s[i]
+	}
+	tok := int(c)
+	two := func(t int) { tok = t; i++ }
+	switch {
+	case c == '=' && c1 == '=':
+		two(tEq)
+	case c == '!' && c1 == '=':
+		two(tNeq)
+	case c == '<' && c1 == '=':
+		two(tLeq)
+	case c == '>' && c1 == '=':
+		two(tGeq)
+	case c == '&' && c1 == '&':
+		two(tLand)
+	case c == '|' && c1 == '|':
+		two(tLor)
+	case c == '<' && c1 == '<':
+		two(tShl)
+	case c == '>' && c1 == '>':
+		two(tShr)
+	case c == '*' && c1 == '*':
+		two(tPow)
+	case (c == '+' || c == '-') && c1 == c:
+		if st.tok == tStr {
+			two(map[byte]int{'+': tPostInc, '-': tPostDec}[c])
+		} else {
+			// A prefix operator only when an identifier follows; else
+			// two unary signs, as in bash.
+			k := i + 1
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n') {
+				k++
+			}
+			if k < len(s) && isNameStart(s[k]) {
+				two(map[byte]int{'+': tPreInc, '-': tPreDec}[c])
+			}
+		}
+	case c1 == '=' && strings.IndexByte("*/%+-&^|", c) >= 0:
+		st.assignOp = int(c)
+		two(tOpAssign)
+	}
+	if tok == tShl || tok == tShr {
+		if i < len(s) && s[i] == '=' {
+			st.assignOp = tok
+			tok = tOpAssign
+			i++
+		}
+	}
+	if tok < 256 && strings.IndexByte("=+-*/%&|^!~<>()?:,", byte(tok)) < 0 {
+		st.pos = i
+		st.fail("syntax error: invalid arithmetic operator")
+	}
+	st.tok, st.pos = tok, i
+}
+
+// bashNumber converts a numeric constant as bash's strlong does.
+func bashNumber(t string) (int64, string) {
+	s, base := t, int64(10)
+	switch {
+	case len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	default:
+		if b, rest, ok := strings.Cut(s, "#"); ok {
+			n, err := strconv.Atoi(b)
+			if err != nil || n < 2 || n > 64 {
+				return 0, "invalid arithmetic base"
+			}
+			if rest == "" {
+				return 0, "invalid integer constant"
+			}
+			base, s = int64(n), rest
+		}
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		d := int64(99)
+		switch {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = int64(c-'A') + 10
+			if base > 36 {
+				d += 26
+			}
+		case c == '@':
+			d = 62
+		case c == '_':
+			d = 63
+		}
+		if d >= base {
+			return 0, "value too great for base"
+		}
+		v = v*base + d
+	}
+	return v, ""
+}
+
+func (st *exprState) comma() int64 {
+	v := st.assign()
+	for st.tok == ',' {
+		st.next()
+		v = st.assign()
+	}
+	return v
+}
+
+func (st *exprState) assign() int64 {
+	v := st.cond()
+	if st.tok != '=' && st.tok != tOpAssign {
+		return v
+	}
+	if st.lastok != tStr {
+		st.fail("attempted assignment to non-variable")
+	}
+	lv := st.lval
+	op := 0
+	if st.tok == tOpAssign {
+		op = st.assignOp
+	}
+	st.next()
+	r := st.assign()
+	if op != 0 {
+		r = st.binop(op, v, r)
+	}
+	if st.noeval == 0 {
+		st.store(lv.name, lv.sub, lv.hasSub, r)
+	}
+	return r
+}
+
+func (st *exprState) cond() int64 {
+	c := st.lor()
+	if st.tok != '?' {
+		return c
+	}
+	st.next()
+	if st.tok == tEOF || st.tok == ':' {
+		st.fail("expression expected")
+	}
+	if c == 0 {
+		st.noeval++
+	}
+	a := st.comma()
+	if c == 0 {
+		st.noeval--
+	}
+	if st.tok != ':' {
+		st.fail("`:' expected for conditional expression")
+	}
+	st.next()
+	if st.tok == tEOF {
+		st.fail("expression expected")
+	}
+	if c != 0 {
+		st.noeval++
+	}
+	b := st.cond()
+	if c != 0 {
+		st.noeval--
+		return a
+	}
+	return b
+}
+
+func (st *exprState) lor() int64 {
+	v := st.land()
+	for st.tok == tLor {
+		if v != 0 {
+			st.noeval++
+		}
+		st.next()
+		r := st.land()
+		if v != 0 {
+			st.noeval--
+		}
+		v = b2i64(v != 0 || r != 0)
+	}
+	return v
+}
+
+func (st *exprState) land() int64 {
+	v := st.bitLevel(0)
+	for st.tok == tLand {
+		if v == 0 {
+			st.noeval++
+		}
+		st.next()
+		r := st.bitLevel(0)
+		if v == 0 {
+			st.noeval--
+		}
+		v = b2i64(v != 0 && r != 0)
+	}
+	return v
+}
+
+// levels of left-associative binary operators, loosest first
+var exprLevels = [][]int{
+	{'|'}, {'^'}, {'&'}, {tEq, tNeq}, {tLeq, tGeq, '<', '>'}, {tShl, tShr}, {'+', '-'}, {'*', '/', '%'},
+}
+
+func (st *exprState) bitLevel(l int) int64 {
+	if l == len(exprLevels) {
+		return st.power()
+	}
+	v := st.bitLevel(l + 1)
+	for in(st.tok, exprLevels[l]) {
+		op := st.tok
+		st.next()
+		start := st.tp
+		r := st.bitLevel(l + 1)
+		if (op == '/' || op == '%') && r == 0 && st.noeval == 0 {
+			// bash points at the divisor, not at the token after it
+			st.lasttp = start
+		}
+		v = st.binop(op, v, r)
+	}
+	return v
+}
+
+func in(t int, set []int) bool {
+	for _, x := range set {
+		if t == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (st *exprState) power() int64 {
+	v := st.unary()
+	if st.tok == tPow {
+		st.next()
+		r := st.power()
+		return st.binop(tPow, v, r)
+	}
+	return v
+}
+
+func (st *exprState) binop(op int, a, b int64) int64 {
+	switch op {
+	case '+':
+		return a + b
+	case '-':
+		return a - b
+	case '*':
+		return a * b
+	case '/', '%':
+		if b == 0 {
+			if st.noeval == 0 {
+				st.fail("division by 0")
+			}
+			return 0
+		}
+		if a == -1<<63 && b == -1 {
+			if op == '/' {
+				return a
+			}
+			return 0
+		}
+		if op == '/' {
+			return a / b
+		}
+		return a % b
+	case tPow:
+		if b < 0 {
+			if st.noeval == 0 {
+				st.fail("exponent less than 0")
+			}
+			return 1
+		}
+		p := int64(1)
+		for ; b > 0; b >>= 1 {
+			if b&1 != 0 {
+				p *= a
+			}
+			a *= a
+		}
+		return p
+	case tEq:
+		return b2i64(a == b)
+	case tNeq:
+		return b2i64(a != b)
+	case tLeq:
+		return b2i64(a <= b)
+	case tGeq:
+		return b2i64(a >= b)
+	case '<':
+		return b2i64(a < b)
+	case '>':
+		return b2i64(a > b)
+	case tShl:
+		return a << (uint64(b) & 63)
+	case tShr:
+		return a >> (uint64(b) & 63)
+	case '&':
+		return a & b
+	case '|':
+		return a | b
+	case '^':
+		return a ^ b
+	}
+	return 0
+}
+
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (st *exprState) unary() int64 {
+	switch st.tok {
+	case '!':
+		st.next()
+		return b2i64(st.unary() == 0)
+	case '~':
+		st.next()
+		return ^st.unary()
+	case '-':
+		st.next()
+		return -st.unary()
+	case '+':
+		st.next()
+		return st.unary()
+	case tPreInc, tPreDec:
+		d := int64(1)
+		if st.tok == tPreDec {
+			d = -1
+		}
+		st.next()
+		if st.tok != tStr {
+			st.fail("identifier expected after pre-increment or pre-decrement")
+		}
+		name, sub, hasSub := st.name, st.sub, st.hasSub
+		v := st.load(name, sub, hasSub) + d
+		if st.noeval == 0 {
+			st.store(name, sub, hasSub, v)
+		}
+		st.next()
+		return v
+	}
+	return st.primary()
+}
+
+func (st *exprState) primary() int64 {
+	switch st.tok {
+	case '(':
+		st.next()
+		v := st.comma()
+		if st.tok != ')' {
+			st.fail("missing `)'")
+		}
+		st.next()
+		return v
+	case tNum:
+		v := st.val
+		st.next()
+		return v
+	case tStr:
+		name, sub, hasSub := st.name, st.sub, st.hasSub
+		st.lval.name, st.lval.sub, st.lval.hasSub = name, sub, hasSub
+		// Assignments do not read the old value (bash does not evaluate
+		// the variable's text there).
+		var v int64
+		rest := strings.TrimLeft(st.expr[st.pos:], " \t\n")
+		if !(strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")) {
+			v = st.load(name, sub, hasSub)
+		}
+		st.next()
+		if st.tok == tPostInc || st.tok == tPostDec {
+			d := int64(1)
+			if st.tok == tPostDec {
+				d = -1
+			}
+			if st.noeval == 0 {
+				st.store(name, sub, hasSub, v+d)
+			}
+			st.next()
+		}
+		return v
+	}
+	st.fail("syntax error: operand expected")
+	return 0
+}
+
+// load reads a variable or element and evaluates its value as an
+// expression when it is not a plain number.
+func (st *exprState) load(name, sub string, hasSub bool) int64 {
+	if st.noeval > 0 {
+		return 0
+	}
+	var s string
+	if hasSub {
+		w, err := st.elemWord(name, sub)
+		if err != nil {
+			st.abort(err)
+		}
+		if s, err = Literal(st.cfg, w); err != nil {
+			st.abort(err)
+		}
+	} else {
+		if st.cfg.NoUnset {
+			if vr := st.cfg.Env.Get(name); !vr.IsSet() {
+				st.abort(UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"})
+			}
+		}
+		s = st.cfg.envGet(name)
+	}
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0
+	}
+	if n, msg := bashNumber(t); msg == "" && t[0] >= '0' && t[0] <= '9' {
+		return n
+	}
+	v, err := st.cfg.arithString(s, st.dry)
+	if err != nil {
+		st.abort(err)
+	}
+	return v
+}
+
+func (st *exprState) store(name, sub string, hasSub bool, v int64) {
+	if st.dry {
+		return
+	}
+	val := strconv.FormatInt(v, 10)
+	var err error
+	if hasSub {
+		var w *syntax.Word
+		if w, err = st.elemWord(name, sub); err == nil {
+			pe := w.Parts[0].(*syntax.ParamExp)
+			err = st.cfg.assignElem(name, st.cfg.Env.Get(name), pe.Index, val)
+		}
+	} else {
+		err = st.cfg.envSet(name, val)
+	}
+	if err != nil {
+		st.abort(err)
+	}
+}
+
+// elemWord parses name[sub] into a parameter expansion the expander reads.
+func (st *exprState) elemWord(name, sub string) (*syntax.Word, error) {
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader("${" + name + "[" + sub + "]}"))
+	if err != nil || len(w.Parts) != 1 {
+		return nil, fmt.Errorf("%s[%s]: bad array subscript", name, sub)
+	}
+	if _, ok := w.Parts[0].(*syntax.ParamExp); !ok {
+		return nil, fmt.Errorf("%s[%s]: bad array subscript", name, sub)
+	}
+	return w, nil
+}
+
+// ArithmTop evaluates the expression of $((...)), ((...)) or a let
+// argument; an arithmetic error is reported as bash words it, from the
+// expression's text (laid out from the AST's positions, words expanded)
+// evaluated again without assignments. right is where the text ends (the
+// closing "))"), or invalid for a let argument.
+func ArithmTop(cfg *Config, x syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	return prepareConfig(cfg).arithmTop(x, right, prefix)
+}
+
+func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	n, err := Arithm(cfg, x)
+	if err == nil || !plainArithError(err) {
+		if ae, ok := err.(ArithError); ok && ae.Prefix == "" {
+			ae.Prefix = prefix
+			return n, ae
+		}
+		return n, err
+	}
+	text, ok := cfg.arithText(x, right)
+	if !ok {
+		return n, err
+	}
+	if _, derr := cfg.arithString(text, true); derr != nil {
+		if ae, ok := derr.(ArithError); ok {
+			ae.Prefix = prefix
+			return n, ae
+		}
+	}
+	return n, err
+}
+
+func plainArithError(err error) bool {
+	switch msg := err.Error(); {
+	case msg == "division by 0", msg == "exponent less than 0", msg == "attempted assignment to non-variable",
+		strings.HasSuffix(msg, ": syntax error in expression"), strings.Contains(msg, "value too great for base"),
+		strings.Contains(msg, "invalid arithmetic base"):
+		return true
+	}
+	return false
+}
+
+// arithText rebuilds the source text of x: each token at its offset,
+// whitespace between them kept as spaces, words expanded unless they hold
+// a command substitution (expanding it again would run it twice).
+func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos) (string, bool) {
+	var b strings.Builder
+	start := x.Pos().Offset()
+	at := start
+	ok := true
+	put := func(off uint, s string) {
+		if off < at {
+			ok = false
+			return
+		}
+		b.WriteString(strings.Repeat(" ", int(off-at)))
+		b.WriteString(s)
+		at = off + uint(len(s))
+	}
+	var walk func(e syntax.ArithmExpr)
+	walk = func(e syntax.ArithmExpr) {
+		switch e := e.(type) {
+		case *syntax.Word:
+			if len(e.Parts) == 1 {
+				// name[i] is text bash does not expand
+				if pe, isPE := e.Parts[0].(*syntax.ParamExp); isPE && !pe.Dollar.IsValid() && pe.Index != nil {
+					if idx, iok := cfg.arithText(pe.Index, syntax.Pos{}); iok {
+						put(e.Pos().Offset(), pe.Param.Value+"["+idx+"]")
+						at = e.End().Offset()
+					} else {
+						ok = false
+					}
+					return
+				}
+			}
+			syntax.Walk(e, func(n syntax.Node) bool {
+				if _, isCmd := n.(*syntax.CmdSubst); isCmd {
+					ok = false
+				}
+				return ok
+			})
+			if !ok {
+				return
+			}
+			s, err := Literal(cfg, e)
+			if err != nil {
+				ok = false
+				return
+			}
+			b.WriteString(strings.Repeat(" ", int(e.Pos().Offset()-at)))
+			b.WriteString(s)
+			at = e.End().Offset()
+		case *syntax.ParenArithm:
+			put(e.Lparen.Offset(), "(")
+			walk(e.X)
+			put(e.Rparen.Offset(), ")")
+		case *syntax.UnaryArithm:
+			if e.Post {
+				walk(e.X)
+				put(e.OpPos.Offset(), e.Op.String())
+			} else {
+				put(e.OpPos.Offset(), e.Op.String())
+				walk(e.X)
+			}
+		case *syntax.BinaryArithm:
+			walk(e.X)
+			put(e.OpPos.Offset(), e.Op.String())
+			walk(e.Y)
+		default:
+			ok = false
+		}
+	}
+	walk(x)
+	if !ok {
+		return "", false
+	}
+	if right.IsValid() && right.Offset() >= at {
+		b.WriteString(strings.Repeat(" ", int(right.Offset()-at)))
+	}
+	return b.String(), true
+}
