@@ -84,11 +84,11 @@ type Shell struct {
 	// the rest of the input unit being run, as bash's jump to top level
 	// does; the unit loop (script, eval, source, trap) clears it.
 	discarding bool
-	cmdString   bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
-	execLookup  bool // resolve like execvp (default PATH) for System.Exec
-	psubs       []*procSub
-	expFuncs    map[string]bool // export -f
-	readDirFn   func(string) ([]fs.DirEntry, error)
+	cmdString  bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
+	execLookup bool // resolve like execvp (default PATH) for System.Exec
+	psubs      []*procSub
+	expFuncs   map[string]bool // export -f
+	readDirFn  func(string) ([]fs.DirEntry, error)
 }
 
 // New returns the environment's main shell.
