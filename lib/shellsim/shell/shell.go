@@ -233,7 +233,7 @@ func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 	if err := command.CheckSyntaxNest(src); err != nil {
 		return nil, syntax.ParseError{Filename: name, Pos: syntax.NewPos(0, 1, 1), Text: err.Error()}
 	}
-	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
+	f, err := sh.parseDeferring(src, name)
 	for tries := 0; err != nil && tries < 8; tries++ {
 		var pe syntax.ParseError
 		if !errors.As(err, &pe) || !strings.HasPrefix(pe.Text, "unclosed here-document `") {
@@ -248,7 +248,7 @@ func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 		fmt.Fprintf(sh.stderr(), "%s: line %d: warning: here-document at line %d delimited by end-of-file (wanted `%s')\n",
 			sh.name, lines, pe.Pos.Line(), word)
 		src += word + "\n"
-		f, err = sh.rt.parser().Parse(strings.NewReader(src), name)
+		f, err = sh.parseDeferring(src, name)
 	}
 	return f, err
 }

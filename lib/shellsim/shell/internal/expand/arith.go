@@ -19,6 +19,17 @@ import (
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
+		if len(expr.Parts) > 0 {
+			if m, ok := expr.Parts[0].(*syntax.Lit); ok && m.Value == DeferredArithMarker {
+				// ShellSim: text the parser rejected, checked now as bash does
+				field, err := cfg.wordField(expr.Parts[1:], quoteHeredoc)
+				if err != nil {
+					return 0, err
+				}
+				n, err := cfg.arithString(cfg.fieldJoin(field), false)
+				return int(n), err
+			}
+		}
 		str, err := Literal(cfg, expr)
 		if err != nil {
 			return 0, err

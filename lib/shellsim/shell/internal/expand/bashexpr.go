@@ -28,6 +28,16 @@ func (e ArithError) Error() string {
 	return fmt.Sprintf("%s%s: %s (error token is \"%s\")", p, e.Expr, e.Msg, e.Token)
 }
 
+// DeferredArithMarker begins the first literal of an arithmetic operand
+// whose text (the rest of the word) the parser rejected; it is evaluated
+// as text when it runs. BadSubstMarker begins the name of a parameter
+// expansion the parser rejected (its source text follows), which fails
+// with "bad substitution" when it runs. Source text cannot hold NUL.
+const (
+	DeferredArithMarker = "\x00arith\x00"
+	BadSubstMarker      = "\x00badsubst\x00"
+)
+
 // maxExprRecursion is bash's MAX_EXPR_RECURSION_LEVEL.
 const maxExprRecursion = 1024
 

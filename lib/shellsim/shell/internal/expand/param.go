@@ -58,6 +58,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		return "", fmt.Errorf("unsupported")
 	}
 	name := pe.Param.Value
+	if strings.HasPrefix(name, BadSubstMarker) {
+		return "", fmt.Errorf("%s: bad substitution", name[len(BadSubstMarker):])
+	}
 	index := pe.Index
 	switch name {
 	case "@", "*":

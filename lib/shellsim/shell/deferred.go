@@ -1,0 +1,274 @@
+package shell
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
+)
+
+// Deferred syntax errors. The parser checks arithmetic ($((...)), $[...],
+// ((...)), let) and parameter expansions (${...}) while it parses, but bash
+// checks them only when the line runs: the lines before run, then the
+// error ends the line ($((...)), ${...}) or fails the command ((( )), let)
+// with status 1. So a parse error inside such a construct is deferred: the
+// construct is blanked out in the source (same length, newlines kept, so
+// every other position is unchanged), the source is parsed again, and the
+// construct's node is given back its text, to be checked when it runs.
+// Genuine syntax errors (unclosed quotes, if without fi) stay parse errors.
+
+// maxDeferred bounds the re-parses of one source.
+const maxDeferred = 16
+
+type deferKind int
+
+const (
+	deferArith     deferKind = iota // $((...)), $[...]
+	deferArithCmd                   // ((...))
+	deferLet                        // an unquoted let argument
+	deferParam                      // ${...}
+)
+
+type deferredSpan struct {
+	kind      deferKind
+	open, end int    // the construct's bytes: src[open:end]
+	inner     string // its text between the brackets (the whole word for let)
+}
+
+// deferrable reports parse errors that bash reports only at run time.
+func deferrable(text string) bool {
+	for _, s := range []string{
+		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
+		"must follow a name", "not a valid parameter expansion operator",
+		"cannot combine multiple parameter expansion operators",
+	} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseDeferring parses src, deferring arithmetic and substitution errors.
+func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
+	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
+	if err == nil || strings.IndexByte(src, 0) >= 0 {
+		return f, err
+	}
+	firstErr := err
+	var spans []deferredSpan
+	work := []byte(src)
+	for len(spans) < maxDeferred {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) || pe.Incomplete && !strings.Contains(pe.Text, "must be followed") || !deferrable(pe.Text) {
+			break
+		}
+		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()))
+		if !ok {
+			break
+		}
+		spans = append(spans, sp)
+		blank(work, sp)
+		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
+		if err == nil {
+			restoreDeferred(f, spans)
+			return f, nil
+		}
+	}
+	return nil, firstErr
+}
+
+// blank replaces the inside of a span with a valid construct of the same
+// length: "0" and spaces for arithmetic, a name of underscores for ${...}.
+func blank(b []byte, sp deferredSpan) {
+	lo, hi := sp.open, sp.end
+	switch sp.kind {
+	case deferArith:
+		if b[lo+1] == '[' {
+			lo, hi = lo+2, hi-1
+		} else {
+			lo, hi = lo+3, hi-2
+		}
+	case deferArithCmd:
+		lo, hi = lo+2, hi-2
+	case deferParam:
+		lo, hi = lo+2, hi-1
+	}
+	first := true
+	for i := lo; i < hi; i++ {
+		switch {
+		case b[i] == '\n':
+		case sp.kind == deferParam:
+			b[i] = '_'
+		case first:
+			b[i], first = '0', false
+		default:
+			b[i] = ' '
+		}
+	}
+}
+
+// findDeferSpan finds the innermost arithmetic or parameter expansion
+// around the error offset: the nearest opener before it whose match closes
+// after it.
+func findDeferSpan(src string, off int) (deferredSpan, bool) {
+	if off >= len(src) {
+		off = len(src) - 1
+	}
+	for o := off; o >= 0 && off-o < 4096; o-- {
+		var sp deferredSpan
+		switch {
+		case strings.HasPrefix(src[o:], "$(("):
+			end, ok := matchClose(src, o+3, '(', ')', 2)
+			if !ok || src[end-2] != ')' {
+				continue
+			}
+			sp = deferredSpan{deferArith, o, end, src[o+3 : end-2]}
+		case strings.HasPrefix(src[o:], "$["):
+			end, ok := matchClose(src, o+2, '[', ']', 1)
+			if !ok {
+				continue
+			}
+			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1]}
+		case strings.HasPrefix(src[o:], "((") && (o == 0 || src[o-1] != '$' && src[o-1] != '('):
+			end, ok := matchClose(src, o+2, '(', ')', 2)
+			if !ok || src[end-2] != ')' || atCommandStart(src, o) == false {
+				continue
+			}
+			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2]}
+		case strings.HasPrefix(src[o:], "${"):
+			end, ok := matchClose(src, o+2, '{', '}', 1)
+			if !ok || strings.Contains(src[o:end], "\n") {
+				continue
+			}
+			sp = deferredSpan{deferParam, o, end, src[o:end]}
+		case o > 0 && isBlank(src[o-1]) && !isBlank(src[o]) && letBefore(src, o-1):
+			end := o
+			for end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n<>()'\"`$", rune(src[end])) {
+				end++
+			}
+			if end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n", rune(src[end])) {
+				continue
+			}
+			sp = deferredSpan{deferLet, o, end, src[o:end]}
+		default:
+			continue
+		}
+		if sp.open < off && off < sp.end || sp.kind == deferLet && off < sp.end {
+			return sp, true
+		}
+	}
+	return deferredSpan{}, false
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+// letBefore reports whether the words before src[i] (a blank) on the line
+// are "let" and unquoted let arguments.
+func letBefore(src string, i int) bool {
+	line := src[:i]
+	if n := strings.LastIndexAny(line, "\n;&|"); n >= 0 {
+		line = line[n+1:]
+	}
+	fields := strings.Fields(line)
+	return len(fields) > 0 && fields[0] == "let" && !strings.ContainsAny(line, "'\"`$(")
+}
+
+// atCommandStart reports whether src[o] begins a command.
+func atCommandStart(src string, o int) bool {
+	i := o - 1
+	for i >= 0 && isBlank(src[i]) {
+		i--
+	}
+	if i < 0 || strings.ContainsRune("\n;&|({", rune(src[i])) {
+		return true
+	}
+	j := i
+	for j >= 0 && src[j] >= 'a' && src[j] <= 'z' {
+		j--
+	}
+	switch src[j+1 : i+1] {
+	case "then", "else", "do", "if", "elif", "while", "until", "time", "!":
+		return true
+	}
+	return false
+}
+
+// matchClose finds the end of a bracketed construct starting at i with the
+// given depth, skipping quoted text.
+func matchClose(src string, i int, open, close byte, depth int) (int, bool) {
+	var quote byte
+	for ; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == open:
+			depth++
+		case c == close:
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// restoreDeferred gives each blanked construct its node back with the
+// original text, checked when it runs.
+func restoreDeferred(f *syntax.File, spans []deferredSpan) {
+	byOpen := make(map[uint]deferredSpan, len(spans))
+	for _, sp := range spans {
+		byOpen[uint(sp.open)] = sp
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmExp:
+			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
+				n.X = deferredWord(sp.inner, n.X.Pos(), true)
+				return false
+			}
+		case *syntax.ArithmCmd:
+			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArithCmd {
+				n.X = deferredWord(sp.inner, n.X.Pos(), true)
+				return false
+			}
+		case *syntax.LetClause:
+			for i, e := range n.Exprs {
+				if sp, ok := byOpen[e.Pos().Offset()]; ok && sp.kind == deferLet {
+					n.Exprs[i] = deferredWord(sp.inner, e.Pos(), false)
+				}
+			}
+		case *syntax.ParamExp:
+			if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
+				n.Param.Value = expand.BadSubstMarker + sp.inner
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// deferredWord is an arithmetic operand whose text is evaluated by the
+// text evaluator when it runs; the text keeps its expansions ($x, $(...))
+// when it parses as a here-document body would (bash expands the text of
+// an arithmetic expression like a double-quoted string).
+func deferredWord(text string, pos syntax.Pos, expanding bool) *syntax.Word {
+	marker := &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: expand.DeferredArithMarker}
+	if expanding && strings.ContainsAny(text, "$`\\") {
+		if w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(text)); err == nil {
+			return &syntax.Word{Parts: append([]syntax.WordPart{marker}, w.Parts...)}
+		}
+	}
+	return &syntax.Word{Parts: []syntax.WordPart{marker, &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: text}}}
+}
