@@ -1150,7 +1150,7 @@ func (sh *Shell) waitJob(j *job) int {
 				t.Interruptible = false
 				for _, s := range sigs {
 					if tr, ok := sh.traps[signalName(s)]; ok && tr != "" {
-						sh.runTrap(tr)
+						sh.runTrap(tr, true)
 					}
 				}
 				if len(sigs) > 0 {
@@ -1188,7 +1188,7 @@ func biWait(sh *Shell, args []string) int {
 				sigs := t.TakeSignals()
 				for _, s := range sigs {
 					if tr, ok := sh.traps[signalName(s)]; ok && tr != "" {
-						sh.runTrap(tr)
+						sh.runTrap(tr, true)
 					}
 				}
 				if len(sigs) > 0 {

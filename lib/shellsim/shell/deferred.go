@@ -25,10 +25,10 @@ const maxDeferred = 16
 type deferKind int
 
 const (
-	deferArith     deferKind = iota // $((...)), $[...]
-	deferArithCmd                   // ((...))
-	deferLet                        // an unquoted let argument
-	deferParam                      // ${...}
+	deferArith    deferKind = iota // $((...)), $[...]
+	deferArithCmd                  // ((...))
+	deferLet                       // an unquoted let argument
+	deferParam                     // ${...}
 )
 
 type deferredSpan struct {

@@ -69,6 +69,7 @@ type Shell struct {
 	substRan    bool
 	optind      int // getopts position inside the current argument
 	inTrap      bool
+	trapLines   bool // the running trap handler numbers its own lines
 	aliasDepth  int
 	sourceDepth int
 	nest        int   // nested execution levels (see nest.go), inherited by subshells and child shells
@@ -348,8 +349,9 @@ func errexitEligible(c syntax.Command) bool {
 }
 
 func (sh *Shell) stmt(st *syntax.Stmt) {
-	if !sh.inTrap {
-		// $LINENO inside a trap handler is the line that triggered it.
+	if !sh.inTrap || sh.trapLines {
+		// $LINENO inside an ERR trap handler is the line that triggered
+		// it; other handlers count the lines of their own text.
 		sh.lineno = int(st.Pos().Line())
 	}
 	if sh.charge(resources.CostNode) != nil {
@@ -410,7 +412,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		}
 	} else if sh.status != 0 && !sh.stopped() && errexitEligible(st.Cmd) && sh.inCond == 0 {
 		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap {
-			sh.runTrap(t)
+			sh.runTrap(t, false)
 		}
 		if sh.opts.errexit {
 			sh.exit(sh.status)
@@ -879,7 +881,7 @@ func (sh *Shell) runExitTrap() {
 		}
 		wasExiting := sh.exiting
 		sh.exiting = false
-		sh.runTrap(t)
+		sh.runTrap(t, true)
 		if !sh.exiting || wasExiting {
 			sh.status = st
 			if wasExiting {
@@ -892,9 +894,9 @@ func (sh *Shell) runExitTrap() {
 // RunExitTrap runs a pending EXIT trap (end of action).
 func (sh *Shell) RunExitTrap() { sh.guard(sh.runExitTrap) }
 
-func (sh *Shell) runTrap(src string) {
-	st := sh.status
-	sh.inTrap = true
+func (sh *Shell) runTrap(src string, ownLines bool) {
+	st, line := sh.status, sh.lineno
+	sh.inTrap, sh.trapLines = true, ownLines
 	err := command.CheckSyntaxNest(src)
 	var f *syntax.File
 	if err == nil {
@@ -903,7 +905,7 @@ func (sh *Shell) runTrap(src string) {
 	if err == nil {
 		sh.units(f.Stmts)
 	}
-	sh.inTrap = false
+	sh.inTrap, sh.trapLines, sh.lineno = false, false, line
 	if !sh.exiting {
 		sh.status = st
 	}
@@ -916,7 +918,7 @@ func (sh *Shell) runTraps() {
 	}
 	for _, sig := range sh.task.TakeSignals() {
 		if t, ok := sh.traps[signalName(sig)]; ok && t != "" {
-			sh.runTrap(t)
+			sh.runTrap(t, true)
 		}
 	}
 }
