@@ -37,18 +37,25 @@ type deferredSpan struct {
 	inner     string // its text between the brackets (the whole word for let)
 }
 
-// deferrable reports parse errors that bash reports only at run time.
-func deferrable(text string) bool {
+// deferrable reports parse errors that bash reports only at run time, in
+// arithmetic or in a parameter expansion.
+func deferrable(text string) (ok, arith bool) {
 	for _, s := range []string{
 		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
-		"must follow a name", "not a valid parameter expansion operator",
-		"cannot combine multiple parameter expansion operators",
+		"must follow a name",
 	} {
 		if strings.Contains(text, s) {
-			return true
+			return true, true
 		}
 	}
-	return false
+	for _, s := range []string{
+		"not a valid parameter expansion operator", "cannot combine multiple parameter expansion operators",
+	} {
+		if strings.Contains(text, s) {
+			return true, false
+		}
+	}
+	return false, false
 }
 
 // parseDeferring parses src, deferring arithmetic and substitution errors.
@@ -62,10 +69,14 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 	work := []byte(src)
 	for len(spans) < maxDeferred {
 		var pe syntax.ParseError
-		if !errors.As(err, &pe) || pe.Incomplete && !strings.Contains(pe.Text, "must be followed") || !deferrable(pe.Text) {
+		if !errors.As(err, &pe) || pe.Incomplete && !strings.Contains(pe.Text, "must be followed") {
 			break
 		}
-		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()))
+		ok, arith := deferrable(pe.Text)
+		if !ok {
+			break
+		}
+		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
 		if !ok {
 			break
 		}
@@ -110,10 +121,10 @@ func blank(b []byte, sp deferredSpan) {
 	}
 }
 
-// findDeferSpan finds the innermost arithmetic or parameter expansion
-// around the error offset: the nearest opener before it whose match closes
-// after it.
-func findDeferSpan(src string, off int) (deferredSpan, bool) {
+// findDeferSpan finds the innermost arithmetic (or, with arith unset,
+// parameter) expansion around the error offset: the nearest opener before
+// it whose match closes after it.
+func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 	if off >= len(src) {
 		off = len(src) - 1
 	}
@@ -154,6 +165,9 @@ func findDeferSpan(src string, off int) (deferredSpan, bool) {
 			}
 			sp = deferredSpan{deferLet, o, end, src[o:end]}
 		default:
+			continue
+		}
+		if (sp.kind == deferParam) == arith {
 			continue
 		}
 		if sp.open < off && off < sp.end || sp.kind == deferLet && off < sp.end {
