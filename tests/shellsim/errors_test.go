@@ -79,6 +79,30 @@ var errorCases = []struct{ name, src string }{
 	{"arith_syntax_two", "echo $((1 +)) $((2 *))\necho b\necho $((3 -))\necho c"},
 	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
 	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
+
+	// Genuine syntax errors: the lines before run, then the shell exits 2
+	// with bash's wording.
+	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},
+	{"syntax_if_at_end", "echo a; if"},
+	{"syntax_unclosed_double_quote", "echo a\necho \"b\necho c"},
+	{"syntax_unclosed_single_quote", "echo a\necho 'b\n"},
+	{"syntax_unclosed_backquote", "echo a; echo `echo b\n"},
+	{"syntax_unclosed_cmdsubst", "echo a\necho $(echo b\n"},
+	{"syntax_unclosed_arith", "echo a\necho $((1+2)"},
+	{"syntax_unclosed_group", "echo a\n{ echo b\n"},
+	{"syntax_unclosed_function", "echo a\nf() {\necho b"},
+	{"syntax_unclosed_array", "echo a\nx=(1 2\n"},
+	{"syntax_unexpected_fi", "echo a\necho b; fi\necho c"},
+	{"syntax_unexpected_paren", "echo a\necho b )\necho c"},
+	{"syntax_unexpected_then", "echo a\nif then fi\necho c"},
+	{"syntax_empty_while", "echo a\nwhile; do :; done"},
+	{"syntax_unexpected_done", "echo a\ndone"},
+	{"syntax_dsemi", "echo a\necho b;;\necho c"},
+	{"syntax_redirect_without_word", "echo a\necho >"},
+	{"syntax_pipe_at_end", "echo a | "},
+	{"syntax_inside_loop", "echo a\nwhile true; do\n  echo b; fi\ndone"},
+	{"syntax_after_continuation", "echo a \\\n  b; fi"},
+	{"syntax_after_exit", "x=1\nexit 3\nif"},
 }
 
 // errorModes are the ways a script reaches bash; each is run the same way

@@ -267,16 +267,15 @@ func ParseErrorText(prefix string, err error) string {
 	return fmt.Sprintf("%s: %v\n", prefix, err)
 }
 
-// RunSource parses and runs src; a parse error runs nothing and gives 2.
+// RunSource parses and runs src; on a syntax error only the commands
+// before it run, and the status is 2 (see runSyntaxError).
 func (sh *Shell) RunSource(src, name string) int {
 	f, err := sh.Parse(src, name)
 	if err != nil {
 		if sh.exiting {
 			return sh.exitCode
 		}
-		io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
-		sh.status = 2
-		return 2
+		return sh.runSyntaxError(src, name, err)
 	}
 	sh.units(f.Stmts)
 	if sh.exiting {
