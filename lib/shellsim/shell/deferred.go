@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
 	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 )
 
@@ -82,6 +83,9 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		spans = append(spans, sp)
 		blank(work, sp)
+		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
+			return nil, firstErr
+		}
 		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
 		if err == nil {
 			restoreDeferred(f, spans)

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
 )
 
 // Syntax errors of a script. bash reads a script one complete command (up
@@ -59,7 +62,7 @@ func (sh *Shell) linesBefore(src, name string, line int) *syntax.File {
 		if strings.HasSuffix(pre, "\\\n") {
 			continue
 		}
-		if sh.charge(int64(len(pre))) != nil {
+		if sh.charge(int64(len(pre))*resources.CostParseByte) != nil || command.CheckSyntaxNest(pre) != nil {
 			return nil
 		}
 		if f, err := sh.parseDeferring(pre, name); err == nil {
