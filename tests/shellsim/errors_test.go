@@ -57,6 +57,8 @@ var errorCases = []struct{ name, src string }{
 	{"arith_in_subshell", "( echo $((1/0)); echo in ); echo st=$? b"},
 	{"arith_in_cmdsubst", "x=$(echo $((1/0)); echo in); echo \"st=$? x=$x\""},
 	{"arith_in_eval", "eval 'echo $((1/0)); echo in'; echo st=$? b"},
+	{"arith_in_eval_lines", "echo x\n\neval \"echo a\necho \\$((1/0))\necho in\"\necho st=$? $LINENO"},
+	{"arith_in_source", "printf 'echo s\\necho $((1/0)); echo in\\necho t\\n' > t3\n. ./t3\necho st=$? b"},
 	{"arith_in_pipeline", "echo $((1/0)) | cat; echo st=$? b"},
 	{"arith_in_background", "echo $((1/0)) & wait; echo st=$? b"},
 	{"arith_in_if", "if true; then\n  echo $((1/0))\n  echo in\nfi\necho st=$? b"},

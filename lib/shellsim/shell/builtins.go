@@ -691,7 +691,10 @@ func biEval(sh *Shell, args []string) int {
 		return 1
 	}
 	sh.status = 0
+	base := sh.lineBase
+	sh.lineBase = sh.stmtEnd - 1
 	sh.units(f.Stmts)
+	sh.lineBase = base
 	sh.leave()
 	return sh.status
 }
@@ -739,7 +742,11 @@ func biSource(sh *Shell, args []string) int {
 	}
 	sh.sourceDepth++
 	sh.status = 0
+	// diagnostics name the sourced file and count its lines
+	oldName, oldBase := sh.name, sh.lineBase
+	sh.name, sh.lineBase = name, 0
 	sh.units(f.Stmts)
+	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()
 	if sh.returning && sh.sourceDepth >= 0 && len(sh.funcNames) == 0 {

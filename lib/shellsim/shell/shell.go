@@ -54,33 +54,36 @@ type Shell struct {
 	umask   int
 	dirs    []string
 
-	exiting     bool
-	exitCode    int
-	brk, cont   int
-	returning   bool
-	inCond      int
-	loopDepth   int
-	funcNames   []string
-	lineno      int
-	varMem      int64
-	top         bool // the environment's main shell
-	persist     bool // exec with only redirections: keep them
-	substSt     int
-	substRan    bool
-	optind      int // getopts position inside the current argument
-	inTrap      bool
-	trapLines   bool // the running trap handler numbers its own lines
-	aliasDepth  int
-	sourceDepth int
-	nest        int   // nested execution levels (see nest.go), inherited by subshells and child shells
-	procMem     int64 // memory reserved by fork for this subshell besides varMem
-	getoptsLast int
-	curBuiltin  string
-	cfg         *expand.Config
-	cfgDepth    int
-	cmdPID      int // command process running on this shell's task
-	topPID      int // $$: the PID of the shell process (not of subshells)
-	subshell    bool
+	exiting   bool
+	exitCode  int
+	brk, cont int
+	returning bool
+	inCond    int
+	loopDepth int
+	funcNames []string
+	lineno    int
+	varMem    int64
+	top       bool // the environment's main shell
+	persist   bool // exec with only redirections: keep them
+	substSt   int
+	substRan  bool
+	optind    int // getopts position inside the current argument
+	inTrap    bool
+	trapLines bool // the running trap handler numbers its own lines
+	// lineBase is added to the line numbers of the source being run: eval
+	// text counts from the last line of its eval command (stmtEnd).
+	lineBase, stmtEnd int
+	aliasDepth        int
+	sourceDepth       int
+	nest              int   // nested execution levels (see nest.go), inherited by subshells and child shells
+	procMem           int64 // memory reserved by fork for this subshell besides varMem
+	getoptsLast       int
+	curBuiltin        string
+	cfg               *expand.Config
+	cfgDepth          int
+	cmdPID            int // command process running on this shell's task
+	topPID            int // $$: the PID of the shell process (not of subshells)
+	subshell          bool
 	// discarding: an expansion error (or a readonly assignment) abandons
 	// the rest of the input unit being run, as bash's jump to top level
 	// does; the unit loop (script, eval, source, trap) clears it.
@@ -351,7 +354,8 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 	if !sh.inTrap || sh.trapLines {
 		// $LINENO inside an ERR trap handler is the line that triggered
 		// it; other handlers count the lines of their own text.
-		sh.lineno = int(st.Pos().Line())
+		sh.lineno = sh.lineBase + int(st.Pos().Line())
+		sh.stmtEnd = sh.lineBase + int(st.End().Line())
 	}
 	if sh.charge(resources.CostNode) != nil {
 		return
@@ -894,8 +898,11 @@ func (sh *Shell) runExitTrap() {
 func (sh *Shell) RunExitTrap() { sh.guard(sh.runExitTrap) }
 
 func (sh *Shell) runTrap(src string, ownLines bool) {
-	st, line := sh.status, sh.lineno
+	st, line, base := sh.status, sh.lineno, sh.lineBase
 	sh.inTrap, sh.trapLines = true, ownLines
+	if ownLines {
+		sh.lineBase = 0
+	}
 	err := command.CheckSyntaxNest(src)
 	var f *syntax.File
 	if err == nil {
@@ -904,7 +911,7 @@ func (sh *Shell) runTrap(src string, ownLines bool) {
 	if err == nil {
 		sh.units(f.Stmts)
 	}
-	sh.inTrap, sh.trapLines, sh.lineno = false, false, line
+	sh.inTrap, sh.trapLines, sh.lineno, sh.lineBase = false, false, line, base
 	if !sh.exiting {
 		sh.status = st
 	}
