@@ -64,6 +64,16 @@ var errorCases = []struct{ name, src string }{
 	{"arith_in_if", "if true; then\n  echo $((1/0))\n  echo in\nfi\necho st=$? b"},
 	{"arith_in_loop", "for i in 1 2; do echo $((i/0)); done; echo st=$? b\necho c"},
 	{"arith_errexit", "set -e\necho $((1/0))\necho st=$? b"},
+	{"arith_in_test_clause", "[[ 1/0 -eq 1 ]]; echo st=$? b\n[[ 1 -eq \"1 +\" ]]; echo st=$?"},
+	{"arith_in_substring", "x=abc; echo ${x:1/0}; echo st=$? b\necho c"},
+	{"arith_in_for_cstyle", "for ((i=0; i<1/0; i++)); do echo $i; done; echo st=$? b\necho c"},
+	{"arith_recursion", "x=x; echo $((x))\nx=y; y=x; echo $((x + 1))\necho b"},
+	{"arith_nounset", "set -u; echo $((zz+1))\necho b"},
+	{"arith_integer_assign", "declare -i n; n=\"3 + \"; echo st=$? $n\necho x; n=1/0; echo y\necho b"},
+	{"arith_subscript_read", "a=(1)\necho ${a[1/0]}; echo c\necho b"},
+	{"arith_subscript_assign", "a=(1 2); a[1/0]=3; echo st=$? b\necho c"},
+	{"arith_subscript_compound", "a=([1/0]=3); echo st=$? b\necho c"},
+	{"arith_subscript_in_subshell", "( a=(1); echo ${a[1/0]}; echo in )\necho st=$?"},
 	{"arith_in_exit_trap", "trap 'echo $((1/0)); echo in' EXIT\necho a"},
 
 	// Errors the parser finds in arithmetic and ${...}: bash finds them

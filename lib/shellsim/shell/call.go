@@ -223,9 +223,9 @@ func (sh *Shell) indexKey(name string, idx syntax.ArithmExpr) (string, error) {
 	if v != nil && v.Kind == expand.Associative {
 		return expand.AssocIndex(sh.ecfg(), idx)
 	}
-	n, err := sh.arith(idx)
+	n, err := sh.arithTop(idx, syntax.Pos{}, "")
 	if err != nil {
-		return "", err
+		return "", expand.MarkSubscript(err)
 	}
 	return fmt.Sprint(n), nil
 }
@@ -279,9 +279,9 @@ func (sh *Shell) assignArray(name string, arr *syntax.ArrayExpr, appendVals, loc
 		next := maxIndex(nv) + 1
 		for _, el := range arr.Elems {
 			if el.Index != nil {
-				i, err := sh.arith(el.Index)
+				i, err := sh.arithTop(el.Index, syntax.Pos{}, "")
 				if err != nil {
-					return err
+					return expand.MarkSubscript(err)
 				}
 				v, err := sh.literal(el.Value)
 				if err != nil {

@@ -475,6 +475,13 @@ func (sh *Shell) command(c syntax.Command) {
 		}
 		ok, err := sh.testExpr(c.X)
 		if err != nil {
+			if ae, isArith := err.(expand.ArithError); isArith {
+				// an arithmetic error in [[ ]] fails it with status 1
+				ae.Prefix = "[["
+				sh.errf("%v", ae)
+				sh.status = 1
+				return
+			}
 			sh.errf("%v", err)
 			sh.status = 2
 			return
@@ -551,6 +558,11 @@ func (sh *Shell) exprError(err error) {
 // ${x:?} and set -u errors.
 func (sh *Shell) wordError(err error) {
 	sh.exprError(err)
+	var ae expand.ArithError
+	if !sh.exiting && errors.As(err, &ae) && ae.Subscript && sh.cmdString && !sh.subshell {
+		// bash -c ends on an error in a subscript or integer assignment
+		sh.exit(1)
+	}
 	if !sh.exiting {
 		sh.discard()
 	}
@@ -668,7 +680,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 		}
 	case *syntax.CStyleLoop:
 		if l.Init != nil {
-			if _, err := sh.arith(l.Init); err != nil {
+			if _, err := sh.arithTop(l.Init, syntax.Pos{}, "(("); err != nil {
 				sh.exprError(err)
 				return
 			}
@@ -678,7 +690,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 				return
 			}
 			if l.Cond != nil {
-				n, err := sh.arith(l.Cond)
+				n, err := sh.arithTop(l.Cond, syntax.Pos{}, "((")
 				if err != nil {
 					sh.exprError(err)
 					return
@@ -693,7 +705,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 				break
 			}
 			if l.Post != nil {
-				if _, err := sh.arith(l.Post); err != nil {
+				if _, err := sh.arithTop(l.Post, syntax.Pos{}, "(("); err != nil {
 					sh.exprError(err)
 					return
 				}

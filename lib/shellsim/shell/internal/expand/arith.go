@@ -37,12 +37,16 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		// recursively fetch vars
 		i := 0
 		for syntax.ValidName(str) {
+			if cfg.NoUnset && !cfg.Env.Get(str).IsSet() {
+				return 0, UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: str}}, Message: "unbound variable"}
+			}
 			val := cfg.envGet(str)
 			if val == "" {
 				break
 			}
 			if i++; i >= maxNameRefDepth {
-				break
+				// ShellSim: a name that refers to itself, as bash
+				return 0, fmt.Errorf("%s: expression recursion level exceeded", str)
 			}
 			str = val
 		}

@@ -18,6 +18,24 @@ import (
 // evaluated it ("((", "let", "[[") or empty for $((...)).
 type ArithError struct {
 	Prefix, Expr, Msg, Token string
+	// Subscript marks an error in an array subscript or in a value
+	// assigned to an integer variable, which ends a bash -c string.
+	Subscript bool
+}
+
+// subscript evaluates an indexed array's subscript.
+func (cfg *Config) subscript(idx syntax.ArithmExpr) (int, error) {
+	n, err := cfg.arithmTop(idx, syntax.Pos{}, "")
+	return n, MarkSubscript(err)
+}
+
+// MarkSubscript marks an arithmetic error as one in a subscript.
+func MarkSubscript(err error) error {
+	if ae, ok := err.(ArithError); ok {
+		ae.Subscript = true
+		return ae
+	}
+	return err
 }
 
 func (e ArithError) Error() string {
@@ -96,7 +114,7 @@ func (cfg *Config) arithString(expr string, dry bool) (v int64, err error) {
 	if strings.TrimLeft(expr, " \t\n") == "" {
 		return 0, nil
 	}
-	if cfg.arithDepth >= maxExprRecursion {
+	if cfg.arithDepth >= maxExprRecursion-1 {
 		return 0, ArithError{Expr: expr, Msg: "expression recursion level exceeded", Token: expr}
 	}
 	cfg.arithDepth++
@@ -685,6 +703,7 @@ func plainArithError(err error) bool {
 	switch msg := err.Error(); {
 	case msg == "division by 0", msg == "exponent less than 0", msg == "attempted assignment to non-variable",
 		strings.HasSuffix(msg, ": syntax error in expression"), strings.Contains(msg, "value too great for base"),
+		strings.HasSuffix(msg, ": expression recursion level exceeded"),
 		strings.Contains(msg, "invalid arithmetic base"):
 		return true
 	}

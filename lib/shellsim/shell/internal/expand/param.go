@@ -95,13 +95,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if pe.Slice != nil {
 		var err error
 		if pe.Slice.Offset != nil {
-			sliceOffset, err = Arithm(cfg, pe.Slice.Offset)
+			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
 		}
 		if pe.Slice.Length != nil {
-			sliceLen, err = Arithm(cfg, pe.Slice.Length)
+			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
@@ -493,7 +493,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
-		n, err := Arithm(cfg, idx)
+		n, err := cfg.subscript(idx)
 		if err != nil {
 			return "", false, err
 		}
@@ -505,7 +505,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		case "*", "@":
 			return cfg.join(vr.List, " "), vr.IsSet(), nil
 		}
-		i, err := Arithm(cfg, idx)
+		i, err := cfg.subscript(idx)
 		if err != nil {
 			return "", false, err
 		}
@@ -574,7 +574,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		i := 0
 		if idx != nil {
 			var err error
-			if i, err = Arithm(cfg, idx); err != nil {
+			if i, err = cfg.subscript(idx); err != nil {
 				return err
 			}
 			if i < 0 {
