@@ -89,6 +89,12 @@ var errorCases = []struct{ name, src string }{
 	{"arith_syntax_expanded", "x=3\necho $(( $x + ))\necho b"},
 	{"arith_syntax_in_function", "f(){ echo $(( 2 ** )); echo in; }; echo a; f; echo st=$? b\necho c"},
 	{"arith_syntax_two", "echo $((1 +)) $((2 *))\necho b\necho $((3 -))\necho c"},
+	{"arith_syntax_for_cond", "for ((i=0; i<; i++)); do :; done; echo st=$?\necho next"},
+	{"arith_syntax_for_post", "for ((i=0; i<2; i+=)); do echo $i; done; echo st=$?\necho next"},
+	{"arith_syntax_for_init", "for (( i=+ ; i<2; i++)); do echo $i; done; echo st=$?\necho next"},
+	{"arith_syntax_subscript_assign", "a=(1 2); a[1+]=2; echo st=$?\necho next"},
+	{"arith_syntax_subscript_append", "a=(1 2); a[ 1 * ]+=2; echo st=$? ${a[@]}\necho next"},
+	{"arith_syntax_subscript_read", "a=(1 2); echo ${a[1+]}; echo st=$?\necho next"},
 	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
 	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
 

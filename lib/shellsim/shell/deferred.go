@@ -26,10 +26,12 @@ const maxDeferred = 16
 type deferKind int
 
 const (
-	deferArith    deferKind = iota // $((...)), $[...]
-	deferArithCmd                  // ((...))
-	deferLet                       // an unquoted let argument
-	deferParam                     // ${...}
+	deferArith     deferKind = iota // $((...)), $[...]
+	deferArithCmd                   // ((...))
+	deferLet                        // an unquoted let argument
+	deferParam                      // ${...}
+	deferForPart                    // one expression of for ((init; cond; post))
+	deferSubscript                  // name[...] in ${...} or an assignment
 )
 
 type deferredSpan struct {
@@ -110,11 +112,17 @@ func blank(b []byte, sp deferredSpan) {
 		lo, hi = lo+2, hi-2
 	case deferParam:
 		lo, hi = lo+2, hi-1
+	case deferSubscript:
+		lo, hi = lo+1, hi-1
+	}
+	if sp.kind == deferForPart {
+		lo, hi = sp.open, sp.end
 	}
 	first := true
 	for i := lo; i < hi; i++ {
 		switch {
 		case b[i] == '\n':
+		case first && (b[i] == ' ' || b[i] == '\t') && (sp.kind == deferForPart || sp.kind == deferSubscript):
 		case sp.kind == deferParam:
 			b[i] = '_'
 		case first:
@@ -147,12 +155,44 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 				continue
 			}
 			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1]}
+		case strings.HasPrefix(src[o:], "((") && forBefore(src, o):
+			end, ok := matchClose(src, o+2, '(', ')', 2)
+			if !ok || src[end-2] != ')' {
+				continue
+			}
+			// the expression (between semicolons) holding the error
+			lo := o + 2
+			for i := lo; i < end-2; i++ {
+				if src[i] == ';' {
+					if i >= off {
+						sp = deferredSpan{deferForPart, lo, i, src[lo:i]}
+						break
+					}
+					lo = i + 1
+				}
+			}
+			if sp.end == 0 {
+				sp = deferredSpan{deferForPart, lo, end - 2, src[lo : end-2]}
+			}
+			if strings.TrimSpace(sp.inner) == "" {
+				continue
+			}
+			if sp.open <= off && off < sp.end {
+				return sp, true
+			}
+			continue
 		case strings.HasPrefix(src[o:], "((") && (o == 0 || src[o-1] != '$' && src[o-1] != '('):
 			end, ok := matchClose(src, o+2, '(', ')', 2)
 			if !ok || src[end-2] != ')' || atCommandStart(src, o) == false {
 				continue
 			}
 			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2]}
+		case src[o] == '[' && o > 0 && isNameByte(src[o-1]):
+			end, ok := matchClose(src, o+1, '[', ']', 1)
+			if !ok || end >= len(src) || !strings.ContainsRune("}=+", rune(src[end])) || strings.Contains(src[o:end], "\n") {
+				continue
+			}
+			sp = deferredSpan{deferSubscript, o, end, src[o+1 : end-1]}
 		case strings.HasPrefix(src[o:], "${"):
 			end, ok := matchClose(src, o+2, '{', '}', 1)
 			if !ok || strings.Contains(src[o:end], "\n") {
@@ -182,6 +222,19 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// forBefore reports whether the word before src[o] is "for".
+func forBefore(src string, o int) bool {
+	i := o - 1
+	for i >= 0 && isBlank(src[i]) {
+		i--
+	}
+	return i >= 2 && src[i-2:i+1] == "for" && (i == 2 || !isNameByte(src[i-3]))
+}
 
 // letBefore reports whether the words before src[i] (a blank) on the line
 // are "let" and unquoted let arguments.
@@ -272,9 +325,50 @@ func restoreDeferred(f *syntax.File, spans []deferredSpan) {
 				n.Param.Value = expand.BadSubstMarker + sp.inner
 				return false
 			}
+			if n.Index != nil {
+				n.Index = restoreSubscript(byOpen, n.Index)
+			}
+		case *syntax.Assign:
+			if n.Index != nil {
+				n.Index = restoreSubscript(byOpen, n.Index)
+			}
+		case *syntax.CStyleLoop:
+			for _, e := range []*syntax.ArithmExpr{&n.Init, &n.Cond, &n.Post} {
+				if *e == nil {
+					continue
+				}
+				if sp, ok := byFirst(byOpen, (*e).Pos().Offset(), deferForPart); ok {
+					*e = deferredWord(sp.inner, (*e).Pos(), true)
+				}
+			}
 		}
 		return true
 	})
+}
+
+// byFirst finds the span of a kind whose text's first non-blank byte is
+// at off (where the parser put the blanked expression's node).
+func byFirst(byOpen map[uint]deferredSpan, off uint, kind deferKind) (deferredSpan, bool) {
+	for _, sp := range byOpen {
+		if sp.kind != kind {
+			continue
+		}
+		base := sp.open
+		if kind == deferSubscript {
+			base++
+		}
+		if uint(base+len(sp.inner)-len(strings.TrimLeft(sp.inner, " \t"))) == off {
+			return sp, true
+		}
+	}
+	return deferredSpan{}, false
+}
+
+func restoreSubscript(byOpen map[uint]deferredSpan, idx syntax.ArithmExpr) syntax.ArithmExpr {
+	if sp, ok := byFirst(byOpen, idx.Pos().Offset(), deferSubscript); ok {
+		return deferredWord(sp.inner, idx.Pos(), true)
+	}
+	return idx
 }
 
 // deferredWord is an arithmetic operand whose text is evaluated by the
