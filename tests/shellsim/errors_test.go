@@ -46,6 +46,8 @@ var errorCases = []struct{ name, src string }{
 	{"exponent_negative", "echo $((2**-1))\necho $(( 2 ** (0-1) ))\necho st=$? b"},
 	{"base_too_great", "echo $((08))\necho $((2#3))\necho b"},
 	{"base_invalid", "echo $((65#3))\necho b"},
+	{"base_constants", "echo $(( 64#@_ )) $(( 36#zZ ))\necho $(( 08 + 1 ))\necho $(( 0x1G ))\nx=08; echo $(( x + 1 ))\necho $(( 2# ))\necho $(( 37#Z ))\necho b"},
+	{"arith_unknown_chars", "echo $(( @ 1 ))\necho $(( 1 @ ))\necho $(( 1 $ 2 ))\necho $(( ++ ))\necho $(( 1 +* 2 ))\necho $(( \"1\" + ))\necho b"},
 	{"arith_value_expr", "x=1/0\necho $((x + 1))\necho b"},
 	{"arith_array_elem", "a=(1 2)\necho $(( a[1] / 0 + 3 ))\necho b"},
 	{"arith_expanded", "x=4\necho $(( $x / 0 ))\necho b"},

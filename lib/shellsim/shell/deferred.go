@@ -45,7 +45,7 @@ type deferredSpan struct {
 func deferrable(text string) (ok, arith bool) {
 	for _, s := range []string{
 		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
-		"must follow a name",
+		"must follow a name", "must be followed by a literal", "must follow an expression",
 	} {
 		if strings.Contains(text, s) {
 			return true, true
@@ -376,6 +376,9 @@ func restoreSubscript(byOpen map[uint]deferredSpan, idx syntax.ArithmExpr) synta
 // when it parses as a here-document body would (bash expands the text of
 // an arithmetic expression like a double-quoted string).
 func deferredWord(text string, pos syntax.Pos, expanding bool) *syntax.Word {
+	if expanding {
+		text = removeDoubleQuotes(text)
+	}
 	marker := &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: expand.DeferredArithMarker}
 	if expanding && strings.ContainsAny(text, "$`\\") {
 		if w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(text)); err == nil {
@@ -383,4 +386,24 @@ func deferredWord(text string, pos syntax.Pos, expanding bool) *syntax.Word {
 		}
 	}
 	return &syntax.Word{Parts: []syntax.WordPart{marker, &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: text}}}
+}
+
+// removeDoubleQuotes drops the double quotes of arithmetic text, which
+// bash removes before it evaluates (backslash-escaped ones stay).
+func removeDoubleQuotes(s string) string {
+	if !strings.Contains(s, "\"") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s):
+			b.WriteByte(s[i])
+			i++
+			b.WriteByte(s[i])
+		case s[i] != '"':
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }

@@ -416,42 +416,12 @@ func numberLike(s string) bool {
 	return true
 }
 
-// checkNumber reports bash's "value too great for base" for constants with
-// digits outside their base, such as 08 or 2#3.
+// checkNumber reports bash's errors for constants with digits outside
+// their base (08, 2#3), a bad base (65#1) or no digits (2#).
 func checkNumber(t string) error {
 	s := strings.TrimLeft(t, "+-")
-	base := 10
-	switch {
-	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
-		base, s = 16, s[2:]
-	case len(s) > 1 && s[0] == '0':
-		base, s = 8, s[1:]
-	default:
-		if b, rest, ok := strings.Cut(s, "#"); ok {
-			n, err := strconv.Atoi(b)
-			if err != nil || n < 2 || n > 64 {
-				return fmt.Errorf("%s: invalid arithmetic base (error token is \"%s\")", t, t)
-			}
-			if n > 36 {
-				return nil
-			}
-			base, s = n, rest
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		d := 99
-		switch {
-		case c >= '0' && c <= '9':
-			d = int(c - '0')
-		case c >= 'a' && c <= 'z':
-			d = int(c-'a') + 10
-		case c >= 'A' && c <= 'Z':
-			d = int(c-'A') + 10
-		}
-		if d >= base {
-			return fmt.Errorf("%s: value too great for base (error token is \"%s\")", t, t)
-		}
+	if _, msg := bashNumber(s); msg != "" && s != "" && s[0] >= '0' && s[0] <= '9' {
+		return fmt.Errorf("%s: %s (error token is \"%s\")", t, msg, t)
 	}
 	return nil
 }

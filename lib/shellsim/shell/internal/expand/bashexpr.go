@@ -138,7 +138,7 @@ func (cfg *Config) arithString(expr string, dry bool) (v int64, err error) {
 }
 
 func (st *exprState) fail(msg string) {
-	e := strings.TrimLeft(st.expr, " \t\n")
+	e := strings.TrimLeft(st.expr, " \t")
 	tok := ""
 	if st.lasttp < len(st.expr) {
 		tok = st.expr[st.lasttp:]
@@ -199,7 +199,8 @@ func (st *exprState) next() {
 		st.pos = j
 		n, msg := bashNumber(s[i:j])
 		if msg != "" {
-			st.fail(msg)
+			// bash words a bad constant on its own
+			panic(exprAbort{ArithError{Expr: s[i:j], Msg: msg, Token: s[i:j]}})
 		}
 		st.tok, st.val = tNum, n
 		return
@@ -256,8 +257,13 @@ func (st *exprState) next() {
 		}
 	}
 	if tok < 256 && strings.IndexByte("=+-*/%&|^!~<>()?:,", byte(tok)) < 0 {
-		st.pos = i
-		st.fail("syntax error: invalid arithmetic operator")
+		// Where an operator is due this is an invalid operator; where an
+		// operand is due the parser reports a missing operand.
+		switch st.tok {
+		case tNum, tStr, ')', tPostInc, tPostDec:
+			st.pos = i
+			st.fail("syntax error: invalid arithmetic operator")
+		}
 	}
 	st.tok, st.pos = tok, i
 }
@@ -704,7 +710,7 @@ func plainArithError(err error) bool {
 	case msg == "division by 0", msg == "exponent less than 0", msg == "attempted assignment to non-variable",
 		strings.HasSuffix(msg, ": syntax error in expression"), strings.Contains(msg, "value too great for base"),
 		strings.HasSuffix(msg, ": expression recursion level exceeded"),
-		strings.Contains(msg, "invalid arithmetic base"):
+		strings.Contains(msg, "invalid arithmetic base"), strings.Contains(msg, "invalid integer constant"):
 		return true
 	}
 	return false

@@ -19,6 +19,9 @@ func TestArithStringMessages(t *testing.T) {
 		{" 1 = 2 ", `1 = 2 : attempted assignment to non-variable (error token is "= 2 ")`},
 		{" 1 ? 2 ", "1 ? 2 : `:' expected for conditional expression (error token is \"2 \")"},
 		{" 1 @ 2 ", `1 @ 2 : syntax error: invalid arithmetic operator (error token is "@ 2 ")`},
+		{"08 + 1", `08: value too great for base (error token is "08")`},
+		{"@ 1", `@ 1: syntax error: operand expected (error token is "@ 1")`},
+		{"1 @", `1 @: syntax error: invalid arithmetic operator (error token is "@")`},
 		{"y", `1+: syntax error: operand expected (error token is "+")`},
 		{" x /= 0 ", `x /= 0 : division by 0 (error token is "0 ")`},
 	} {
