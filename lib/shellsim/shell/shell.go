@@ -592,6 +592,9 @@ func (sh *Shell) ifClause(c *syntax.IfClause) {
 // loopControl consumes break/continue for one loop level; it reports whether
 // the loop must end.
 func (sh *Shell) loopControl() bool {
+	if sh.discarding {
+		return true
+	}
 	if sh.brk > 0 {
 		sh.brk--
 		return true
@@ -614,7 +617,7 @@ func (sh *Shell) whileClause(c *syntax.WhileClause) {
 		sh.inCond++
 		sh.stmts(c.Cond)
 		sh.inCond--
-		if sh.exiting || sh.returning {
+		if sh.exiting || sh.returning || sh.discarding {
 			return
 		}
 		if sh.brk > 0 || sh.cont > 0 {
