@@ -692,7 +692,9 @@ func biEval(sh *Shell, args []string) int {
 	}
 	sh.status = 0
 	base := sh.lineBase
-	sh.lineBase = sh.stmtEnd - 1
+	if sh.curStmt != nil {
+		sh.lineBase += int(sh.curStmt.End().Line()) - 1
+	}
 	sh.units(f.Stmts)
 	sh.lineBase = base
 	sh.leave()

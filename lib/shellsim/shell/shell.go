@@ -71,19 +71,20 @@ type Shell struct {
 	inTrap    bool
 	trapLines bool // the running trap handler numbers its own lines
 	// lineBase is added to the line numbers of the source being run: eval
-	// text counts from the last line of its eval command (stmtEnd).
-	lineBase, stmtEnd int
-	aliasDepth        int
-	sourceDepth       int
-	nest              int   // nested execution levels (see nest.go), inherited by subshells and child shells
-	procMem           int64 // memory reserved by fork for this subshell besides varMem
-	getoptsLast       int
-	curBuiltin        string
-	cfg               *expand.Config
-	cfgDepth          int
-	cmdPID            int // command process running on this shell's task
-	topPID            int // $$: the PID of the shell process (not of subshells)
-	subshell          bool
+	// text counts from the last line of its eval command (curStmt).
+	lineBase    int
+	curStmt     *syntax.Stmt
+	aliasDepth  int
+	sourceDepth int
+	nest        int   // nested execution levels (see nest.go), inherited by subshells and child shells
+	procMem     int64 // memory reserved by fork for this subshell besides varMem
+	getoptsLast int
+	curBuiltin  string
+	cfg         *expand.Config
+	cfgDepth    int
+	cmdPID      int // command process running on this shell's task
+	topPID      int // $$: the PID of the shell process (not of subshells)
+	subshell    bool
 	// discarding: an expansion error (or a readonly assignment) abandons
 	// the rest of the input unit being run, as bash's jump to top level
 	// does; the unit loop (script, eval, source, trap) clears it.
@@ -355,7 +356,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		// $LINENO inside an ERR trap handler is the line that triggered
 		// it; other handlers count the lines of their own text.
 		sh.lineno = sh.lineBase + int(st.Pos().Line())
-		sh.stmtEnd = sh.lineBase + int(st.End().Line())
+		sh.curStmt = st
 	}
 	if sh.charge(resources.CostNode) != nil {
 		return
@@ -844,7 +845,7 @@ func (sh *Shell) fork() *Shell {
 	c.dirs = append([]string(nil), sh.dirs...)
 	p := sh.rt.Sched.NewProc(sh.pid, sh.pgid, []string{"bash"}, sh.dir)
 	c.pid, c.ppid = p.PID, sh.pid
-	c.exiting, c.returning, c.brk, c.cont = false, false, 0, 0
+	c.exiting, c.returning, c.discarding, c.brk, c.cont = false, false, false, 0, 0
 	c.loopDepth = 0
 	c.subshell = true
 	c.nest = sh.nest + 1
