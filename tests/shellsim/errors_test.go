@@ -128,6 +128,10 @@ var errorCases = []struct{ name, src string }{
 	{"syntax_inside_loop", "echo a\nwhile true; do\n  echo b; fi\ndone"},
 	{"syntax_after_continuation", "echo a \\\n  b; fi"},
 	{"syntax_after_exit", "x=1\nexit 3\nif"},
+	{"syntax_in_eval", "eval \"echo a; if\"; echo st=$?\neval \"echo a\nif true\"; echo st=$?\neval \"echo \\\"a\"; echo st=$?\necho c"},
+	{"syntax_in_eval_token", "eval \"fi\"; echo st=$?\nf(){ eval \"fi\"; }; f; echo st=$?"},
+	{"syntax_in_eval_exit", "eval \"exit 4\nif\"; echo no"},
+	{"syntax_in_source", "printf 'echo s\\nif true\\n' > t4; . ./t4; echo st=$?\necho c"},
 }
 
 // errorModes are the ways a script reaches bash; each is run the same way

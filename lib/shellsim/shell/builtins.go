@@ -674,17 +674,12 @@ func biUnset(sh *Shell, args []string) int {
 
 func biEval(sh *Shell, args []string) int {
 	src := strings.Join(args[1:], " ")
-	f, err := sh.Parse(src, "eval")
+	f, synErr, err := sh.parseOrPrefix(src, "eval")
 	if err != nil {
 		if sh.exiting {
 			return sh.exitCode
 		}
-		var pe syntax.ParseError
-		if errors.As(err, &pe) {
-			sh.errf("syntax error: %s", pe.Text)
-		} else {
-			sh.errf("%v", err)
-		}
+		sh.errf("%v", err)
 		return 2
 	}
 	if !sh.enter() {
@@ -695,7 +690,13 @@ func biEval(sh *Shell, args []string) int {
 	if sh.curStmt != nil {
 		sh.lineBase += int(sh.curStmt.End().Line()) - 1
 	}
-	sh.units(f.Stmts)
+	if f != nil {
+		sh.units(f.Stmts)
+	}
+	if synErr != nil && !sh.exiting {
+		// the commands before a syntax error ran; eval fails with it
+		sh.reportSyntaxError(src, *synErr, sh.errName()+": eval")
+	}
 	sh.lineBase = base
 	sh.leave()
 	return sh.status
@@ -726,7 +727,7 @@ func biSource(sh *Shell, args []string) int {
 		sh.errf("%s: %s", name, command.Message(err))
 		return 1
 	}
-	f, err := sh.Parse(string(b), name)
+	f, synErr, err := sh.parseOrPrefix(string(b), name)
 	if err != nil {
 		if sh.exiting {
 			return sh.exitCode
@@ -747,7 +748,12 @@ func biSource(sh *Shell, args []string) int {
 	// diagnostics name the sourced file and count its lines
 	oldName, oldBase := sh.name, sh.lineBase
 	sh.name, sh.lineBase = name, 0
-	sh.units(f.Stmts)
+	if f != nil {
+		sh.units(f.Stmts)
+	}
+	if synErr != nil && !sh.exiting {
+		sh.reportSyntaxError(string(b), *synErr, name)
+	}
 	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()

@@ -41,10 +41,31 @@ func (sh *Shell) runSyntaxError(src, name string, err error) int {
 	if sh.cmdString && !sh.subshell {
 		prefix += ": -c"
 	}
-	msg, st := bashSyntaxError(src, pe)
+	return sh.reportSyntaxError(src, pe, prefix)
+}
+
+// reportSyntaxError prints a parse error of src in bash's words, its line
+// counted from the shell's line base, and sets the status it gives.
+func (sh *Shell) reportSyntaxError(src string, pe syntax.ParseError, prefix string) int {
+	msg, st := bashSyntaxError(src, pe, sh.lineBase)
 	io.WriteString(sh.stderr(), strings.ReplaceAll(msg, "\x00", prefix))
 	sh.status = st
 	return st
+}
+
+// parseOrPrefix parses eval or source text; on a syntax error it returns
+// the complete commands before it (or nil) and the error to report after
+// they ran.
+func (sh *Shell) parseOrPrefix(src, name string) (*syntax.File, *syntax.ParseError, error) {
+	f, err := sh.Parse(src, name)
+	if err == nil {
+		return f, nil, nil
+	}
+	var pe syntax.ParseError
+	if sh.exiting || !errors.As(err, &pe) {
+		return nil, nil, err
+	}
+	return sh.linesBefore(src, name, int(pe.Pos.Line())), &pe, nil
 }
 
 // linesBefore parses the longest run of whole lines before line that
@@ -74,10 +95,10 @@ func (sh *Shell) linesBefore(src, name string, line int) *syntax.File {
 
 // bashSyntaxError words a parse error as bash does; NUL stands for the
 // "NAME: line N" prefix's name part. It returns the exit status.
-func bashSyntaxError(src string, pe syntax.ParseError) (string, int) {
-	line := int(pe.Pos.Line())
+func bashSyntaxError(src string, pe syntax.ParseError, base int) (string, int) {
+	line := base + int(pe.Pos.Line())
 	off := int(pe.Pos.Offset())
-	eofLine := strings.Count(src, "\n") + 1
+	eofLine := base + strings.Count(src, "\n") + 1
 	if !strings.HasSuffix(src, "\n") {
 		eofLine++
 	}
@@ -98,7 +119,7 @@ func bashSyntaxError(src string, pe syntax.ParseError) (string, int) {
 		return fmt.Sprintf("\x00: line %d: unexpected EOF while looking for matching `)'\n", line), 1
 	case strings.HasSuffix(text, "must be followed by a word"):
 		tok := tokenAt(src, skipToken(src, off))
-		return nearToken(src, line, tok), 2
+		return nearToken(src, base, line-base, tok), 2
 	case strings.HasSuffix(text, "must be followed by a statement list"):
 		// newlines may follow the keyword: the next token, or the end
 		i := skipToken(src, off)
@@ -108,23 +129,24 @@ func bashSyntaxError(src string, pe syntax.ParseError) (string, int) {
 		if i >= len(src) {
 			return fmt.Sprintf("\x00: line %d: syntax error: unexpected end of file\n", eofLine), 2
 		}
-		return nearToken(src, 1+strings.Count(src[:i], "\n"), tokenAt(src, i)), 2
+		return nearToken(src, base, 1+strings.Count(src[:i], "\n"), tokenAt(src, i)), 2
 	case pe.Incomplete:
 		return fmt.Sprintf("\x00: line %d: syntax error: unexpected end of file\n", eofLine), 2
 	case strings.Contains(text, "can only be used"), strings.Contains(text, "can only immediately follow"),
 		strings.Contains(text, "; encountered `"):
-		return nearToken(src, line, tokenAt(src, off)), 2
+		return nearToken(src, base, line-base, tokenAt(src, off)), 2
 	}
 	return fmt.Sprintf("\x00: line %d: syntax error: %s\n", line, text), 2
 }
 
 // nearToken is bash's report of an unexpected token, with the line's text.
-func nearToken(src string, line int, tok string) string {
+func nearToken(src string, base, line int, tok string) string {
 	lines := strings.Split(src, "\n")
 	text := ""
 	if line-1 < len(lines) {
 		text = lines[line-1]
 	}
+	line += base
 	return fmt.Sprintf("\x00: line %d: syntax error near unexpected token `%s'\n\x00: line %d: `%s'\n", line, tok, line, text)
 }
 
