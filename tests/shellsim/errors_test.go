@@ -152,42 +152,68 @@ func TestShellErrors(t *testing.T) {
 	}
 	for _, tc := range errorCases {
 		for _, m := range errorModes {
-			t.Run(tc.name+"/"+m.name, func(t *testing.T) {
-				dir := t.TempDir()
-				if err := os.WriteFile(filepath.Join(dir, "s.sh"), []byte(tc.src+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				cmd := exec.CommandContext(ctx, "bash", "-c", m.cmd)
-				cmd.Dir, cmd.Env = dir, hostEnv
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				status := 0
-				if err := cmd.Run(); err != nil {
-					ee, ok := err.(*exec.ExitError)
-					if !ok {
-						t.Fatal(err)
-					}
-					status = ee.ExitCode()
-				}
-
-				env := shellsim.NewEnvironment(shellsim.DefaultLimits())
-				setup := "cat > s.sh <<'__SCRIPT__'\n" + tc.src + "\n__SCRIPT__\n"
-				if r := env.Run(ctx, setup, nil); r.Outcome.ExitStatus != 0 {
-					t.Fatalf("writing the script: %s", r.Stderr)
-				}
-				r := env.Run(ctx, m.cmd, nil)
-				if got := string(r.Stdout); got != out.String() {
-					t.Errorf("stdout:\nbash:     %q\nshellsim: %q", out.String(), got)
-				}
-				if string(r.Stderr) != errb.String() {
-					t.Errorf("stderr:\nbash:     %q\nshellsim: %q", errb.String(), r.Stderr)
-				}
-				if r.Outcome.ExitStatus != status {
-					t.Errorf("exit status: bash %d, shellsim %d (stderr %q)", status, r.Outcome.ExitStatus, r.Stderr)
-				}
-			})
+			t.Run(tc.name+"/"+m.name, func(t *testing.T) { compareWithBash(t, tc.src, m.cmd) })
 		}
+	}
+}
+
+// syntaxCheckCases are checked with bash -n: syntax errors are reported
+// (in bash's words), arithmetic and substitution errors are not, since
+// bash finds those only when the line runs.
+var syntaxCheckCases = []struct{ name, src string }{
+	{"if_without_fi", "echo a\nif true\n"},
+	{"unclosed_quote", "echo \"a\n"},
+	{"unexpected_fi", "fi\n"},
+	{"deferred_arith", "echo $((1 +))\n((x = ))\nlet 1+\necho ${x!}\n"},
+}
+
+func TestShellSyntaxCheck(t *testing.T) {
+	for _, tc := range syntaxCheckCases {
+		for _, m := range []struct{ name, cmd string }{
+			{"file", "bash -n s.sh"}, {"stdin", "bash -n < s.sh"}, {"dash_c", `bash -n -c "$(cat s.sh)"`},
+		} {
+			t.Run(tc.name+"/"+m.name, func(t *testing.T) { compareWithBash(t, tc.src, m.cmd) })
+		}
+	}
+}
+
+// compareWithBash runs cmd in a directory holding src as s.sh, on the
+// host and in ShellSim, and compares stdout, stderr and the exit status.
+func compareWithBash(t *testing.T, src, command string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.sh"), []byte(src+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir, cmd.Env = dir, hostEnv
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	status := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		status = ee.ExitCode()
+	}
+
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer env.Close()
+	setup := "cat > s.sh <<'__SCRIPT__'\n" + src + "\n__SCRIPT__\n"
+	if r := env.Run(ctx, setup, nil); r.Outcome.ExitStatus != 0 {
+		t.Fatalf("writing the script: %s", r.Stderr)
+	}
+	r := env.Run(ctx, command, nil)
+	if got := string(r.Stdout); got != out.String() {
+		t.Errorf("stdout:\nbash:     %q\nshellsim: %q", out.String(), got)
+	}
+	if string(r.Stderr) != errb.String() {
+		t.Errorf("stderr:\nbash:     %q\nshellsim: %q", errb.String(), r.Stderr)
+	}
+	if r.Outcome.ExitStatus != status {
+		t.Errorf("exit status: bash %d, shellsim %d (stderr %q)", status, r.Outcome.ExitStatus, r.Stderr)
 	}
 }

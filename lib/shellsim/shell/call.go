@@ -856,8 +856,16 @@ func (sh *Shell) runMaybe(src, name string, noexec bool) int {
 			if sh.exiting {
 				return sh.exitCode
 			}
-			io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
-			return 2
+			var pe syntax.ParseError
+			if !errors.As(err, &pe) {
+				io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
+				return 2
+			}
+			prefix := sh.name
+			if sh.cmdString {
+				prefix += ": -c"
+			}
+			return sh.reportSyntaxError(src, pe, prefix)
 		}
 		return 0
 	}
