@@ -99,7 +99,12 @@ type exprState struct {
 	}
 	assignOp int
 	noeval   int
+	peeks    int // nested look-aheads after names
+	ntok     int // tokens read (an assignment's target is one name)
 }
+
+// maxPeek bounds the chain of look-aheads a run of names makes.
+const maxPeek = 256
 
 type exprAbort struct{ err error }
 
@@ -153,6 +158,7 @@ func isNameByte(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 
 // next reads the next token, like bash's readtok.
 func (st *exprState) next() {
+	st.ntok++
 	s, i := st.expr, st.pos
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
 		i++
@@ -190,6 +196,21 @@ func (st *exprState) next() {
 			j = k + 1
 		}
 		st.tok, st.pos = tStr, j
+		// Like bash, peek at the next token (its errors come first), then
+		// evaluate the variable now unless it is being assigned.
+		peek := 0
+		if st.peeks < maxPeek {
+			saved := *st
+			st.peeks++
+			st.noeval++
+			st.next()
+			peek = st.tok
+			*st = saved
+		}
+		st.val = 0
+		if peek != '=' || st.lastok == tPreInc || st.lastok == tPreDec {
+			st.val = st.load(st.name, st.sub, st.hasSub)
+		}
 		return
 	case c >= '0' && c <= '9':
 		j := i
@@ -199,8 +220,8 @@ func (st *exprState) next() {
 		st.pos = j
 		n, msg := bashNumber(s[i:j])
 		if msg != "" {
-			// bash words a bad constant on its own
-			panic(exprAbort{ArithError{Expr: s[i:j], Msg: msg, Token: s[i:j]}})
+			// bash's text ends with the bad constant, which is the token
+			panic(exprAbort{ArithError{Expr: strings.TrimLeft(s[:j], " \t"), Msg: msg, Token: s[i:j]}})
 		}
 		st.tok, st.val = tNum, n
 		return
@@ -325,11 +346,12 @@ func (st *exprState) comma() int64 {
 }
 
 func (st *exprState) assign() int64 {
+	first := st.ntok
 	v := st.cond()
 	if st.tok != '=' && st.tok != tOpAssign {
 		return v
 	}
-	if st.lastok != tStr {
+	if st.lastok != tStr || st.ntok != first+1 {
 		st.fail("attempted assignment to non-variable")
 	}
 	lv := st.lval
@@ -484,10 +506,8 @@ func (st *exprState) binop(op int, a, b int64) int64 {
 		return a % b
 	case tPow:
 		if b < 0 {
-			if st.noeval == 0 {
-				st.fail("exponent less than 0")
-			}
-			return 1
+			// checked even where nothing is evaluated, as bash does
+			st.fail("exponent less than 0")
 		}
 		p := int64(1)
 		for ; b > 0; b >>= 1 {
@@ -554,11 +574,15 @@ func (st *exprState) unary() int64 {
 			st.fail("identifier expected after pre-increment or pre-decrement")
 		}
 		name, sub, hasSub := st.name, st.sub, st.hasSub
-		v := st.load(name, sub, hasSub) + d
+		v := st.val + d
 		if st.noeval == 0 {
 			st.store(name, sub, hasSub, v)
 		}
 		st.next()
+		if st.tok == tPostInc || st.tok == tPostDec {
+			op := map[int]string{tPostInc: "++", tPostDec: "--"}[st.tok]
+			st.fail(op + ": assignment requires lvalue")
+		}
 		return v
 	}
 	return st.primary()
@@ -581,13 +605,7 @@ func (st *exprState) primary() int64 {
 	case tStr:
 		name, sub, hasSub := st.name, st.sub, st.hasSub
 		st.lval.name, st.lval.sub, st.lval.hasSub = name, sub, hasSub
-		// Assignments do not read the old value (bash does not evaluate
-		// the variable's text there).
-		var v int64
-		rest := strings.TrimLeft(st.expr[st.pos:], " \t\n")
-		if !(strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")) {
-			v = st.load(name, sub, hasSub)
-		}
+		v := st.val // evaluated when the name was read
 		st.next()
 		if st.tok == tPostInc || st.tok == tPostDec {
 			d := int64(1)

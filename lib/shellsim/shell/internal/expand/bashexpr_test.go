@@ -1,11 +1,13 @@
 package expand
 
 import (
+	"strings"
 	"testing"
 )
 
 func TestArithStringMessages(t *testing.T) {
 	env := ListEnviron("x=5", "y=1+", "z=")
+	zenv := ListEnviron("x=5", "y=2+1", "z=1/0")
 	for _, tc := range []struct{ expr, want string }{
 		{"1/0", `1/0: division by 0 (error token is "0")`},
 		{"1 % 0", `1 % 0: division by 0 (error token is "0")`},
@@ -22,10 +24,24 @@ func TestArithStringMessages(t *testing.T) {
 		{"08 + 1", `08: value too great for base (error token is "08")`},
 		{"@ 1", `@ 1: syntax error: operand expected (error token is "@ 1")`},
 		{"1 @", `1 @: syntax error: invalid arithmetic operator (error token is "@")`},
+		{"x + y = 5 ", `x + y = 5 : attempted assignment to non-variable (error token is "= 5 ")`},
+		{"(x) = 5", `(x) = 5: attempted assignment to non-variable (error token is "= 5")`},
+		{"x++ = 5", `x++ = 5: attempted assignment to non-variable (error token is "= 5")`},
+		{"+x+= 2#3", `+x+= 2#3: attempted assignment to non-variable (error token is "+= 2#3")`},
+		{"--z = 1", `1/0: division by 0 (error token is "0")`},
+		{"z @~", `z @~: syntax error: invalid arithmetic operator (error token is "@~")`},
+		{"y z x", `1/0: division by 0 (error token is "0")`},
+		{"x x @-", `x x @-: syntax error: invalid arithmetic operator (error token is "@-")`},
+		{"~ 0@1 1", `~ 0@1: value too great for base (error token is "0@1")`},
+		{"++x--", `++x--: --: assignment requires lvalue (error token is "--")`},
 		{"y", `1+: syntax error: operand expected (error token is "+")`},
 		{" x /= 0 ", `x /= 0 : division by 0 (error token is "0 ")`},
 	} {
-		_, err := ArithString(&Config{Env: env}, tc.expr, true)
+		e := env
+		if strings.Contains(tc.expr, "z") {
+			e = zenv
+		}
+		_, err := ArithString(&Config{Env: e}, tc.expr, true)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%q: got %v, want %s", tc.expr, err, tc.want)
 		}
