@@ -286,7 +286,7 @@ func TestDeepSyntaxIsRefused(t *testing.T) {
 		{deep + "true" + strings.Repeat(")", 300000), "bash: -c: line 1: syntax error: nesting deeper than 2000 levels\n"},
 		{"echo $((" + deep + "1" + strings.Repeat(")", 300000) + "))", "bash: -c: line 1: syntax error: nesting deeper than 2000 levels\n"},
 		{`x=$(cat /work/p)1; echo $((x))`, "expression recursion level exceeded"},
-		{`x=$(cat /work/p); eval "$x"`, "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{`x=$(cat /work/p); eval "$x"`, "bash: eval: line 1: syntax error: nesting deeper than 2000 levels\n"},
 		{`sh -c "$(cat /work/p)"`, "sh: -c: line 1: syntax error: nesting deeper than 2000 levels\n"},
 		{`awk "BEGIN{print $(cat /work/p)1}"`, "awk: cmd. line:1: fatal: nesting deeper than 2000 levels\n"},
 		{`jq -n "$(cat /work/p)1"`, "jq: error: nesting deeper than 2000 levels"},

@@ -20,8 +20,9 @@ import (
 // construct's node is given back its text, to be checked when it runs.
 // Genuine syntax errors (unclosed quotes, if without fi) stay parse errors.
 
-// maxDeferred bounds the re-parses of one source.
-const maxDeferred = 16
+// maxDeferred bounds the re-parses of one source (each is also charged
+// as parsing).
+const maxDeferred = 1024
 
 type deferKind int
 
@@ -77,7 +78,9 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		ok, arith := deferrable(pe.Text)
 		if !ok {
-			break
+			// a genuine syntax error after deferred ones: report it (the
+			// blanking kept every position)
+			return nil, err
 		}
 		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
 		if !ok {
@@ -214,7 +217,7 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 		if (sp.kind == deferParam) == arith {
 			continue
 		}
-		if sp.open < off && off < sp.end || sp.kind == deferLet && off < sp.end {
+		if sp.open <= off && off < sp.end || sp.kind == deferLet && off < sp.end {
 			return sp, true
 		}
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
@@ -54,17 +52,10 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		// evaluated as an arithmetic expression ("1+2" in $((x*2))).
 		if t := strings.TrimSpace(str); syntax.ValidName(t) {
 			return 0, nil // unset variable
-		} else if t != "" && !numberLike(t) && cfg.arithDepth < 64 {
-			if command.CheckSyntaxNest(t) != nil {
-				return 0, fmt.Errorf("%s: expression recursion level exceeded", t)
-			}
-			e, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(t))
-			if perr != nil || e == nil {
-				return 0, fmt.Errorf("%s: syntax error in expression", t)
-			}
-			cfg.arithDepth++
-			defer func() { cfg.arithDepth-- }()
-			return Arithm(cfg, e)
+		} else if t != "" && !numberLike(t) {
+			// evaluated as bash evaluates a value: as text
+			n, err := cfg.arithString(str, false)
+			return int(n), err
 		}
 		if t := strings.TrimSpace(str); t != "" {
 			if err := checkNumber(t); err != nil {
@@ -86,7 +77,10 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			old := atoi(cur)
+			old, err := cfg.valueOf(cur)
+			if err != nil {
+				return 0, err
+			}
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
@@ -287,11 +281,17 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	cur, err := ref.get()
-	if err != nil {
-		return 0, err
+	var val int64
+	if b.Op != syntax.Assgn {
+		// bash evaluates the old value only to combine it
+		cur, err := ref.get()
+		if err != nil {
+			return 0, err
+		}
+		if val, err = cfg.valueOf(cur); err != nil {
+			return 0, err
+		}
 	}
-	val := atoi(cur)
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
 // ArithError is a bash arithmetic error. Prefix is the command that
@@ -121,6 +123,10 @@ func (cfg *Config) arithString(expr string, dry bool) (v int64, err error) {
 	}
 	if cfg.arithDepth >= maxExprRecursion-1 {
 		return 0, ArithError{Expr: expr, Msg: "expression recursion level exceeded", Token: expr}
+	}
+	if command.CheckSyntaxNest(expr) != nil {
+		// deeper than the host stack allows a recursive descent
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", strings.TrimSpace(expr))
 	}
 	cfg.arithDepth++
 	defer func() { cfg.arithDepth-- }()
@@ -289,29 +295,34 @@ func (st *exprState) next() {
 	st.tok, st.pos = tok, i
 }
 
-// bashNumber converts a numeric constant as bash's strlong does.
+// bashNumber converts a numeric constant as bash does: 0x and 0 prefixes
+// choose bases 16 and 8; digits read before a '#' (in base 10) are the
+// base of the digits after it; a-z, A-Z (36 up beyond base 36), @ and _
+// are digits 10 to 63.
 func bashNumber(t string) (int64, string) {
-	s, base := t, int64(10)
-	switch {
-	case len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
-		base, s = 16, s[2:]
-	case len(s) > 1 && s[0] == '0':
-		base, s = 8, s[1:]
-	default:
-		if b, rest, ok := strings.Cut(s, "#"); ok {
-			n, err := strconv.Atoi(b)
-			if err != nil || n < 2 || n > 64 {
-				return 0, "invalid arithmetic base"
-			}
-			if rest == "" {
-				return 0, "invalid integer constant"
-			}
-			base, s = int64(n), rest
+	s, base, prefixed := t, int64(10), false
+	if len(s) > 1 && s[0] == '0' {
+		if s[1] == 'x' || s[1] == 'X' {
+			base, s = 16, s[2:]
+		} else {
+			base, s = 8, s[1:]
 		}
+		prefixed = true
 	}
 	var v int64
+	afterHash, digits := false, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c == '#' {
+			if prefixed || afterHash {
+				return 0, "invalid number"
+			}
+			if v < 2 || v > 64 {
+				return 0, "invalid arithmetic base"
+			}
+			base, v, afterHash, digits = v, 0, true, 0
+			continue
+		}
 		d := int64(99)
 		switch {
 		case c >= '0' && c <= '9':
@@ -332,6 +343,10 @@ func bashNumber(t string) (int64, string) {
 			return 0, "value too great for base"
 		}
 		v = v*base + d
+		digits++
+	}
+	if afterHash && digits == 0 {
+		return 0, "invalid integer constant"
 	}
 	return v, ""
 }
@@ -702,6 +717,18 @@ func ArithmTop(cfg *Config, x syntax.ArithmExpr, right syntax.Pos, prefix string
 }
 
 func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	if !astSafe(x) {
+		// Expansions, quotes or words that are not names or numbers:
+		// bash substitutes the text, then evaluates it.
+		if text, ok := cfg.arithText(x, right, true); ok {
+			n, err := cfg.arithString(text, false)
+			if ae, ok := err.(ArithError); ok && ae.Prefix == "" {
+				ae.Prefix = prefix
+				err = ae
+			}
+			return int(n), err
+		}
+	}
 	n, err := Arithm(cfg, x)
 	if err == nil || !plainArithError(err) {
 		if ae, ok := err.(ArithError); ok && ae.Prefix == "" {
@@ -710,7 +737,7 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 		}
 		return n, err
 	}
-	text, ok := cfg.arithText(x, right)
+	text, ok := cfg.arithText(x, right, false)
 	if !ok {
 		return n, err
 	}
@@ -737,7 +764,7 @@ func plainArithError(err error) bool {
 // arithText rebuilds the source text of x: each token at its offset,
 // whitespace between them kept as spaces, words expanded unless they hold
 // a command substitution (expanding it again would run it twice).
-func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos) (string, bool) {
+func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool) (string, bool) {
 	var b strings.Builder
 	start := x.Pos().Offset()
 	at := start
@@ -758,7 +785,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos) (string, boo
 			if len(e.Parts) == 1 {
 				// name[i] is text bash does not expand
 				if pe, isPE := e.Parts[0].(*syntax.ParamExp); isPE && !pe.Dollar.IsValid() && pe.Index != nil {
-					if idx, iok := cfg.arithText(pe.Index, syntax.Pos{}); iok {
+					if idx, iok := cfg.arithText(pe.Index, syntax.Pos{}, runCmd); iok {
 						put(e.Pos().Offset(), pe.Param.Value+"["+idx+"]")
 						at = e.End().Offset()
 					} else {
@@ -768,7 +795,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos) (string, boo
 				}
 			}
 			syntax.Walk(e, func(n syntax.Node) bool {
-				if _, isCmd := n.(*syntax.CmdSubst); isCmd {
+				if _, isCmd := n.(*syntax.CmdSubst); isCmd && !runCmd {
 					ok = false
 				}
 				return ok
@@ -812,4 +839,67 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos) (string, boo
 		b.WriteString(strings.Repeat(" ", int(right.Offset()-at)))
 	}
 	return b.String(), true
+}
+
+// astSafe reports whether the tree evaluates the same as bash's text
+// evaluation: its words are names, array elements with safe subscripts or
+// numbers, and ++/-- apply to names.
+func astSafe(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.Word:
+		if len(x.Parts) == 0 {
+			return false
+		}
+		if m, ok := x.Parts[0].(*syntax.Lit); ok && m.Value == DeferredArithMarker {
+			return true // text the parser rejected: Arithm evaluates it as text
+		}
+		if len(x.Parts) != 1 {
+			return false
+		}
+		switch p := x.Parts[0].(type) {
+		case *syntax.Lit:
+			if p.Value == "" {
+				return false
+			}
+			if syntax.ValidName(p.Value) {
+				return true
+			}
+			_, msg := bashNumber(p.Value)
+			return msg == "" && p.Value[0] >= '0' && p.Value[0] <= '9'
+		case *syntax.ParamExp:
+			return !p.Dollar.IsValid() && p.Param != nil && syntax.ValidName(p.Param.Value) && p.Index != nil &&
+				p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length && !p.Excl && astSafe(p.Index)
+		}
+		return false
+	case *syntax.ParenArithm:
+		return astSafe(x.X)
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Inc || x.Op == syntax.Dec {
+			w, ok := x.X.(*syntax.Word)
+			if !ok || len(w.Parts) != 1 {
+				return false
+			}
+			if lit, isLit := w.Parts[0].(*syntax.Lit); isLit {
+				return syntax.ValidName(lit.Value)
+			}
+			return astSafe(w)
+		}
+		return astSafe(x.X)
+	case *syntax.BinaryArithm:
+		return astSafe(x.X) && astSafe(x.Y)
+	}
+	return false
+}
+
+// valueOf is the arithmetic value of a variable's text: a number, or an
+// expression evaluated as bash does.
+func (cfg *Config) valueOf(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseInt(t, 10, 64); err == nil && (t[0] != '0' || len(t) == 1) {
+		return n, nil
+	}
+	return cfg.arithString(s, false)
 }

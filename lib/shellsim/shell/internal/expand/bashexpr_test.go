@@ -34,6 +34,13 @@ func TestArithStringMessages(t *testing.T) {
 		{"x x @-", `x x @-: syntax error: invalid arithmetic operator (error token is "@-")`},
 		{"~ 0@1 1", `~ 0@1: value too great for base (error token is "0@1")`},
 		{"++x--", `++x--: --: assignment requires lvalue (error token is "--")`},
+		{"02#3", `02#3: invalid number (error token is "02#3")`},
+		{"1a#2", `1a#2: value too great for base (error token is "1a#2")`},
+		{"0#1", `0#1: invalid number (error token is "0#1")`},
+		{"10#", `10#: invalid integer constant (error token is "10#")`},
+		{"1#1", `1#1: invalid arithmetic base (error token is "1#1")`},
+		{"2#1#1", `2#1#1: invalid number (error token is "2#1#1")`},
+		{"37#Z", `37#Z: value too great for base (error token is "37#Z")`},
 		{"y", `1+: syntax error: operand expected (error token is "+")`},
 		{" x /= 0 ", `x /= 0 : division by 0 (error token is "0 ")`},
 	} {
@@ -51,7 +58,7 @@ func TestArithStringMessages(t *testing.T) {
 		want int64
 	}{
 		{"1+2*3", 7}, {"x*2", 10}, {"z+1", 1}, {"2**10", 1024}, {"1 ? 2 : 3", 2}, {"1 || 1/0", 1},
-		{"0 && 1/0", 0}, {"0 ? 1/0 : 4", 4}, {"-x", -5}, {"!0", 1}, {"~0", -1}, {"64#_", 63}, {"0x1f", 31}, {"010", 8},
+		{"0 && 1/0", 0}, {"0 ? 1/0 : 4", 4}, {"-x", -5}, {"!0", 1}, {"~0", -1}, {"64#_", 63}, {"0x1f", 31}, {"010", 8}, {"0x", 0}, {"36#Zz", 1295}, {"64#@_", 4031},
 		{"1 << 3 >> 1", 4}, {"(1+2)*3", 9}, {"3 > 2 == 1", 1}, {"1,2", 2}, {"--x", 4}, {"- -1", 1},
 	} {
 		got, err := ArithString(&Config{Env: env}, tc.expr, true)
