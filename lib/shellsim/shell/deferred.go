@@ -68,7 +68,6 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 	if err == nil || strings.IndexByte(src, 0) >= 0 {
 		return f, err
 	}
-	firstErr := err
 	var spans []deferredSpan
 	work := []byte(src)
 	for len(spans) < maxDeferred {
@@ -78,9 +77,7 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		ok, arith := deferrable(pe.Text)
 		if !ok {
-			// a genuine syntax error after deferred ones: report it (the
-			// blanking kept every position)
-			return nil, err
+			break
 		}
 		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
 		if !ok {
@@ -89,7 +86,7 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		spans = append(spans, sp)
 		blank(work, sp)
 		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-			return nil, firstErr
+			return nil, err
 		}
 		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
 		if err == nil {
@@ -97,7 +94,9 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 			return f, nil
 		}
 	}
-	return nil, firstErr
+	// the first error that is not deferred is reported (blanking kept
+	// every position, so it reads as in the source)
+	return nil, err
 }
 
 // blank replaces the inside of a span with a valid construct of the same

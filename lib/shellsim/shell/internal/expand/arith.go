@@ -421,7 +421,7 @@ func numberLike(s string) bool {
 func checkNumber(t string) error {
 	s := strings.TrimLeft(t, "+-")
 	if _, msg := bashNumber(s); msg != "" && s != "" && s[0] >= '0' && s[0] <= '9' {
-		return fmt.Errorf("%s: %s (error token is \"%s\")", t, msg, t)
+		return ArithError{Expr: t, Msg: msg, Token: t}
 	}
 	return nil
 }

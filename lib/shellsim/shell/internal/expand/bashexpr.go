@@ -739,6 +739,10 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 	}
 	text, ok := cfg.arithText(x, right, false)
 	if !ok {
+		if ae, isAE := err.(ArithError); isAE && ae.Prefix == "" {
+			ae.Prefix = prefix
+			return n, ae
+		}
 		return n, err
 	}
 	if _, derr := cfg.arithString(text, true); derr != nil {
@@ -746,6 +750,10 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 			ae.Prefix = prefix
 			return n, ae
 		}
+	}
+	if ae, ok := err.(ArithError); ok && ae.Prefix == "" {
+		ae.Prefix = prefix
+		return n, ae
 	}
 	return n, err
 }
