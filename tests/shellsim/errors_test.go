@@ -75,6 +75,7 @@ var errorCases = []struct{ name, src string }{
 	{"arith_in_substring", "x=abc; echo ${x:1/0}; echo st=$? b\necho c"},
 	{"arith_in_for_cstyle", "for ((i=0; i<1/0; i++)); do echo $i; done; echo st=$? b\necho c"},
 	{"arith_text_semantics", "x=1+2; echo $(( $x * 3 )) $(( x * 3 ))\ny=2+1; echo $(( --y )) $y; z=1+1; (( z += 2 )); echo $z\na=(1 2 3); i=1; echo $(( a[i+1] * \"2\" )) $(( ${a[0]} + $(echo 4) ))\necho $(( -- y )) $(( y ++ )) $y $(( ++ 0 ))"},
+	{"arith_expansion_fails_once", "set -u; echo $(( $(echo hi >&2; echo 1) + $zz ))\necho b"},
 	{"arith_recursion", "x=x; echo $((x))\nx=y; y=x; echo $((x + 1))\necho b"},
 	{"arith_nounset", "set -u; echo $((zz+1))\necho b"},
 	{"arith_integer_assign", "declare -i n; n=\"3 + \"; echo st=$? $n\necho x; n=1/0; echo y\necho b"},

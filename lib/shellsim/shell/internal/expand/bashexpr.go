@@ -159,6 +159,13 @@ func (st *exprState) fail(msg string) {
 
 func (st *exprState) abort(err error) { panic(exprAbort{err}) }
 
+func pick[T any](cond bool, a, b T) T {
+	if cond {
+		return a
+	}
+	return b
+}
+
 func isNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isNameByte(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 
@@ -260,7 +267,7 @@ func (st *exprState) next() {
 		two(tPow)
 	case (c == '+' || c == '-') && c1 == c:
 		if st.tok == tStr {
-			two(map[byte]int{'+': tPostInc, '-': tPostDec}[c])
+			two(pick(c == '+', tPostInc, tPostDec))
 		} else {
 			// A prefix operator only when an identifier follows; else
 			// two unary signs, as in bash.
@@ -269,7 +276,7 @@ func (st *exprState) next() {
 				k++
 			}
 			if k < len(s) && isNameStart(s[k]) {
-				two(map[byte]int{'+': tPreInc, '-': tPreDec}[c])
+				two(pick(c == '+', tPreInc, tPreDec))
 			}
 		}
 	case c1 == '=' && strings.IndexByte("*/%+-&^|", c) >= 0:
@@ -595,7 +602,7 @@ func (st *exprState) unary() int64 {
 		}
 		st.next()
 		if st.tok == tPostInc || st.tok == tPostDec {
-			op := map[int]string{tPostInc: "++", tPostDec: "--"}[st.tok]
+			op := pick(st.tok == tPostInc, "++", "--")
 			st.fail(op + ": assignment requires lvalue")
 		}
 		return v
@@ -720,7 +727,11 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 	if !astSafe(x) {
 		// Expansions, quotes or words that are not names or numbers:
 		// bash substitutes the text, then evaluates it.
-		if text, ok := cfg.arithText(x, right, true); ok {
+		text, ok, err := cfg.arithText(x, right, true)
+		if err != nil {
+			return 0, err // an expansion failed (its effects happened once)
+		}
+		if ok {
 			n, err := cfg.arithString(text, false)
 			if ae, ok := err.(ArithError); ok && ae.Prefix == "" {
 				ae.Prefix = prefix
@@ -737,7 +748,7 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 		}
 		return n, err
 	}
-	text, ok := cfg.arithText(x, right, false)
+	text, ok, _ := cfg.arithText(x, right, false)
 	if !ok {
 		if ae, isAE := err.(ArithError); isAE && ae.Prefix == "" {
 			ae.Prefix = prefix
@@ -772,8 +783,9 @@ func plainArithError(err error) bool {
 // arithText rebuilds the source text of x: each token at its offset,
 // whitespace between them kept as spaces, words expanded unless they hold
 // a command substitution (expanding it again would run it twice).
-func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool) (string, bool) {
+func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool) (string, bool, error) {
 	var b strings.Builder
+	var litErr error
 	start := x.Pos().Offset()
 	at := start
 	ok := true
@@ -793,11 +805,11 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool)
 			if len(e.Parts) == 1 {
 				// name[i] is text bash does not expand
 				if pe, isPE := e.Parts[0].(*syntax.ParamExp); isPE && !pe.Dollar.IsValid() && pe.Index != nil {
-					if idx, iok := cfg.arithText(pe.Index, syntax.Pos{}, runCmd); iok {
+					if idx, iok, ierr := cfg.arithText(pe.Index, syntax.Pos{}, runCmd); iok {
 						put(e.Pos().Offset(), pe.Param.Value+"["+idx+"]")
 						at = e.End().Offset()
 					} else {
-						ok = false
+						ok, litErr = false, ierr
 					}
 					return
 				}
@@ -813,7 +825,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool)
 			}
 			s, err := Literal(cfg, e)
 			if err != nil {
-				ok = false
+				ok, litErr = false, err
 				return
 			}
 			b.WriteString(strings.Repeat(" ", int(e.Pos().Offset()-at)))
@@ -841,12 +853,12 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool)
 	}
 	walk(x)
 	if !ok {
-		return "", false
+		return "", false, litErr
 	}
 	if right.IsValid() && right.Offset() >= at {
 		b.WriteString(strings.Repeat(" ", int(right.Offset()-at)))
 	}
-	return b.String(), true
+	return b.String(), true, nil
 }
 
 // astSafe reports whether the tree evaluates the same as bash's text
