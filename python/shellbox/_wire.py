@@ -2580,14 +2580,21 @@ def _encode_RelayResponse(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class PrepareImageRequest:
-    """PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
-    layout under cache, with the Docker daemon of options.
+    """PrepareImageRequest turns a RegistryImage (pulled from its registry) or
+    DockerfileSource (built by the Docker daemon of options) into an OCI
+    layout under cache.
     """
 
     source: Source = None
     cache: str = ""
     #: the Docker factory's
     options: Any = None
+    #: AuthFile holds registry credentials (containers-auth.json or a Docker
+    #: config.json); "" uses containers/image's lookup.
+    authfile: str | None = None
+    #: CertDir holds the registry's CA and client certificates; "" uses
+    #: /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
+    cert_dir: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_PrepareImageRequest(self)
@@ -2603,6 +2610,8 @@ class PrepareImageRequest:
             source=_decode_Source(v.get("source")),
             cache=v.get("cache", ""),
             options=v.get("options"),
+            authfile=v.get("authfile"),
+            cert_dir=v.get("cert_dir"),
         )
 
 
@@ -2611,6 +2620,12 @@ def _encode_PrepareImageRequest(v: Any) -> dict[str, Any]:
     out["source"] = _encode_Source(getattr(v, "source", None))
     out["cache"] = _text(getattr(v, "cache", None))
     out["options"] = getattr(v, "options", None)
+    x = getattr(v, "authfile", None)
+    if x is not None:
+        out["authfile"] = _text(x)
+    x = getattr(v, "cert_dir", None)
+    if x is not None:
+        out["cert_dir"] = _text(x)
     return out
 
 
