@@ -20,5 +20,8 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == launcher.Command {
 		os.Exit(launcher.Main(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == launcher.OverlayCommand {
+		os.Exit(launcher.OverlayMain(os.Args[2:]))
+	}
 	os.Exit(execd.Main(os.Args[1:]))
 }
