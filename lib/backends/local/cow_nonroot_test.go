@@ -1,7 +1,9 @@
 package local
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,4 +103,58 @@ func fuseServers(t *testing.T, uid int) []string {
 		out = append(out, filepath.Base(p))
 	}
 	return out
+}
+
+// TestNonRootCopyOnWriteHostDeath kills the host process (as nobody) of a
+// running copy_on_write machine: the lifeline ends the sandbox, and the
+// fuse-overlayfs servers end with their namespace's stage.
+func TestNonRootCopyOnWriteHostDeath(t *testing.T) {
+	if os.Getenv("SHELLBOX_NONROOT_CHILD") == "1" {
+		f := newFactory(t, Options{SystemDirectories: "copy_on_write"})
+		m := newMachine(t, f, hostSpec())
+		if r := run(t, m, sh("echo x > /usr/bin/shellbox-cow-death")); code(r) != 0 {
+			t.Fatalf("%q", r.Stderr)
+		}
+		fmt.Println("READY")
+		time.Sleep(time.Hour)
+		return
+	}
+	before := fuseServers(t, 65534)
+	cmd, _ := nobodyCommand(t, "TestNonRootCopyOnWriteHostDeath")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var seen []string
+	for lines := bufio.NewScanner(out); ; {
+		if !lines.Scan() {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the child did not start its machine:\n%s", strings.Join(seen, "\n"))
+		}
+		if lines.Text() == "READY" {
+			break
+		}
+		seen = append(seen, lines.Text())
+	}
+	if servers := fuseServers(t, 65534); len(servers) <= len(before) {
+		t.Fatalf("no fuse-overlayfs serves the child's machine (%v)", servers)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		servers := fuseServers(t, 65534)
+		if len(servers) <= len(before) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fuse-overlayfs servers outlived their host process: %v", servers)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -33,6 +33,22 @@ func TestNonRootLimits(t *testing.T) {
 // directory nobody can reach, and returns its output once it passed.
 // The child sees SHELLBOX_NONROOT_CHILD=1.
 func asNobody(t *testing.T, name string) string {
+	cmd, tmp := nobodyCommand(t, name)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		if strings.HasPrefix(e.Name(), machineDirPrefix) {
+			t.Fatalf("the child left the machine directory %s", e.Name())
+		}
+	}
+	return string(out)
+}
+
+// nobodyCommand is the command asNobody runs, and the child's TMPDIR.
+func nobodyCommand(t *testing.T, name string) (*exec.Cmd, string) {
 	if os.Geteuid() != 0 {
 		t.Skip("the parent switches to nobody, which needs root (CI runs as root)")
 	}
@@ -63,17 +79,7 @@ func asNobody(t *testing.T, name string) string {
 		"-test.run=^"+name+"$", "-test.v")
 	cmd.Env = []string{"SHELLBOX_NONROOT_CHILD=1", "SHELLBOX_BIN_DIR=" + filepath.Join(dir, "bin"),
 		"TMPDIR=" + tmp, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
-		t.Fatalf("as nobody: %v\n%s", err, out)
-	}
-	left, _ := os.ReadDir(tmp)
-	for _, e := range left {
-		if strings.HasPrefix(e.Name(), machineDirPrefix) {
-			t.Fatalf("the child left the machine directory %s", e.Name())
-		}
-	}
-	return string(out)
+	return cmd, tmp
 }
 
 func nonRootChild(t *testing.T) {
