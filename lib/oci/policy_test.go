@@ -183,10 +183,11 @@ func newSigstoreKey(t *testing.T) sigstoreKey {
 	return k
 }
 
-// pushSigstoreSigned pushes img as repo and copies it onto itself with
-// containers/image's copy and a sigstore signer, which stores the
-// signature as a sigstore attachment in the registry.
-func (s *signedRegistry) pushSigstoreSigned(t *testing.T, repo string, img v1.Image, key sigstoreKey) string {
+// pushSigstoreSigned pushes img (a v1.Image or v1.ImageIndex) as repo
+// and copies it onto itself with containers/image's copy and a sigstore
+// signer, which stores the signatures (of a list: of every instance and
+// the list) as sigstore attachments in the registry.
+func (s *signedRegistry) pushSigstoreSigned(t *testing.T, repo string, img any, key sigstoreKey) string {
 	t.Helper()
 	ref := s.Push(t, repo, img)
 	sg, err := sigstore.NewSigner(sigstore.WithPrivateKeyFile(key.private, []byte("pass")))
@@ -201,7 +202,8 @@ func (s *signedRegistry) pushSigstoreSigned(t *testing.T, repo string, img v1.Im
 	accept, _ := signature.NewPolicyContext(&signature.Policy{Default: signature.PolicyRequirements{signature.NewPRInsecureAcceptAnything()}})
 	defer accept.Destroy()
 	if _, err := copy.Image(context.Background(), accept, src, src, &copy.Options{
-		Signers: []*signer.Signer{sg}, SourceCtx: s.system(), DestinationCtx: s.system()}); err != nil {
+		Signers: []*signer.Signer{sg}, SourceCtx: s.system(), DestinationCtx: s.system(),
+		ImageListSelection: copy.CopyAllImages}); err != nil {
 		t.Fatal(err)
 	}
 	return ref
@@ -319,6 +321,45 @@ func TestPullSigstoreSigned(t *testing.T) {
 	wantRefused(t, "signed by another key", err, foreign, p, "signature verification failed")
 	_, _, err = pull(t, unsigned, s.opts(p))
 	wantRefused(t, "unsigned", err, unsigned, p, "no signature exists")
+}
+
+// TestPullSignedManifestList: from a list, the policy is evaluated on
+// the linux/amd64 instance Pull chose (as containers/image's copy does),
+// so that instance's own signature admits it; a list whose amd64
+// instance is unsigned is refused even though the list itself is signed
+// elsewhere.
+func TestPullSignedManifestList(t *testing.T) {
+	s := newSignedRegistry(t)
+	key := newSigstoreKey(t)
+	ref := s.pushSigstoreSigned(t, "shellbox/multi:v1", multiArch(t), key)
+	p := writePolicy(t, scoped(reject, map[string]any{s.Host + "/shellbox/multi": sigstoreSigned(key)}))
+	dir, d, err := pull(t, ref, s.opts(p))
+	if err != nil {
+		t.Fatalf("signed list: %v", err)
+	}
+	if img, err := Open(dir, d); err != nil || img.Config.Architecture != "amd64" {
+		t.Fatalf("signed list: %v", err)
+	}
+
+	// Only the list signed (a lookaside signature of its digest), not
+	// its instances: the amd64 instance has no signature of its own.
+	gk := newGPGKey(t, "list-only")
+	idx := multiArch(t)
+	unsignedInstances := s.Push(t, "shellbox/listonly:v1", idx)
+	raw, _ := idx.RawManifest()
+	idxDigest, _ := idx.Digest()
+	sig, err := signature.SignDockerManifest(raw, unsignedInstances, gk, strings.ToUpper(fmt.Sprintf("%x", gk.entity.PrimaryKey.Fingerprint)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigDir := filepath.Join(s.lookaside, "shellbox/listonly@sha256="+idxDigest.Hex)
+	os.MkdirAll(sigDir, 0o755)
+	if err := os.WriteFile(filepath.Join(sigDir, "signature-1"), sig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lp := writePolicy(t, scoped(reject, map[string]any{s.Host + "/shellbox/listonly": signedBy(gk)}))
+	_, _, err = pull(t, unsignedInstances, s.opts(lp))
+	wantRefused(t, "a list signed without its instances", err, unsignedInstances, lp, "no signature exists")
 }
 
 // TestPullPolicyScopes: reject refuses, insecureAcceptAnything accepts,
