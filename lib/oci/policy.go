@@ -69,7 +69,7 @@ func ReadPolicy(path string) (*Policy, error) {
 }
 
 // None reports whether no policy file exists (every image is accepted).
-func (p *Policy) None() bool { return p.data == nil }
+func (p *Policy) None() bool { return p.Path == "" }
 
 // ID identifies the policy's content ("" for none): a cache of pulled
 // images keys on it, so an image admitted under one policy is not reused

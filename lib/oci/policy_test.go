@@ -421,6 +421,7 @@ func TestReadPolicyRefusals(t *testing.T) {
 		t.Errorf("absent file: %v", err)
 	}
 	for name, body := range map[string]string{
+		"empty":           "",
 		"not JSON":        "{",
 		"no default":      `{"transports": {}}`,
 		"unknown type":    `{"default": [{"type": "trustMe"}]}`,

@@ -12,9 +12,6 @@ import (
 )
 
 func checkPolicy(data []byte) error {
-	if data == nil {
-		return nil
-	}
 	_, err := signature.NewPolicyFromBytes(data)
 	return err
 }
