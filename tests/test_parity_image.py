@@ -25,6 +25,7 @@ from shellbox.machine import Command, MachineSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTS_D = Path("/etc/containers/certs.d")
+GO_TAGS = "containers_image_openpgp"  # lib/oci pulls only with the signature verifier built in (setup.py)
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +34,8 @@ def registry(tmp_path_factory):
     containers/image (and skopeo) look for a registry's CA, removed afterwards."""
     work = tmp_path_factory.mktemp("registry")
     go = shutil.which("go") or "/usr/local/go/bin/go"
-    subprocess.run([go, "build", "-o", str(work / "ocitest-registry"), "./lib/oci/ocitest/ocitest-registry"],
-                   cwd=ROOT, check=True)
+    subprocess.run([go, "build", "-tags", GO_TAGS, "-o", str(work / "ocitest-registry"),
+                    "./lib/oci/ocitest/ocitest-registry"], cwd=ROOT, check=True)
     proc = subprocess.Popen(
         [str(work / "ocitest-registry"), str(work / "data"), f"docker-daemon:{security_image()}=shellbox/busybox:1"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -89,19 +90,29 @@ def test_registry_refusals(registry, tmp_path):
     with pytest.raises(RuntimeError, match="manifest unknown|not found|unknown"):
         prepare_image(RegistryImage(f"{info['host']}/shellbox/absent:1"), tmp_path / "cache",
                       authfile=Path(info["auth_file"]))
+    # A signature policy binds the copy: one that rejects everything refuses it, one that accepts passes.
+    reject = tmp_path / "reject.json"
+    reject.write_text('{"default": [{"type": "reject"}]}')
+    with pytest.raises(RuntimeError, match="policy|rejected|not allowed"):
+        prepare_image(RegistryImage(ref), tmp_path / "cache", authfile=Path(info["auth_file"]), policy=reject)
     with pytest.raises(ValueError, match="policy"):
-        prepare_image(RegistryImage(ref), tmp_path / "cache", policy=tmp_path / "policy.json")
+        prepare_image(RegistryImage(ref), tmp_path / "cache", policy=tmp_path / "absent.json")
     with pytest.raises(ValueError, match="URL scheme"):
         prepare_image(RegistryImage("docker://" + ref), tmp_path / "cache")
     # Nothing half-made is left behind.
     assert list((tmp_path / "cache").iterdir()) == []
+    accept = tmp_path / "accept.json"
+    accept.write_text('{"default": [{"type": "insecureAcceptAnything"}]}')
+    image = prepare_image(RegistryImage(ref), tmp_path / "cache", authfile=Path(info["auth_file"]), policy=accept)
+    assert image.layout.is_dir()
 
 
 def test_image_cache_pulls_a_registry_reference_once(tmp_path):
     """A separate registry, stopped after the first prepare: the cache answers without it."""
     go = shutil.which("go") or "/usr/local/go/bin/go"
     binary = tmp_path / "ocitest-registry"
-    subprocess.run([go, "build", "-o", str(binary), "./lib/oci/ocitest/ocitest-registry"], cwd=ROOT, check=True)
+    subprocess.run([go, "build", "-tags", GO_TAGS, "-o", str(binary), "./lib/oci/ocitest/ocitest-registry"],
+                   cwd=ROOT, check=True)
     proc = subprocess.Popen([str(binary), str(tmp_path / "data"), f"docker-daemon:{security_image()}=shellbox/once:1"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     info = json.loads(proc.stdout.readline())
@@ -129,7 +140,12 @@ async def test_prepare_a_dockerfile_with_the_daemon_and_run_it(tmp_path):
     context.mkdir()
     (context / "note").write_text("built here\n")
     (context / "Dockerfile").write_text(f"FROM {security_image()}\nCOPY note /srv/app/note\nWORKDIR /srv/app\n")
-    image = prepare_image(DockerfileSource(context, context / "Dockerfile"), tmp_path / "cache")
+    source = DockerfileSource(context, context / "Dockerfile")
+    reject = tmp_path / "reject.json"
+    reject.write_text('{"default": [{"type": "reject"}]}')
+    with pytest.raises(RuntimeError, match="policy|rejected|not allowed"):
+        prepare_image(source, tmp_path / "cache", policy=reject)
+    image = prepare_image(source, tmp_path / "cache")
     assert image.layout == tmp_path / "cache" / image.manifest_digest.replace(":", "-")
     assert prepared_image_workdir(image) == "/srv/app"
     machine = await LocalMachineFactory().create(MachineSpec(image, workdir="/srv/app"))

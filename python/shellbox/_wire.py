@@ -2595,6 +2595,9 @@ class PrepareImageRequest:
     #: CertDir holds the registry's CA and client certificates; "" uses
     #: /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
     cert_dir: str | None = None
+    #: Policy is the containers-policy.json the image must satisfy; "" uses
+    #: the host's (lib/oci.ReadPolicy).
+    policy: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_PrepareImageRequest(self)
@@ -2612,6 +2615,7 @@ class PrepareImageRequest:
             options=v.get("options"),
             authfile=v.get("authfile"),
             cert_dir=v.get("cert_dir"),
+            policy=v.get("policy"),
         )
 
 
@@ -2626,6 +2630,9 @@ def _encode_PrepareImageRequest(v: Any) -> dict[str, Any]:
     x = getattr(v, "cert_dir", None)
     if x is not None:
         out["cert_dir"] = _text(x)
+    x = getattr(v, "policy", None)
+    if x is not None:
+        out["policy"] = _text(x)
     return out
 
 
@@ -2857,7 +2864,9 @@ class LocalOptions:
     #: cgroup's pids.max when the host has one; 0 means 1024.
     pids_limit: int = 0
     #: SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
-    #: /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+    #: /bin, /sbin, /lib* and /etc writable per machine (see the launcher's
+    #: overlay_linux.go, and userns_overlay_linux.go without root, which
+    #: needs fuse-overlayfs).
     system_directories: str = ""
     #: TTL, in seconds, closes a machine that lives that long (nil: never).
     ttl: float | None = None

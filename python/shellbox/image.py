@@ -92,12 +92,13 @@ def prepare_image(
 
     ``authfile`` is a containers-auth.json or Docker config.json with the registry's credentials (absent:
     containers/image's lookup, $REGISTRY_AUTH_FILE then ~/.docker/config.json); a registry's CA is found in
-    /etc/containers/certs.d/<host:port>/ as skopeo finds it. ``policy`` (a signature policy) is refused
-    rather than ignored: signatures are not verified here. Blocks until done, as marin-shellbox's does."""
+    /etc/containers/certs.d/<host:port>/ as skopeo finds it. ``policy`` is the containers-policy.json the
+    image must satisfy (signatures checked by containers/image); absent, the host's policy applies
+    ($CONTAINERS_POLICY_JSON, ~/.config/containers/policy.json, /etc/containers/policy.json), and with
+    none every image is accepted, as marin-shellbox's skopeo --insecure-policy. Blocks until done, as
+    marin-shellbox's does."""
     from shellbox import _go, _native, _wire
 
-    if policy is not None:
-        raise ValueError("policy: signature policies are not supported (TLS and blob digests are verified)")
     if isinstance(source, RegistryImage) and ("://" in source.reference or not source.reference.strip()):
         raise ValueError("RegistryImage requires a container image reference without a URL scheme")
     if not isinstance(source, (RegistryImage, DockerfileSource)):
@@ -108,9 +109,10 @@ def prepare_image(
         source=source,
         cache=str(Path(cache).absolute()),
         authfile=None if authfile is None else str(Path(authfile).absolute()),
+        policy=None if policy is None else str(Path(policy).absolute()),
     )
-    # A failed pull raises RuntimeError and a failed build MachineStartupError (a RuntimeError), as
-    # marin-shellbox's failed skopeo or docker run does.
+    # A failed or refused pull raises RuntimeError and a failed build MachineStartupError (a RuntimeError),
+    # as marin-shellbox's failed skopeo or docker run does.
     reply = _go.call_sync(0, _wire.ROOT_PREPARE_IMAGE, request)
     return PreparedImage(Path(reply.header.layout), reply.header.manifest_digest, source)
 

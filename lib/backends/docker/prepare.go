@@ -19,9 +19,10 @@ import (
 // PrepareImage builds a DockerfileSource with the daemon and copies the
 // built image out of it with containers/image (lib/oci: the docker-daemon
 // transport) into an OCI layout in dir named by its manifest digest, as
-// shellbox.image.prepare_image promises. (A RegistryImage needs no daemon:
-// lib/oci pulls it straight from its registry.)
-func (f *Factory) PrepareImage(ctx context.Context, src machine.Source, dir string) (machine.PreparedImage, error) {
+// shellbox.image.prepare_image promises; the copy must satisfy policy (nil:
+// the host's). (A RegistryImage needs no daemon: lib/oci pulls it straight
+// from its registry.)
+func (f *Factory) PrepareImage(ctx context.Context, src machine.Source, dir string, policy *oci.Policy) (machine.PreparedImage, error) {
 	var s machine.DockerfileSource
 	switch v := src.(type) {
 	case machine.DockerfileSource:
@@ -48,6 +49,7 @@ func (f *Factory) PrepareImage(ctx context.Context, src machine.Source, dir stri
 	if err != nil {
 		return machine.PreparedImage{}, err
 	}
+	o.Policy = policy
 	layout, manifest, err := oci.Prepare(ctx, ref, dir, o)
 	if errors.Is(err, oci.ErrPlatform) {
 		return machine.PreparedImage{}, &machine.InvalidSpec{Field: "source", Reason: err.Error()}

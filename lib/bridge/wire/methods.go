@@ -216,6 +216,9 @@ type PrepareImageRequest struct {
 	// CertDir holds the registry's CA and client certificates; "" uses
 	// /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
 	CertDir string `json:"cert_dir,omitempty"`
+	// Policy is the containers-policy.json the image must satisfy; "" uses
+	// the host's (lib/oci.ReadPolicy).
+	Policy string `json:"policy,omitempty"`
 }
 
 // PrepareImageReply is the prepared layout.
