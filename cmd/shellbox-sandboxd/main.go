@@ -1,7 +1,8 @@
 // Command shellbox-sandboxd runs inside a local (bubblewrap) sandbox and
 // executes the host's commands there; see package execd. Its first
 // argument "launch" selects, instead, the host process that starts the
-// sandbox; see package launcher.
+// sandbox, and "overlay" that process's copy-on-write stage without root;
+// see package launcher.
 package main
 
 import (
