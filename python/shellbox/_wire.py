@@ -2580,14 +2580,24 @@ def _encode_RelayResponse(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class PrepareImageRequest:
-    """PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
-    layout under cache, with the Docker daemon of options.
+    """PrepareImageRequest turns a RegistryImage (pulled from its registry) or
+    DockerfileSource (built by the Docker daemon of options) into an OCI
+    layout under cache.
     """
 
     source: Source = None
     cache: str = ""
     #: the Docker factory's
     options: Any = None
+    #: AuthFile holds registry credentials (containers-auth.json or a Docker
+    #: config.json); "" uses containers/image's lookup.
+    authfile: str | None = None
+    #: CertDir holds the registry's CA and client certificates; "" uses
+    #: /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
+    cert_dir: str | None = None
+    #: Policy is the containers-policy.json the image must satisfy; "" uses
+    #: the host's (lib/oci.ReadPolicy).
+    policy: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_PrepareImageRequest(self)
@@ -2603,6 +2613,9 @@ class PrepareImageRequest:
             source=_decode_Source(v.get("source")),
             cache=v.get("cache", ""),
             options=v.get("options"),
+            authfile=v.get("authfile"),
+            cert_dir=v.get("cert_dir"),
+            policy=v.get("policy"),
         )
 
 
@@ -2611,6 +2624,15 @@ def _encode_PrepareImageRequest(v: Any) -> dict[str, Any]:
     out["source"] = _encode_Source(getattr(v, "source", None))
     out["cache"] = _text(getattr(v, "cache", None))
     out["options"] = getattr(v, "options", None)
+    x = getattr(v, "authfile", None)
+    if x is not None:
+        out["authfile"] = _text(x)
+    x = getattr(v, "cert_dir", None)
+    if x is not None:
+        out["cert_dir"] = _text(x)
+    x = getattr(v, "policy", None)
+    if x is not None:
+        out["policy"] = _text(x)
     return out
 
 
@@ -2842,7 +2864,9 @@ class LocalOptions:
     #: cgroup's pids.max when the host has one; 0 means 1024.
     pids_limit: int = 0
     #: SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
-    #: /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+    #: /bin, /sbin, /lib* and /etc writable per machine (see the launcher's
+    #: overlay_linux.go, and userns_overlay_linux.go without root, which
+    #: needs fuse-overlayfs).
     system_directories: str = ""
     #: TTL, in seconds, closes a machine that lives that long (nil: never).
     ttl: float | None = None
@@ -2962,6 +2986,14 @@ class QemuOptions:
     #: RegistryCertDir holds the registry's CA certificate (ca.crt) and
     #: client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
     registry_cert_dir: str = ""
+    #: Policy is the containers-policy.json RegistryImage pulls must
+    #: satisfy; "" reads the host's ($CONTAINERS_POLICY_JSON,
+    #: ~/.config/containers/policy.json, /etc/containers/policy.json) and,
+    #: when none exists, accepts every image (see oci.ReadPolicy).
+    policy: str = ""
+    #: RegistriesDir is the registries.d that says where signatures are
+    #: (lookaside, sigstore attachments); "" uses containers/image's.
+    registries_dir: str = ""
     #: RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
     #: file restored machines map copy-on-write) or "stream" (in the
     #: migration stream, loaded by each restore).
@@ -2996,6 +3028,8 @@ class QemuOptions:
             docker_host=v.get("docker_host", ""),
             authfile=v.get("authfile", ""),
             registry_cert_dir=v.get("registry_cert_dir", ""),
+            policy=v.get("policy", ""),
+            registries_dir=v.get("registries_dir", ""),
             restore_ram=v.get("restore_ram", ""),
             cache_max_mb=v.get("cache_max_mb", 0),
             restore=v.get("restore"),
@@ -3014,6 +3048,8 @@ def _encode_QemuOptions(v: Any) -> dict[str, Any]:
     out["docker_host"] = _text(getattr(v, "docker_host", None))
     out["authfile"] = _text(getattr(v, "authfile", None))
     out["registry_cert_dir"] = _text(getattr(v, "registry_cert_dir", None))
+    out["policy"] = _text(getattr(v, "policy", None))
+    out["registries_dir"] = _text(getattr(v, "registries_dir", None))
     out["restore_ram"] = _text(getattr(v, "restore_ram", None))
     out["cache_max_mb"] = getattr(v, "cache_max_mb", None)
     x = getattr(v, "restore", None)
