@@ -104,6 +104,10 @@ var errorCases = []struct{ name, src string }{
 	{"arith_syntax_subscript_assign", "a=(1 2); a[1+]=2; echo st=$?\necho next"},
 	{"arith_syntax_subscript_append", "a=(1 2); a[ 1 * ]+=2; echo st=$? ${a[@]}\necho next"},
 	{"arith_syntax_subscript_read", "a=(1 2); echo ${a[1+]}; echo st=$?\necho next"},
+	{"arith_single_quotes", "echo $(( 'a' + 1 ))\necho b"},
+	{"indirect_invalid_name", "x=\"a b\"; echo ${!x}; echo st=$?\nx=; echo ${!x}\nunset x; echo ${!x}\necho c"},
+	{"substring_negative_length", "x=abc; echo ${x:1:-5}; echo st=$?\necho ${x:1:-1} ${x: -2:-1} ${x:1:-2}\ny=-5; echo ${x:1:y}\necho ${x:1:-1-4}\necho c"},
+	{"substring_negative_length_list", "a=(1 2); echo ${a[@]:1:-5}; echo st=$?\necho \"${a[@]:0:-1}\" c\nset -- a b c; echo ${@:1:-1}\necho c"},
 	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
 	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
 

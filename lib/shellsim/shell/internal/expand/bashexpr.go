@@ -727,7 +727,7 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 	if !astSafe(x) {
 		// Expansions, quotes or words that are not names or numbers:
 		// bash substitutes the text, then evaluates it.
-		text, ok, err := cfg.arithText(x, right, true)
+		text, ok, err := cfg.arithText(x, right, textRun)
 		if err != nil {
 			return 0, err // an expansion failed (its effects happened once)
 		}
@@ -748,7 +748,7 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 		}
 		return n, err
 	}
-	text, ok, _ := cfg.arithText(x, right, false)
+	text, ok, _ := cfg.arithText(x, right, textDry)
 	if !ok {
 		if ae, isAE := err.(ArithError); isAE && ae.Prefix == "" {
 			ae.Prefix = prefix
@@ -780,10 +780,45 @@ func plainArithError(err error) bool {
 	return false
 }
 
+// textMode is how arithText renders words: expanded (textRun), expanded
+// unless that would run a command again (textDry), or as written (textRaw).
+type textMode int
+
+const (
+	textRun textMode = iota
+	textDry
+	textRaw
+)
+
+// arithWord renders one word of arithmetic text. Single quotes stay, as
+// bash keeps them in the text it evaluates (where they are an error).
+func (cfg *Config) arithWord(w *syntax.Word, mode textMode) (string, error) {
+	if mode == textRaw {
+		var b strings.Builder
+		if err := syntax.NewPrinter().Print(&b, w); err != nil {
+			return "", err
+		}
+		return b.String(), nil
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if sq, ok := p.(*syntax.SglQuoted); ok && !sq.Dollar {
+			b.WriteString("'" + sq.Value + "'")
+			continue
+		}
+		s, err := Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{p}})
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}
+
 // arithText rebuilds the source text of x: each token at its offset,
 // whitespace between them kept as spaces, words expanded unless they hold
 // a command substitution (expanding it again would run it twice).
-func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool) (string, bool, error) {
+func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, mode textMode) (string, bool, error) {
 	var b strings.Builder
 	var litErr error
 	start := x.Pos().Offset()
@@ -805,7 +840,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool)
 			if len(e.Parts) == 1 {
 				// name[i] is text bash does not expand
 				if pe, isPE := e.Parts[0].(*syntax.ParamExp); isPE && !pe.Dollar.IsValid() && pe.Index != nil {
-					if idx, iok, ierr := cfg.arithText(pe.Index, syntax.Pos{}, runCmd); iok {
+					if idx, iok, ierr := cfg.arithText(pe.Index, syntax.Pos{}, mode); iok {
 						put(e.Pos().Offset(), pe.Param.Value+"["+idx+"]")
 						at = e.End().Offset()
 					} else {
@@ -815,7 +850,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool)
 				}
 			}
 			syntax.Walk(e, func(n syntax.Node) bool {
-				if _, isCmd := n.(*syntax.CmdSubst); isCmd && !runCmd {
+				if _, isCmd := n.(*syntax.CmdSubst); isCmd && mode == textDry {
 					ok = false
 				}
 				return ok
@@ -823,7 +858,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, runCmd bool)
 			if !ok {
 				return
 			}
-			s, err := Literal(cfg, e)
+			s, err := cfg.arithWord(e, mode)
 			if err != nil {
 				ok, litErr = false, err
 				return

@@ -1011,6 +1011,14 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		if err != nil {
 			return elems
 		}
+		if length < 0 {
+			// ShellSim: bash refuses a negative length for lists; the
+			// expansion reports it (checkErr)
+			if cfg.checkErr == nil {
+				cfg.checkErr = cfg.substringError(pe.Slice.Length, length)
+			}
+			return nil
+		}
 		elems = elems[:slicePos(length)]
 	}
 	return elems
