@@ -83,8 +83,12 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		if !ok {
 			break
 		}
-		spans = append(spans, sp)
+		before := string(work[sp.open:sp.end])
 		blank(work, sp)
+		if string(work[sp.open:sp.end]) == before {
+			break // nothing to blank (m[]): the error stays
+		}
+		spans = append(spans, sp)
 		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
 			return nil, err
 		}
