@@ -120,6 +120,43 @@ async def test_a_task_that_ended_is_terminated(factory):
         await m.close()
 
 
+def docker_container_exists(name: str) -> bool:
+    return subprocess.run(["docker", "inspect", name], capture_output=True).returncode == 0
+
+
+async def test_cluster_by_name(controller, tmp_path, monkeypatch):
+    """cluster= as marin-shellbox documents it: a cluster name, whose config (here in the Marin checkout
+    around the working directory, lib/iris/config/<name>.yaml) names the loopback controller."""
+    (tmp_path / "pyproject.toml").write_text("[tool.uv.workspace]\nmembers = []\n")
+    (tmp_path / "lib" / "iris" / "config").mkdir(parents=True)
+    host, port = controller.removeprefix("http://").split(":")
+    (tmp_path / "lib" / "iris" / "config" / "loopback.yaml").write_text(
+        "name: loopback\nplatform:\n  manual: {}\ndefaults:\n  worker:\n    docker_image: w:1\n"
+        f"controller:\n  manual:\n    host: {host}\n    port: {port}\n"
+    )
+    (tmp_path / "lib" / "iris" / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "lib" / "iris" / "src")
+    m = await IrisMachineFactory(cluster="loopback", token=TOKEN).create(spec())
+    try:
+        r = await m.run(Command(("sh", "-c", "echo via cluster; hostname")))
+        said, container = r.stdout.decode().rsplit("\n", 2)[:2]
+        assert (r.exit_code, said) == (0, "via cluster")
+        assert docker_container_exists(container)  # Docker names a container's host after its id
+    finally:
+        await m.close()
+    assert not docker_container_exists(container)
+    with pytest.raises(ValueError, match='no config file for cluster "elsewhere"') as error:
+        IrisMachineFactory(cluster="elsewhere", token=TOKEN)
+    assert error.value.field == "cluster"
+    # A controller marin-iris reaches through a tunnel: without marin-iris installed, refused by name.
+    (tmp_path / "lib" / "iris" / "config" / "tunnelled.yaml").write_text(
+        "name: tunnelled\ncontroller:\n  gcp:\n    zone: z\n    service_account: sa@p.iam.gserviceaccount.com\n"
+    )
+    with pytest.raises(UnsupportedMachineSpec, match="SSH tunnel") as error:
+        IrisMachineFactory(cluster="tunnelled", token=TOKEN)
+    assert error.value.field == "cluster"
+
+
 async def test_refusals(controller, factory):
     with pytest.raises(ValueError, match="exactly one"):
         IrisMachineFactory()

@@ -19,7 +19,7 @@ import (
 
 // IrisVersion is the marin-iris whose generated client checks the
 // controller (the wheel the protos come from).
-const IrisVersion = "0.2.227.dev40316220070"
+const IrisVersion = remotetest.MarinIrisVersion
 
 // IrisPythonEnv names a Python with marin-iris's rpc modules importable;
 // without it the test makes (once, cached) a virtual environment with the
