@@ -42,19 +42,17 @@ type Machine struct {
 }
 
 func newMachine(f *Factory, sb *Sandbox, tb *Toolbox, spec machine.Spec) *Machine {
-	return &Machine{f: f, sandbox: sb, tb: tb, spec: spec, life: remotemachine.NewLifetime(),
-		workdir: remotemachine.NewWorkdir(spec.Workdir), procs: map[*process]struct{}{}}
+	m := &Machine{f: f, sandbox: sb, tb: tb, spec: spec, workdir: remotemachine.NewWorkdir(spec.Workdir), procs: map[*process]struct{}{}}
+	m.life = remotemachine.NewLifetime(m.explain)
+	return m
 }
 
 // SandboxID is the sandbox's id at the service.
 func (m *Machine) SandboxID() string { return m.sandbox.ID }
 
-// opErr is err as the caller should see it (remotemachine.Lifetime.Err),
-// or MachineTerminated when the sandbox is gone or stopped.
-func (m *Machine) opErr(ctx context.Context, what string, err error) error {
-	if err, ok := m.life.Err(ctx, err); ok {
-		return err
-	}
+// explain reports a failed operation's error (remotemachine.Explain):
+// MachineTerminated when the sandbox is gone or stopped.
+func (m *Machine) explain(ctx context.Context, what string, err error) error {
 	if st := statusOf(err); st == http.StatusNotFound || st == http.StatusConflict {
 		// The toolbox no longer serves the sandbox: deleted (its TTL,
 		// someone else) or stopped.
@@ -91,13 +89,7 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 			return machine.Result{}, &machine.InvalidSpec{Field: "env", Reason: fmt.Sprintf("%q is not a variable name a shell can export", k)}
 		}
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return machine.Result{}, err
-	}
-	defer done()
-	res, err := m.run(octx, cmd)
-	return res, m.opErr(ctx, "run", err)
+	return remotemachine.Do(ctx, m.life, "run", func(ctx context.Context) (machine.Result, error) { return m.run(ctx, cmd) })
 }
 
 func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
@@ -231,12 +223,7 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err != nil {
 		return err
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return m.opErr(ctx, "upload", m.upload(octx, source, target))
+	return m.life.Do(ctx, "upload", func(ctx context.Context) error { return m.upload(ctx, source, target) })
 }
 
 func (m *Machine) upload(ctx context.Context, source, target string) error {
@@ -264,12 +251,7 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 	if err != nil {
 		return err
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return m.opErr(ctx, "download", m.download(octx, source, target, opts))
+	return m.life.Do(ctx, "download", func(ctx context.Context) error { return m.download(ctx, source, target, opts) })
 }
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/remote/remotemachine"
 	"github.com/shellbox/shellbox/lib/remote/shwrap"
 )
 
@@ -39,13 +40,13 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 			return nil, err
 		}
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	p, err := m.openProcess(octx, cmd)
-	return p, m.opErr(ctx, "opening a process", err)
+	return remotemachine.Do(ctx, m.life, "opening a process", func(ctx context.Context) (machine.Process, error) {
+		p, err := m.openProcess(ctx, cmd)
+		if err != nil {
+			return nil, err // not a nil *process in the interface
+		}
+		return p, nil
+	})
 }
 
 func (m *Machine) openProcess(ctx context.Context, cmd machine.Command) (*process, error) {

@@ -65,19 +65,18 @@ type Machine struct {
 }
 
 func newMachine(f *Factory, jobID, taskID string, spec machine.Spec) *Machine {
-	return &Machine{f: f, jobID: jobID, taskID: taskID, spec: spec, life: remotemachine.NewLifetime(), workdir: remotemachine.NewWorkdir(spec.Workdir)}
+	m := &Machine{f: f, jobID: jobID, taskID: taskID, spec: spec, workdir: remotemachine.NewWorkdir(spec.Workdir)}
+	m.life = remotemachine.NewLifetime(m.explain)
+	return m
 }
 
 // JobID and TaskID are the job's and its task's ids at the controller.
 func (m *Machine) JobID() string  { return m.jobID }
 func (m *Machine) TaskID() string { return m.taskID }
 
-// opErr is err as the caller should see it (remotemachine.Lifetime.Err;
-// MachineTerminated unchanged), else wrapped with the task's id.
-func (m *Machine) opErr(ctx context.Context, what string, err error) error {
-	if err, ok := m.life.Err(ctx, err); ok {
-		return err
-	}
+// explain reports a failed operation's error (remotemachine.Explain):
+// MachineTerminated unchanged, anything else with the task's id.
+func (m *Machine) explain(ctx context.Context, what string, err error) error {
 	if errors.Is(err, machine.ErrTerminated) {
 		return err
 	}
@@ -253,18 +252,14 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 			return machine.Result{}, &machine.InvalidSpec{Field: "env", Reason: fmt.Sprintf("%q is not a variable name a shell can export", k)}
 		}
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return machine.Result{}, err
-	}
-	defer done()
-	if cmd.User != "" {
-		if err := m.checkUser(octx, cmd.User); err != nil {
-			return machine.Result{}, m.opErr(ctx, "run", err)
+	return remotemachine.Do(ctx, m.life, "run", func(ctx context.Context) (machine.Result, error) {
+		if cmd.User != "" {
+			if err := m.checkUser(ctx, cmd.User); err != nil {
+				return machine.Result{}, err
+			}
 		}
-	}
-	res, err := m.run(octx, cmd)
-	return res, m.opErr(ctx, "run", err)
+		return m.run(ctx, cmd)
+	})
 }
 
 // checkUser accepts only the container's own user, by name or uid (asked
@@ -391,12 +386,7 @@ func (m *Machine) Upload(ctx context.Context, source, target string) error {
 	if err != nil {
 		return err
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return m.opErr(ctx, "upload", m.upload(octx, source, target))
+	return m.life.Do(ctx, "upload", func(ctx context.Context) error { return m.upload(ctx, source, target) })
 }
 
 func (m *Machine) upload(ctx context.Context, source, target string) error {
@@ -421,12 +411,7 @@ func (m *Machine) Download(ctx context.Context, source, target string, opts mach
 	if err != nil {
 		return err
 	}
-	octx, done, err := m.life.Op(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return m.opErr(ctx, "download", m.download(octx, source, target, opts))
+	return m.life.Do(ctx, "download", func(ctx context.Context) error { return m.download(ctx, source, target, opts) })
 }
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {

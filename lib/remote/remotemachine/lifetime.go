@@ -14,18 +14,24 @@ import (
 
 // Lifetime is a machine's open-or-closed state.
 type Lifetime struct {
-	ctx    context.Context
-	cancel context.CancelFunc
+	ctx     context.Context
+	cancel  context.CancelFunc
+	explain Explain
 
 	mu     sync.Mutex
 	closed bool
 	done   chan struct{}
 }
 
-// NewLifetime is the lifetime of a machine just made.
-func NewLifetime() *Lifetime {
+// Explain is a backend's report of an operation's error that the lifetime
+// does not settle (what names the operation).
+type Explain func(ctx context.Context, what string, err error) error
+
+// NewLifetime is the lifetime of a machine just made, whose backend
+// reports errors with explain.
+func NewLifetime(explain Explain) *Lifetime {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Lifetime{ctx: ctx, cancel: cancel}
+	return &Lifetime{ctx: ctx, cancel: cancel, explain: explain}
 }
 
 // Context ends when the machine starts closing, aborting every request in
@@ -53,20 +59,19 @@ func (l *Lifetime) Op(ctx context.Context) (context.Context, context.CancelFunc,
 	return octx, func() { stop(); cancel() }, nil
 }
 
-// Err is the error an operation under ctx reports for err when it needs no
-// backend's word (ok): nil for nil, machine.ErrClosed once the machine
-// closed, ctx's error when that ended, and the caller's own mistakes (the
-// typed spec, path and limit errors) unchanged. Otherwise ok is false and
-// the backend explains err.
-func (l *Lifetime) Err(ctx context.Context, err error) (_ error, ok bool) {
+// Report is the error an operation under ctx reports for err: nil for
+// nil, machine.ErrClosed once the machine closed, ctx's error when that
+// ended, the caller's own mistakes (the typed spec, path and limit errors)
+// unchanged, and otherwise the backend's explanation.
+func (l *Lifetime) Report(ctx context.Context, what string, err error) error {
 	if err == nil {
-		return nil, true
+		return nil
 	}
 	if l.Closed() {
-		return machine.ErrClosed, true
+		return machine.ErrClosed
 	}
 	if ctx.Err() != nil {
-		return ctx.Err(), true
+		return ctx.Err()
 	}
 	var (
 		us *machine.UnsupportedSpec
@@ -76,9 +81,28 @@ func (l *Lifetime) Err(ctx context.Context, err error) (_ error, ok bool) {
 		se *transfer.SpaceError
 	)
 	if errors.As(err, &us) || errors.As(err, &iv) || errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) {
-		return err, true
+		return err
 	}
-	return nil, false
+	return l.explain(ctx, what, err)
+}
+
+// Do runs op with a context that also ends when the machine closes (Op)
+// and returns its result and the error Report makes of its failure.
+func Do[T any](ctx context.Context, l *Lifetime, what string, op func(context.Context) (T, error)) (T, error) {
+	octx, done, err := l.Op(ctx)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer done()
+	v, err := op(octx)
+	return v, l.Report(ctx, what, err)
+}
+
+// Do is the package's Do for an operation with no result.
+func (l *Lifetime) Do(ctx context.Context, what string, op func(context.Context) error) error {
+	_, err := Do(ctx, l, what, func(ctx context.Context) (struct{}, error) { return struct{}{}, op(ctx) })
+	return err
 }
 
 // Close closes the machine once: the first call marks it closed, ends its

@@ -3,6 +3,7 @@ package remotemachine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -17,11 +18,16 @@ import (
 	"github.com/shellbox/shellbox/lib/remote/shwrap"
 )
 
+// explained is the backends' Explain in these tests.
+func explained(_ context.Context, what string, err error) error {
+	return fmt.Errorf("explained %s: %w", what, err)
+}
+
 // An operation ends when the machine closes; the release runs once, with
 // a context the caller's cancellation does not end, and a second Close
 // waits for the first; afterwards operations are refused.
 func TestLifetime(t *testing.T) {
-	l := remotemachine.NewLifetime()
+	l := remotemachine.NewLifetime(explained)
 	octx, done, err := l.Op(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -77,28 +83,62 @@ func TestLifetime(t *testing.T) {
 	}
 }
 
-func TestLifetimeErr(t *testing.T) {
-	l := remotemachine.NewLifetime()
+func TestReport(t *testing.T) {
+	l := remotemachine.NewLifetime(explained)
 	bg := context.Background()
 	other := errors.New("service down")
-	if err, ok := l.Err(bg, nil); err != nil || !ok {
-		t.Errorf("nil: %v %v", err, ok)
+	if err := l.Report(bg, "run", nil); err != nil {
+		t.Errorf("nil: %v", err)
 	}
-	if err, ok := l.Err(bg, other); ok || err != nil {
-		t.Errorf("a service's error is the backend's to explain: %v %v", err, ok)
+	if err := l.Report(bg, "run", other); err == nil || err.Error() != "explained run: service down" {
+		t.Errorf("a service's error is the backend's to explain: %v", err)
 	}
 	pe := &machine.PathError{Op: "read", Path: "/x"}
-	if err, ok := l.Err(bg, pe); !ok || err != pe {
-		t.Errorf("a path error: %v %v", err, ok)
+	if err := l.Report(bg, "run", pe); err != pe {
+		t.Errorf("a path error: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(bg)
 	cancel()
-	if err, ok := l.Err(cancelled, other); !ok || !errors.Is(err, context.Canceled) {
-		t.Errorf("an ended context: %v %v", err, ok)
+	if err := l.Report(cancelled, "run", other); !errors.Is(err, context.Canceled) {
+		t.Errorf("an ended context: %v", err)
 	}
 	_ = l.Close(bg, func(context.Context) error { return nil })
-	if err, ok := l.Err(bg, pe); !ok || !errors.Is(err, machine.ErrClosed) {
-		t.Errorf("after Close: %v %v", err, ok)
+	if err := l.Report(bg, "run", pe); !errors.Is(err, machine.ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}
+
+// Do gives its operation a context that Close ends, returns the result
+// with the reported error, and refuses to start once the machine closed.
+func TestDo(t *testing.T) {
+	l := remotemachine.NewLifetime(explained)
+	bg := context.Background()
+	v, err := remotemachine.Do(bg, l, "sum", func(context.Context) (int, error) { return 3, errors.New("partial") })
+	if v != 3 || err == nil || err.Error() != "explained sum: partial" {
+		t.Errorf("got %d, %v", v, err)
+	}
+	started := make(chan struct{})
+	result := make(chan error)
+	go func() {
+		result <- l.Do(bg, "wait", func(ctx context.Context) error {
+			close(started)
+			<-ctx.Done()
+			return ctx.Err()
+		})
+	}()
+	<-started
+	_ = l.Close(bg, func(context.Context) error { return nil })
+	select {
+	case err := <-result:
+		if !errors.Is(err, machine.ErrClosed) {
+			t.Errorf("an operation that Close ended: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Close did not end the operation")
+	}
+	ran := false
+	if err := l.Do(bg, "late", func(context.Context) error { ran = true; return nil }); !errors.Is(err, machine.ErrClosed) || ran {
+		t.Errorf("after Close: ran %v, %v", ran, err)
 	}
 }
 
