@@ -66,6 +66,9 @@ func TestOfficialClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(cctx, py, "testdata/client_check.py", hs.URL, "client-token", dockertest.BusyboxImage)
 	cmd.Env = os.Environ()
+	// Once the deadline kills python, output held open by anything it
+	// started does not keep the test waiting.
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil || !strings.Contains(string(out), "CLIENT CHECK OK") {
