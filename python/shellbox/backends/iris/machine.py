@@ -9,6 +9,7 @@ runs as the container's user, and ``open_process`` raises UnsupportedMachineSpec
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import weakref
 from collections.abc import Mapping
@@ -113,9 +114,8 @@ class IrisMachineFactory(GoMachineFactory):
             if endpoint is None:
                 raise
             url = endpoint.url if "://" in endpoint.url else "http://" + endpoint.url
-            options.cluster, options.controller_url = "", url
             try:
-                super().__init__(options)
+                super().__init__(dataclasses.replace(options, cluster="", controller_url=url))
             except BaseException:
                 endpoint.close()
                 raise
