@@ -3148,13 +3148,14 @@ def _encode_DaytonaOptions(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class IrisOptions:
-    """Options are the Python factory's keyword arguments (the Python factory
-    resolves cluster= to a controller URL).
-    """
+    """Options are the Python factory's keyword arguments."""
 
+    #: Cluster names the cluster whose config (see ResolveCluster) gives
+    #: the controller's URL; exactly one of Cluster and ControllerURL.
+    cluster: str = ""
     controller_url: str = ""
     #: Token is sent as "Authorization: Bearer <token>" ("" : $IRIS_TOKEN,
-    #: else no header).
+    #: else $MARIN_CLUSTER_TOKEN as marin-iris sends it, else no header).
     token: str = ""
     #: User owns the jobs (their ids are /<user>/<name>); "" is the OS user.
     user: str = ""
@@ -3180,6 +3181,7 @@ class IrisOptions:
     @classmethod
     def from_json(cls, v: Any) -> IrisOptions:
         return cls(
+            cluster=v.get("cluster", ""),
             controller_url=v.get("controller_url", ""),
             token=v.get("token", ""),
             user=v.get("user", ""),
@@ -3192,6 +3194,7 @@ class IrisOptions:
 
 def _encode_IrisOptions(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    out["cluster"] = _text(getattr(v, "cluster", None))
     out["controller_url"] = _text(getattr(v, "controller_url", None))
     out["token"] = _text(getattr(v, "token", None))
     out["user"] = _text(getattr(v, "user", None))
