@@ -126,6 +126,9 @@ func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, t
 		g.primary = m.id
 	}
 	g.mu.Unlock()
+	if g.hub != nil {
+		m.groupAddr = hubAddr(slices.Index(g.names, c.Name))
+	}
 	service, err := m.ImageCommand(ctx)
 	if err != nil {
 		m.Close(context.Background())
@@ -161,6 +164,16 @@ func (g *group) startGate(ctx context.Context, name string, cfg *container.Confi
 	}
 	host.NetworkMode = container.NetworkMode("container:" + gate.id)
 	return gate, nil
+}
+
+// GroupAddrs is where the other members of its gVisor group reach it (they
+// share no loopback with it); nil outside such a group. serve_http listens
+// there too (lib/relay.GroupAddresser).
+func (m *Machine) GroupAddrs() []string {
+	if m.groupAddr == "" {
+		return nil
+	}
+	return []string{m.groupAddr}
 }
 
 // CheckGroup refuses what this host cannot give a group: under gVisor the

@@ -24,6 +24,7 @@ import (
 	"github.com/shellbox/shellbox/lib/backends/docker"
 	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/relay"
 	"github.com/shellbox/shellbox/lib/task"
 	"github.com/shellbox/shellbox/lib/task/compose"
 )
@@ -426,4 +427,54 @@ func importImage(ctx context.Context, cli *client.Client, ref string, extra map[
 		return fmt.Errorf("importing %s: %w", ref, err)
 	}
 	return nil
+}
+
+// TaskGroupRelay: serve_http's relay in the primary answers the other
+// members at the primary's name (runc: the shared loopback; gVisor: the
+// primary's group address too) and the primary at 127.0.0.1; a relay in
+// a gVisor group is not on the Docker bridge of an ALLOW group.
+func TaskGroupRelay(t *testing.T, f *docker.Factory) {
+	helperstest.Build(t) // the relay's guest program
+	for _, policy := range []machine.NetworkPolicy{machine.NetworkDeny, machine.NetworkAllow} {
+		agent, side := agentContainer(), task.Container{Name: "side", Machine: BusyboxSpec(BusyboxImage), Command: []string{"sleep", "1000"}}
+		agent.Machine.Network, side.Machine.Network = policy, policy
+		tk := NewTask(t, f, task.Spec{Primary: "agent", Containers: []task.Container{agent, side}})
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		r, err := relay.Serve(ctx, tk.Member("agent"), 9000, func(_ context.Context, req relay.Request) (relay.Response, error) {
+			return relay.Response{Status: 200, Body: []byte("relayed " + req.Path)}, nil
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: relay.Serve: %v", policy, err)
+		}
+		if _, out := shOut(t, tk.Members()["side"], "wget -q -O- http://agent:9000/from-side"); out != "relayed /from-side" {
+			t.Fatalf("%s: the other member through the relay: %q", policy, out)
+		}
+		if _, out := shOut(t, tk.Members()["agent"], "wget -q -O- http://127.0.0.1:9000/from-agent"); out != "relayed /from-agent" {
+			t.Fatalf("%s: the primary through the relay: %q", policy, out)
+		}
+		if gvisor(f) && policy == machine.NetworkAllow {
+			// Not on the primary's bridge address: another ALLOW machine
+			// (on the same bridge) does not reach it.
+			_, addr := shOut(t, tk.Members()["agent"], "ip -4 -o addr show eth0 | awk '{print $4}' | cut -d/ -f1")
+			addr = strings.TrimSpace(addr)
+			if net.ParseIP(addr) == nil {
+				t.Fatalf("the primary's bridge address: %q", addr)
+			}
+			allow := BusyboxSpec(BusyboxImage)
+			allow.Network = machine.NetworkAllow
+			m, err := f.Create(context.Background(), allow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if code, out := shOut(t, m, fmt.Sprintf("timeout 5 wget -q -O- http://%s:9000/", addr)); code == 0 || strings.Contains(out, "relayed") {
+				t.Fatalf("a machine on the bridge reached the relay at %s: %q", addr, out)
+			}
+			m.Close(context.Background())
+		}
+		if err := r.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		tk.Close(context.Background())
+	}
 }

@@ -23,6 +23,7 @@ func TestTaskGroupsOnTheSamePort(t *testing.T)   { dockertest.TaskGroupsOnTheSam
 func TestTaskGroupFailuresTearDown(t *testing.T) { dockertest.TaskGroupFailuresTearDown(t, factory) }
 func TestTaskGroupsLeaveNothing(t *testing.T)    { dockertest.TaskGroupsLeaveNothing(t, factory, 10) }
 func TestTaskComposeRouteOut(t *testing.T)       { dockertest.TaskComposeRouteOut(t, factory) }
+func TestTaskGroupRelay(t *testing.T)            { dockertest.TaskGroupRelay(t, factory) }
 
 // A one-member task runs its probe inside the sandbox.
 func TestTaskOneMember(t *testing.T) {
