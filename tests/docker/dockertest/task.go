@@ -239,14 +239,21 @@ func TaskGroupsOnTheSamePort(t *testing.T, f *docker.Factory) {
 }
 
 // TaskContainers counts the daemon's containers of task groups (members
-// and gates).
+// and gates) that this test process made (other processes may be making
+// theirs meanwhile).
 func TaskContainers(t *testing.T, f *docker.Factory) int {
 	t.Helper()
 	cs, err := f.Client().ContainerList(context.Background(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", docker.LabelTask))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return len(cs)
+	n, mine := 0, fmt.Sprintf("/%d/", os.Getpid())
+	for _, c := range cs {
+		if strings.Contains(c.Labels[docker.LabelOwner], mine) {
+			n++
+		}
+	}
+	return n
 }
 
 // TaskGroupFailuresTearDown: a failing probe, a hanging probe, a member's
@@ -275,6 +282,13 @@ func TaskGroupFailuresTearDown(t *testing.T, f *docker.Factory) {
 	}
 	if _, out := shOut(t, tk.Members()["web"], `s=$(cut -d' ' -f3 /proc/$(cat /tmp/hung)/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ] && echo alive || echo gone`); strings.TrimSpace(out) != "gone" {
 		t.Fatalf("the hung attempt is %q", out)
+	}
+	live := 2 // the members
+	if gvisor(f) {
+		live = 4 // and their gates
+	}
+	if n := TaskContainers(t, f); n != before+live {
+		t.Fatalf("%d task containers with a group running, %d before", n, before)
 	}
 	if _, out := shOut(t, tk.Members()["web"], "ls /tmp/.shellbox-probe-*"); !strings.Contains(out, "/tmp/.shellbox-probe-") {
 		t.Fatalf("no readiness helper in the member: %q", out)
@@ -330,9 +344,11 @@ func leftovers(t *testing.T, f *docker.Factory) string {
 	return fmt.Sprintf("containers=%d networks=%d links=%v netns=%d", TaskContainers(t, f), len(nets), links, netns)
 }
 
-// TaskGroupsLeaveNothing: n groups in a row (half cancelled while a probe
-// runs, one failing at a member's start) leave nothing behind.
+// TaskGroupsLeaveNothing: n groups in a row (some cancelled while a probe
+// runs, some while being created, one failing at a member's start) leave
+// nothing behind.
 func TaskGroupsLeaveNothing(t *testing.T, f *docker.Factory, n int) {
+	helperstest.Build(t) // the readiness helper (shellbox-probe)
 	before := leftovers(t, f)
 	for i := range n {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
@@ -344,6 +360,20 @@ func TaskGroupsLeaveNothing(t *testing.T, f *docker.Factory, n int) {
 			spec.Containers[1].Machine.Source = machine.DockerImage{Reference: "shellbox-test/no-such-image:1"}
 			if _, err := task.Create(ctx, f, spec); err == nil {
 				t.Fatal("a member with a missing image started")
+			}
+			cancel()
+			continue
+		}
+		if i%3 == 2 {
+			// Cancelled somewhere in the creation (a gate, the hub's
+			// link, a container): what was made is removed.
+			cctx, ccancel := context.WithTimeout(ctx, time.Duration(i)*150*time.Millisecond)
+			tk, err := task.Create(cctx, f, spec)
+			ccancel()
+			if err == nil {
+				tk.Close(ctx)
+			} else if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("a cancelled creation: %v", err)
 			}
 			cancel()
 			continue
