@@ -4,6 +4,7 @@ the host's python3) and real dockerd (busybox httpd), loopback only."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import subprocess
 from dataclasses import replace
@@ -232,8 +233,12 @@ async def test_one_member_tasks_everywhere_and_groups_refused():
 
 
 def docker_task_containers() -> int:
-    out = subprocess.run(["docker", "ps", "-aq", "--filter", "label=dev.shellbox.task"], capture_output=True, text=True, check=True)
-    return len(out.stdout.split())
+    """Task group containers (members and gates) this process made; other processes may make theirs meanwhile."""
+    out = subprocess.run(
+        ["docker", "ps", "-a", "--filter", "label=dev.shellbox.task", "--format", '{{.Label "dev.shellbox.owner"}}'],
+        capture_output=True, text=True, check=True,
+    )
+    return sum(f"/{os.getpid()}/" in owner for owner in out.stdout.split())
 
 
 async def test_docker_group_with_busybox_httpd():
