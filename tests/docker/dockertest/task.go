@@ -315,14 +315,21 @@ func TaskGroupFailuresTearDown(t *testing.T, f *docker.Factory) {
 }
 
 // leftovers is what a group could leave behind on the host: task
-// containers, Docker networks, host links other than Docker's own veths
-// (a hub's links live in its own namespace), and network namespaces this
-// process holds open.
+// containers, Docker networks of shellbox's, host links other than those
+// of Docker's own networks (a hub's links live in its own namespace), and
+// network namespaces this process holds open. Other processes' Docker
+// networks and their links come and go meanwhile.
 func leftovers(t *testing.T, f *docker.Factory) string {
 	t.Helper()
-	nets, err := f.Client().NetworkList(context.Background(), network.ListOptions{})
+	all, err := f.Client().NetworkList(context.Background(), network.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var nets []string
+	for _, n := range all {
+		if strings.Contains(n.Name, "shellbox") || n.Labels[docker.LabelTask] != "" || n.Driver == "macvlan" || n.Driver == "ipvlan" {
+			nets = append(nets, n.Name)
+		}
 	}
 	ifs, err := net.Interfaces()
 	if err != nil {
@@ -330,7 +337,7 @@ func leftovers(t *testing.T, f *docker.Factory) string {
 	}
 	var links []string
 	for _, i := range ifs {
-		if !strings.HasPrefix(i.Name, "veth") {
+		if !strings.HasPrefix(i.Name, "veth") && !strings.HasPrefix(i.Name, "br-") {
 			links = append(links, i.Name)
 		}
 	}
@@ -341,7 +348,7 @@ func leftovers(t *testing.T, f *docker.Factory) string {
 			netns++
 		}
 	}
-	return fmt.Sprintf("containers=%d networks=%d links=%v netns=%d", TaskContainers(t, f), len(nets), links, netns)
+	return fmt.Sprintf("containers=%d networks=%v links=%v netns=%d", TaskContainers(t, f), nets, links, netns)
 }
 
 // TaskGroupsLeaveNothing: n groups in a row (some cancelled while a probe
