@@ -3,7 +3,9 @@ package docker
 import (
 	"fmt"
 	"net"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/vishvananda/netlink"
@@ -52,9 +54,10 @@ func newGroupHub() (*groupHub, error) {
 	return h, nil
 }
 
-// attach plugs the namespace of process pid (a gate) into the hub: a veth
-// named ifname there, with addr/prefix, its peer on the bridge.
-func (h *groupHub) attach(pid, member int, ifname, addr string, prefix int) error {
+// attach plugs the namespace of process pid, the main process of container
+// id (a gate), into the hub: a veth named ifname there, with addr/prefix,
+// its peer on the bridge.
+func (h *groupHub) attach(id string, pid, member int, ifname, addr string, prefix int) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.ns.IsOpen() {
@@ -65,6 +68,12 @@ func (h *groupHub) attach(pid, member int, ifname, addr string, prefix int) erro
 		return err
 	}
 	defer gateNS.Close()
+	// The daemon's process ids are ours only when it runs on this host;
+	// a remote daemon's would name some unrelated local process.
+	cg, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	if err != nil || !strings.Contains(string(cg), id) {
+		return fmt.Errorf("process %d is not the gate's: a gVisor task group needs the Docker daemon on this host", pid)
+	}
 	hh, err := netlink.NewHandleAt(h.ns)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ type groupHub struct{}
 
 func newGroupHub() (*groupHub, error) { return nil, hubSupported() }
 
-func (h *groupHub) attach(pid, member int, ifname, addr string, prefix int) error {
+func (h *groupHub) attach(id string, pid, member int, ifname, addr string, prefix int) error {
 	return hubSupported()
 }
 

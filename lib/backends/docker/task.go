@@ -158,7 +158,7 @@ func (g *group) startGate(ctx context.Context, name string, cfg *container.Confi
 	if err != nil {
 		return nil, err
 	}
-	if err := g.hub.attach(pid, idx, ifname, hubAddr(idx), hubPrefix); err != nil {
+	if err := g.hub.attach(gate.id, pid, idx, ifname, hubAddr(idx), hubPrefix); err != nil {
 		gate.close(g.f)
 		return nil, fmt.Errorf("linking member %q to the group: %w", name, err)
 	}
@@ -178,7 +178,8 @@ func (m *Machine) GroupAddrs() []string {
 
 // CheckGroup refuses what this host cannot give a group: under gVisor the
 // hub needs root (it makes network namespaces and moves links into the
-// gates') and a daemon on this host (whose gates' processes it can see).
+// gates'); it also needs the daemon on this host, which starting a member
+// checks (groupHub.attach).
 func (f *Factory) CheckGroup(network machine.NetworkPolicy) error {
 	if network != machine.NetworkDeny && network != machine.NetworkAllow {
 		return f.unsupported("network", fmt.Sprintf("a task group's members use NetworkPolicy.DENY or ALLOW, not %q", network))
