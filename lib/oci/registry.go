@@ -19,6 +19,7 @@ import (
 	"go.podman.io/image/v5/manifest"
 	"go.podman.io/image/v5/oci/layout"
 	"go.podman.io/image/v5/pkg/blobinfocache/none"
+	"go.podman.io/image/v5/pkg/compression"
 	"go.podman.io/image/v5/types"
 )
 
@@ -44,6 +45,11 @@ type PullOptions struct {
 	CertDir string
 	// Insecure allows plain HTTP and unverified TLS.
 	Insecure bool
+	// DaemonHost is the Docker daemon a docker-daemon: source is read
+	// from ("" is containers/image's default, the local socket).
+	DaemonHost string
+	// DaemonCertDir holds a TLS daemon's ca.pem, cert.pem and key.pem.
+	DaemonCertDir string
 	// Policy is the containers-policy.json the image must satisfy; nil
 	// reads the default one (ReadPolicy("")).
 	Policy *Policy
@@ -61,6 +67,8 @@ func (o PullOptions) system() *types.SystemContext {
 		DockerCertPath:              o.CertDir,
 		DockerInsecureSkipTLSVerify: types.NewOptionalBool(o.Insecure),
 		DockerRegistryUserAgent:     "shellbox",
+		DockerDaemonHost:            o.DaemonHost,
+		DockerDaemonCertPath:        o.DaemonCertDir,
 		RegistriesDirPath:           o.RegistriesDir,
 	}
 }
@@ -137,12 +145,6 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 	if err := checkPlatform(img.Inspect(ctx)); err != nil {
 		return "", err
 	}
-	converted := img
-	if mime != ispec.MediaTypeImageManifest {
-		if converted, err = img.UpdatedImage(ctx, types.ManifestUpdateOptions{ManifestMIMEType: ispec.MediaTypeImageManifest}); err != nil {
-			return "", fmt.Errorf("converting the manifest to OCI: %w", err)
-		}
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -155,16 +157,12 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 		return "", err
 	}
 	defer dest.Close()
-	// The config is the converted one (a Docker config becomes an OCI
-	// config, so it has a new digest); the layers are the source's.
-	cfg, err := converted.ConfigBlob(ctx)
-	if err != nil {
-		return "", err
-	}
-	if err := putBlob(ctx, dest, io.NopCloser(bytes.NewReader(cfg)), converted.ConfigInfo(), true); err != nil {
-		return "", err
-	}
-	for _, b := range converted.LayerInfos() {
+	// The layers are the source's bytes. A docker-daemon source names its
+	// uncompressed layers with the gzip media type (docker save's
+	// archive), so each layer's media type follows what its bytes are.
+	layers := img.LayerInfos()
+	relabel := false
+	for i, b := range layers {
 		if b.Digest.Algorithm() != digest.SHA256 {
 			return "", fmt.Errorf("blob %s: only sha256 digests are supported", b.Digest)
 		}
@@ -172,9 +170,41 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 		if err != nil {
 			return "", fmt.Errorf("fetching blob %s: %w", b.Digest, err)
 		}
-		if err := putBlob(ctx, dest, rc, b, false); err != nil {
+		algo, decompress, r, err := compression.DetectCompressionFormat(rc)
+		if err != nil {
+			rc.Close()
+			return "", fmt.Errorf("fetching blob %s: %w", b.Digest, err)
+		}
+		if compressed := decompress != nil; compressed != compressedType(b.MediaType) {
+			relabel = true
+		}
+		if decompress == nil {
+			layers[i].CompressionOperation = types.Decompress
+		} else {
+			layers[i].CompressionAlgorithm = &algo
+		}
+		if err := putBlob(ctx, dest, readCloser{r, rc}, b, false); err != nil {
 			return "", err
 		}
+	}
+	converted := img
+	if mime != ispec.MediaTypeImageManifest || relabel {
+		opts := types.ManifestUpdateOptions{ManifestMIMEType: ispec.MediaTypeImageManifest}
+		if relabel {
+			opts.LayerInfos = layers
+		}
+		if converted, err = img.UpdatedImage(ctx, opts); err != nil {
+			return "", fmt.Errorf("converting the manifest to OCI: %w", err)
+		}
+	}
+	// The config is the converted one (a Docker config becomes an OCI
+	// config, so it has a new digest).
+	cfg, err := converted.ConfigBlob(ctx)
+	if err != nil {
+		return "", err
+	}
+	if err := putBlob(ctx, dest, io.NopCloser(bytes.NewReader(cfg)), converted.ConfigInfo(), true); err != nil {
+		return "", err
 	}
 	man, _, err := converted.Manifest(ctx)
 	if err != nil {
@@ -195,6 +225,20 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 	}
 	return string(d), nil
 }
+
+// compressedType: a layer media type that says its bytes are compressed.
+func compressedType(mediaType string) bool {
+	return strings.HasSuffix(mediaType, "gzip") || strings.HasSuffix(mediaType, "zstd")
+}
+
+// readCloser reads r (a blob with its first bytes peeked) and closes c
+// (the blob's stream).
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (r readCloser) Close() error { return r.c.Close() }
 
 func checkPlatform(info *types.ImageInspectInfo, err error) error {
 	if err != nil {

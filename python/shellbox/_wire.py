@@ -2586,14 +2586,24 @@ def _encode_RelayResponse(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class PrepareImageRequest:
-    """PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
-    layout under cache, with the Docker daemon of options.
+    """PrepareImageRequest turns a RegistryImage (pulled from its registry) or
+    DockerfileSource (built by the Docker daemon of options) into an OCI
+    layout under cache.
     """
 
     source: Source = None
     cache: str = ""
     #: the Docker factory's
     options: Any = None
+    #: AuthFile holds registry credentials (containers-auth.json or a Docker
+    #: config.json); "" uses containers/image's lookup.
+    authfile: str | None = None
+    #: CertDir holds the registry's CA and client certificates; "" uses
+    #: /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
+    cert_dir: str | None = None
+    #: Policy is the containers-policy.json the image must satisfy; "" uses
+    #: the host's (lib/oci.ReadPolicy).
+    policy: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_PrepareImageRequest(self)
@@ -2609,6 +2619,9 @@ class PrepareImageRequest:
             source=_decode_Source(v.get("source")),
             cache=v.get("cache", ""),
             options=v.get("options"),
+            authfile=v.get("authfile"),
+            cert_dir=v.get("cert_dir"),
+            policy=v.get("policy"),
         )
 
 
@@ -2617,6 +2630,15 @@ def _encode_PrepareImageRequest(v: Any) -> dict[str, Any]:
     out["source"] = _encode_Source(getattr(v, "source", None))
     out["cache"] = _text(getattr(v, "cache", None))
     out["options"] = getattr(v, "options", None)
+    x = getattr(v, "authfile", None)
+    if x is not None:
+        out["authfile"] = _text(x)
+    x = getattr(v, "cert_dir", None)
+    if x is not None:
+        out["cert_dir"] = _text(x)
+    x = getattr(v, "policy", None)
+    if x is not None:
+        out["policy"] = _text(x)
     return out
 
 
@@ -2848,7 +2870,9 @@ class LocalOptions:
     #: cgroup's pids.max when the host has one; 0 means 1024.
     pids_limit: int = 0
     #: SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
-    #: /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+    #: /bin, /sbin, /lib* and /etc writable per machine (see the launcher's
+    #: overlay_linux.go, and userns_overlay_linux.go without root, which
+    #: needs fuse-overlayfs).
     system_directories: str = ""
     #: TTL, in seconds, closes a machine that lives that long (nil: never).
     ttl: float | None = None

@@ -113,7 +113,15 @@ type Config struct {
 	// PidsLimit bounds the tasks of each container: 0 means
 	// DefaultPidsLimit, a negative value no limit.
 	PidsLimit int64
+	// SpareExecs is how many wrapper execs each machine keeps started
+	// ahead of its Runs: 0 means DefaultSpareExecs, a negative value none.
+	SpareExecs int
 }
+
+// DefaultSpareExecs keeps back-to-back Runs from waiting on an exec's
+// start (one is taken while the next is still starting) at the cost of a
+// few idle shells per container.
+const DefaultSpareExecs = 2
 
 // Factory creates machines as containers of one Docker daemon.
 type Factory struct {
@@ -131,6 +139,8 @@ type Factory struct {
 	stopTimeout time.Duration
 	// removeTimeout bounds removing a machine's container on Close.
 	removeTimeout time.Duration
+	// spareExecs is Config.SpareExecs resolved.
+	spareExecs int
 }
 
 var _ machine.Factory = (*Factory)(nil)
@@ -176,7 +186,14 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 	if pids == 0 {
 		pids = DefaultPidsLimit
 	}
-	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second, removeTimeout: removeTimeout}
+	spares := cfg.SpareExecs
+	switch {
+	case spares == 0:
+		spares = DefaultSpareExecs
+	case spares < 0:
+		spares = 0
+	}
+	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second, removeTimeout: removeTimeout, spareExecs: spares}
 	if cfg.Runtime != "" {
 		rt, ok := info.Runtimes[cfg.Runtime]
 		if !ok {
