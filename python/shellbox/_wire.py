@@ -2335,7 +2335,8 @@ class ComposeTaskRequest:
     """ComposeTaskRequest starts a Docker Compose project as a task group
     (lib/task/compose): env interpolates the files, primary_build (a build
     context) or primary_image gives the primary its image unless the files
-    do, primary_env joins the primary's environment.
+    do, primary_env joins the primary's environment; network is every
+    member's policy ("deny", the default, or "allow").
     """
 
     factory: int = 0
@@ -2347,6 +2348,7 @@ class ComposeTaskRequest:
     primary_build: str | None = None
     primary_image: str | None = None
     primary_env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    network: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_ComposeTaskRequest(self)
@@ -2368,6 +2370,7 @@ class ComposeTaskRequest:
             primary_build=v.get("primary_build"),
             primary_image=v.get("primary_image"),
             primary_env=_maybe(_dict_same, v.get("primary_env"), dict()),
+            network=v.get("network"),
         )
 
 
@@ -2392,6 +2395,9 @@ def _encode_ComposeTaskRequest(v: Any) -> dict[str, Any]:
     if x is not None:
         out["primary_image"] = _text(x)
     out["primary_env"] = _values_text(getattr(v, "primary_env", None))
+    x = getattr(v, "network", None)
+    if x is not None:
+        out["network"] = _text(x)
     return out
 
 

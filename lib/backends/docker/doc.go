@@ -36,4 +36,8 @@
 // registered as "gvisor" (GvisorConfig); files then move with tar inside
 // the sandbox, since the daemon's archive endpoints cannot see a gVisor
 // sandbox's writes.
+//
+// Task groups (task.go): under runc the members share the primary's
+// network namespace; under gVisor each member joins a gate of its own and
+// the gates are linked by a private hub (grouphub_linux.go).
 package docker

@@ -328,8 +328,10 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 }
 
 // createMachine is CreateMachine with the container's configuration
-// adjusted by adjust, when not nil (a task group's network: task.go).
-func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust func(*container.Config, *container.HostConfig)) (*Machine, error) {
+// adjusted by adjust, when not nil (a task group's network: task.go),
+// which may return the network gate the container joins; the machine then
+// owns it as it owns an egress gate.
+func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust func(*container.Config, *container.HostConfig) (*egressGate, error)) (*Machine, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -348,12 +350,16 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 	id := newID()
 	name := "shellbox-" + id
 	cfg, hostCfg := f.containerConfig(spec, image, id)
+	var gate *egressGate
 	if adjust != nil {
-		adjust(cfg, hostCfg)
+		if gate, err = adjust(cfg, hostCfg); err != nil {
+			return nil, f.startupErr("preparing the group's network", err)
+		}
 	}
-	gate, err := f.prepareEgress(ctx, spec, image, id, cfg, hostCfg)
-	if err != nil {
-		return nil, f.startupErr("starting the egress filter", err)
+	if gate == nil {
+		if gate, err = f.prepareEgress(ctx, spec, image, id, cfg, hostCfg); err != nil {
+			return nil, f.startupErr("starting the egress filter", err)
+		}
 	}
 	created := false
 	defer func() {

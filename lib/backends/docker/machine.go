@@ -44,6 +44,8 @@ type Machine struct {
 	removed bool
 	egress  *egress.Guard // the filter of an allowlisted container (egress.go)
 	gate    *egressGate   // the network gate of an allowlisted gVisor container
+	// groupAddr is its address on a gVisor task group's hub (task.go).
+	groupAddr string
 	// removeMu serializes removal attempts.
 	removeMu sync.Mutex
 
