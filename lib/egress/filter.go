@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"net/netip"
 	"strings"
 	"sync"
@@ -65,7 +64,7 @@ type Filter struct {
 	resolved  map[string]map[netip.Addr]bool // name -> addresses the filter handed out or dialed for it
 	conns     map[*tunnel]struct{}
 	listeners map[io.Closer]struct{}
-	transport *http.Transport // plain HTTP's upstream connections (forward.go)
+	pool      upstreamPool // plain HTTP's idle upstream connections (forward.go)
 	closed    bool
 	wg        sync.WaitGroup
 }
@@ -92,7 +91,6 @@ func New(cfg Config) *Filter {
 	}
 	f := &Filter{cfg: cfg, rec: newRecorder(cfg.Log), forbidden: forbidden, policy: p, phase: cfg.Phase,
 		resolved: map[string]map[netip.Addr]bool{}, conns: map[*tunnel]struct{}{}, listeners: map[io.Closer]struct{}{}}
-	f.transport = newTransport(f)
 	return f
 }
 
@@ -120,7 +118,7 @@ func (f *Filter) SetPolicy(p *Policy, phase string) {
 	}
 	f.mu.Unlock()
 	// Pooled upstream connections were opened under the old policy.
-	f.transport.CloseIdleConnections()
+	f.pool.closeIdle(false)
 	for _, t := range cut {
 		t.cut("the network policy changed")
 	}
@@ -163,7 +161,7 @@ func (f *Filter) Close() error {
 		t.cut("the machine closed")
 	}
 	f.wg.Wait()
-	f.transport.CloseIdleConnections()
+	f.pool.closeIdle(true)
 	return nil
 }
 
@@ -263,6 +261,10 @@ func (f *Filter) lookup(ctx context.Context, network, name string) ([]netip.Addr
 	}
 	f.mu.Unlock()
 	return ok, nil
+}
+
+func contextTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
 }
 
 var errForbidden = errors.New("the name resolves only to forbidden addresses")
