@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,6 +66,9 @@ type Filter struct {
 	conns     map[*tunnel]struct{}
 	listeners map[io.Closer]struct{}
 	pool      upstreamPool // plain HTTP's idle upstream connections (forward.go)
+	synth     syntheticAddrs
+	// intercepting: the guest's DNS gets synthetic addresses (Intercept).
+	intercepting atomic.Bool
 	closed    bool
 	wg        sync.WaitGroup
 }
@@ -268,6 +272,17 @@ func contextTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 }
 
 var errForbidden = errors.New("the name resolves only to forbidden addresses")
+
+// unsynthesize turns a target at a synthetic address into one at the
+// name it was handed out for.
+func (f *Filter) unsynthesize(t target) target {
+	if a, err := netip.ParseAddr(t.host); err == nil && syntheticRange.Contains(a.Unmap()) {
+		if name, ok := f.synth.nameOf(a); ok {
+			t.host = name
+		}
+	}
+	return t
+}
 
 // resolvedFor says whether the filter handed out addr for name.
 func (f *Filter) resolvedFor(name string, addr netip.Addr) bool {

@@ -252,7 +252,7 @@ func (f *Filter) relayHTTP(g *guestStream, req *http.Request, headBytes int64, t
 	if !f.register(tun) {
 		return false
 	}
-	rec := Record{Protocol: "http", Name: host, Address: addrs[0].String(), Port: t.port}
+	rec := Record{Protocol: "http", Name: host, Address: addrs[0].String(), Port: t.port, Via: t.via}
 	f.record(withDecision(rec, Allow, why))
 	c.SetReadDeadline(time.Time{})
 

@@ -50,7 +50,14 @@ func (f *Filter) serveListener(l net.Listener, serve func(net.Conn)) error {
 type target struct {
 	host string // a name, or an IP literal
 	port int
+	via  string // how the guest came: ViaProxy or ViaIntercept
 }
+
+// How a connection reached the filter (Record.Via).
+const (
+	ViaProxy     = "proxy"
+	ViaIntercept = "intercept"
+)
 
 func splitTarget(hostport, defaultPort string) (target, error) {
 	host, port, err := net.SplitHostPort(hostport)
@@ -61,7 +68,7 @@ func splitTarget(hostport, defaultPort string) (target, error) {
 	if err != nil || n <= 0 || n > 65535 || host == "" {
 		return target{}, fmt.Errorf("bad target %q", hostport)
 	}
-	return target{host: canonicalName(host), port: n}, nil
+	return target{host: canonicalName(host), port: n, via: ViaProxy}, nil
 }
 
 func (f *Filter) serveProxyConn(c net.Conn) {
@@ -74,7 +81,7 @@ func (f *Filter) serveProxyConn(c net.Conn) {
 		if err != nil {
 			c.Close()
 			if head > 0 { // bytes that are no request are a refusal too
-				f.record(Record{Event: EventDecision, Protocol: "tcp", Verdict: Block, Reason: "not an HTTP proxy request: " + err.Error()})
+				f.record(Record{Event: EventDecision, Protocol: "tcp", Via: ViaProxy, Verdict: Block, Reason: "not an HTTP proxy request: " + err.Error()})
 			}
 			return
 		}
@@ -83,18 +90,19 @@ func (f *Filter) serveProxyConn(c net.Conn) {
 			return
 		}
 		if req.URL.Host == "" {
-			f.refuse(c, "http", target{host: req.Host}, "", "not a proxy request (the URL has no host)")
+			f.refuse(c, "http", target{host: req.Host, via: ViaProxy}, "", "not a proxy request (the URL has no host)")
 			return
 		}
 		if req.URL.Scheme != "http" {
-			f.refuse(c, "http", target{host: req.URL.Host}, "", "only http:// URLs go through the proxy in the clear; use CONNECT for TLS")
+			f.refuse(c, "http", target{host: req.URL.Host, via: ViaProxy}, "", "only http:// URLs go through the proxy in the clear; use CONNECT for TLS")
 			return
 		}
 		t, err := splitTarget(req.URL.Host, "80")
 		if err != nil {
-			f.refuse(c, "http", target{host: req.URL.Host}, "", err.Error())
+			f.refuse(c, "http", target{host: req.URL.Host, via: ViaProxy}, "", err.Error())
 			return
 		}
+		t = f.unsynthesize(t)
 		addrs, why := f.admitTarget(t)
 		if addrs == nil {
 			f.refuse(c, "http", t, "", why)
@@ -111,9 +119,10 @@ func (f *Filter) serveConnect(g *guestStream, req *http.Request) {
 	c := g.c
 	t, err := splitTarget(req.RequestURI, "443")
 	if err != nil {
-		f.refuse(c, "tcp", target{host: req.RequestURI}, "", "a CONNECT needs host:port")
+		f.refuse(c, "tcp", target{host: req.RequestURI, via: ViaProxy}, "", "a CONNECT needs host:port")
 		return
 	}
+	t = f.unsynthesize(t)
 	addrs, why := f.admitTarget(t)
 	if addrs == nil {
 		f.refuse(c, "tcp", t, "", why)
@@ -315,7 +324,7 @@ func (f *Filter) refuse(c net.Conn, proto string, t target, name, why string) {
 			name = t.host
 		}
 	}
-	rec := Record{Event: EventDecision, Protocol: proto, Name: name, Port: t.port, Verdict: Block, Reason: why}
+	rec := Record{Event: EventDecision, Protocol: proto, Name: name, Port: t.port, Via: t.via, Verdict: Block, Reason: why}
 	if a, err := netip.ParseAddr(t.host); err == nil {
 		rec.Address = a.String()
 	}
@@ -394,7 +403,7 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), proto s
 	cancel()
 	if up == nil {
 		c.Close()
-		f.record(Record{Event: EventDecision, Protocol: proto, Name: name, Address: addr.String(), Port: t.port,
+		f.record(Record{Event: EventDecision, Protocol: proto, Name: name, Address: addr.String(), Port: t.port, Via: t.via,
 			Verdict: Block, Reason: "allowed, but the upstream is unreachable: " + err.Error()})
 		return
 	}
@@ -405,7 +414,7 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), proto s
 		return
 	}
 	f.record(Record{Event: EventDecision, Protocol: proto, Name: name, Address: addr.String(), Port: t.port,
-		Verdict: Allow, Reason: why})
+		Via: t.via, Verdict: Allow, Reason: why})
 
 	var upBytes, downBytes int64
 	var wg sync.WaitGroup
@@ -427,7 +436,7 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), proto s
 		reason = r
 	}
 	f.record(Record{Event: EventClose, Protocol: proto, Name: name, Address: addr.String(), Port: t.port,
-		Verdict: Allow, Reason: reason, BytesUp: atomic.LoadInt64(&upBytes), BytesDown: atomic.LoadInt64(&downBytes)})
+		Via: t.via, Verdict: Allow, Reason: reason, BytesUp: atomic.LoadInt64(&upBytes), BytesDown: atomic.LoadInt64(&downBytes)})
 }
 
 func closeWrite(c net.Conn) {
