@@ -69,8 +69,8 @@ type Filter struct {
 	synth     syntheticAddrs
 	// intercepting: the guest's DNS gets synthetic addresses (Intercept).
 	intercepting atomic.Bool
-	closed    bool
-	wg        sync.WaitGroup
+	closed       bool
+	wg           sync.WaitGroup
 }
 
 // New returns a filter with the config's policy.
