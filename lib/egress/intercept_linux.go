@@ -285,6 +285,9 @@ func (ix *interceptor) acceptTCP(r *tcp.ForwarderRequest) {
 	}
 	r.Complete(false)
 	c := gonet.NewTCPConn(&wq, ep)
+	// The first bytes (a ClientHello or a request head) must come in
+	// time, as on the proxy.
+	c.SetReadDeadline(time.Now().Add(f.cfg.HandshakeTimeout))
 	serve := func() { f.serveTunnel(newGuestStream(c), t, addrs) }
 	if id.LocalPort == 53 { // DNS over TCP, to whichever resolver
 		serve = func() { f.serveDNSConn(c, ViaIntercept) }
