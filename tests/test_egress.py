@@ -126,7 +126,8 @@ SCENARIO = textwrap.dedent(
             out["udp"] = await run("udp", f"{ip}:9999")
             if backend == "local":  # the host's Python; the Docker image has none
                 code = (
-                    "import http.client, sys; c = http.client.HTTPConnection('allowed.test', int(sys.argv[1]), timeout=30); "
+                    "import http.client, sys; "
+                    "c = http.client.HTTPConnection('allowed.test', int(sys.argv[1]), timeout=30); "
                     "c.request('GET', '/'); r = c.getresponse(); print(r.status, r.read().decode())"
                 )
                 r = await m.run(Command(["python3", "-c", code, str(port)], timeout=60))

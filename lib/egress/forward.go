@@ -243,6 +243,18 @@ var errCut = errors.New("the connection was cut")
 func (f *Filter) relayHTTP(g *guestStream, req *http.Request, headBytes int64, t target, addrs []netip.Addr) bool {
 	c := g.c
 	host := hostOnly(req.Host)
+	if a, err := netip.ParseAddr(host); err == nil && syntheticRange.Contains(a) {
+		// A guest that dialled the address its DNS gave: the upstream
+		// gets (and the check sees) the name it stands for.
+		if name, ok := f.synth.nameOf(a); ok {
+			host = name
+			if _, port, err := net.SplitHostPort(req.Host); err == nil {
+				req.Host = net.JoinHostPort(name, port)
+			} else {
+				req.Host = name
+			}
+		}
+	}
 	ok, why := f.admitName(t, host, addrs[0])
 	if !ok {
 		f.refuse(c, "http", t, host, why)

@@ -3,6 +3,7 @@ package egress
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -267,5 +268,41 @@ func TestChunkedRequestCannotSmuggleARequest(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if strings.Contains(log.seen(), "evil.test /smuggled") {
 		t.Fatalf("a request went upstream undecided: %s", log.seen())
+	}
+}
+
+// A guest that resolved a name itself (to its synthetic address) and
+// hands the address to the proxy reaches that name, under its checks.
+func TestProxyMapsSyntheticAddressesToTheirNames(t *testing.T) {
+	h := newHarness(t, ModeAllowlist, []string{"ok.test"}, nil)
+	var log pathLog
+	up := serveUpstream(t, "127.0.0.2", nil, framingHandler(&log))
+	h.res.set("ok.test", "127.0.0.2")
+	h.f.intercepting.Store(true)
+	a, err := h.resolver().LookupNetIP(context.Background(), "ip4", "ok.test")
+	if err != nil || len(a) != 1 || !syntheticRange.Contains(a[0]) {
+		t.Fatalf("ok.test resolved to %v (%v), want one synthetic address", a, err)
+	}
+	// Absolute form: the URL's host is the request's (RFC 9112 3.2.2).
+	for _, tc := range []struct {
+		url  string
+		want int
+	}{
+		{fmt.Sprintf("http://%s/a", net.JoinHostPort(a[0].String(), fmt.Sprint(up.port))), 200},
+		{fmt.Sprintf("http://198.18.77.77:%d/b", up.port), 403}, // never handed out
+	} {
+		c, err := net.Dial("tcp", h.proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: ignored.test\r\n\r\n", tc.url)
+		resp, body := readResponse(t, bufio.NewReader(c), "GET")
+		c.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s: %s %q, want %d", tc.url, resp.Status, body, tc.want)
+		}
+	}
+	if got := log.seen(); got != fmt.Sprintf("ok.test:%d /a", up.port) {
+		t.Errorf("the upstream saw %q, want the synthetic address's name", got)
 	}
 }

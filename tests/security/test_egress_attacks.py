@@ -1,11 +1,12 @@
 """Hostile guests behind the egress allowlist (local, Docker, gVisor), through the public Python API.
 
-The guest floods the filter with connections that never finish their handshake and with garbage, then
-checks that an allowed fetch still works; on local and Docker (runc) it does the same again as a program
-that ignores the proxy variables (connections the filter intercepts), and tries an unlisted name, an
-unlisted address, an unlisted SNI on an allowed name's address and UDP to an arbitrary port; the parent checks that the machine left nothing on the host: no
-processes, zombies, mounts or temp dirs (host_state), no containers (the gVisor network gate included), no
-network interfaces and no firewall rules, and that every stalled CONNECT was recorded as refused."""
+The guest floods the filter with connections that never finish their handshake and with garbage, then checks
+that an allowed fetch still works; on local and Docker (runc) it does the same again as a program that
+ignores the proxy variables (connections the filter intercepts), and tries an unlisted name, an unlisted
+address, an unlisted SNI on an allowed name's address and UDP to an arbitrary port; the parent checks that
+the machine left nothing on the host: no processes, zombies, mounts or temp dirs (host_state), no containers
+(the gVisor network gate included), no network interfaces and no firewall rules, and that every stalled
+CONNECT was recorded as refused."""
 
 from __future__ import annotations
 
