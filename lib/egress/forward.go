@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // Plain HTTP is decided request by request: a kept-alive connection may
@@ -256,6 +258,11 @@ func (f *Filter) relayHTTP(g *guestStream, req *http.Request, headBytes int64, t
 		}
 	}
 	ok, why := f.admitName(t, host, addrs[0])
+	if _, err := splitTarget(req.Host, "80"); ok && (err != nil || !httpguts.ValidHostHeader(req.Host)) {
+		// What goes upstream is the Host as the guest wrote it: a port
+		// that is no number ("ok.test:80@evil") must not pass as ok.test.
+		ok, why = false, fmt.Sprintf("malformed Host %q", req.Host)
+	}
 	if !ok {
 		f.refuse(c, "http", t, host, why)
 		return false
@@ -346,6 +353,11 @@ func (x *exchange) run(addrs []netip.Addr, port int) (keep, reuse bool) {
 				n, err = copyBody(x.u.c, x.g.br, x.g.c, req.ContentLength)
 			}
 			x.up += n
+			if err != nil {
+				// A broken body (bad framing, the guest gone): the exchange
+				// cannot end well, and the upstream must not wait for it.
+				x.tun.cut("")
+			}
 			bodyDone <- err
 		}()
 		resp, err = http.ReadResponse(x.u.br, req)
@@ -357,15 +369,19 @@ func (x *exchange) run(addrs []netip.Addr, port int) (keep, reuse bool) {
 			resp, err = http.ReadResponse(x.u.br, req)
 		}
 	}
-	// finish waits for the request body (ended at once when the response
-	// came before the guest sent all of it: the connection cannot go on).
+	// finish waits for the rest of the request body (the copy of a body
+	// the guest has sent ends at once); one that does not come in time
+	// after the response (an early refusal of an upload) ends the
+	// connection.
 	finish := func(keep, reuse bool) (bool, bool) {
+		timer := time.NewTimer(x.f.cfg.HandshakeTimeout)
+		defer timer.Stop()
 		select {
 		case berr := <-bodyDone:
 			if berr != nil {
 				keep, reuse = false, false
 			}
-		default:
+		case <-timer.C:
 			x.tun.cut("")
 			<-bodyDone
 			keep, reuse = false, false

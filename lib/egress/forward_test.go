@@ -135,6 +135,21 @@ func TestTunnelledHTTPChecksEachRequestByHost(t *testing.T) {
 	if resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"}); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("CONNECT: %v %v", resp, err)
 	}
+	// A port that is no number must not pass for ok.test.
+	fmt.Fprintf(c, "GET /odd HTTP/1.1\r\nHost: ok.test:80@evil.test\r\n\r\n")
+	if resp, _ := readResponse(t, br, "GET"); resp.StatusCode != 403 {
+		t.Fatalf("Host ok.test:80@evil.test: %s", resp.Status)
+	}
+	c.Close()
+	if c, err = net.Dial("tcp", h.proxy); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br = bufio.NewReader(c)
+	fmt.Fprintf(c, "CONNECT ok.test:%d HTTP/1.1\r\nHost: ok.test:%d\r\n\r\n", up.port, up.port)
+	if resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"}); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("CONNECT: %v %v", resp, err)
+	}
 	// Two requests in one write: the second names a host that is not the
 	// tunnel's.
 	fmt.Fprintf(c, "GET /first HTTP/1.1\r\nHost: ok.test\r\n\r\nGET /second HTTP/1.1\r\nHost: evil.test\r\n\r\n")
