@@ -22,10 +22,11 @@ import (
 	"go.podman.io/image/v5/types"
 )
 
-// Why not containers/image's copy package: it imports the signature
-// package, whose default build links GPGME through cgo (and needs
-// build tags everywhere else); staging copies one linux/amd64 image into
-// a layout, which is the loop below, with every blob verified.
+// Why not containers/image's copy package: staging copies one
+// linux/amd64 image into a layout, which is the loop below (every blob
+// verified), with the policy check copy makes (admit) before anything of
+// the image but its manifest is read; copy would also link the signature
+// package in untagged builds, which this package keeps buildable.
 
 // LayoutTag is the ref.name the pulled image gets in its layout (as
 // marin-shellbox's OCI_TAG).
@@ -43,6 +44,14 @@ type PullOptions struct {
 	CertDir string
 	// Insecure allows plain HTTP and unverified TLS.
 	Insecure bool
+	// Policy is the containers-policy.json the image must satisfy; nil
+	// reads the default one (ReadPolicy("")).
+	Policy *Policy
+	// RegistriesDir is a registries.d directory: where signatures are
+	// looked up (lookaside, sigstore attachments); "" uses
+	// containers/image's (~/.config/containers/registries.d, else
+	// /etc/containers/registries.d).
+	RegistriesDir string
 }
 
 func (o PullOptions) system() *types.SystemContext {
@@ -52,6 +61,7 @@ func (o PullOptions) system() *types.SystemContext {
 		DockerCertPath:              o.CertDir,
 		DockerInsecureSkipTLSVerify: types.NewOptionalBool(o.Insecure),
 		DockerRegistryUserAgent:     "shellbox",
+		RegistriesDirPath:           o.RegistriesDir,
 	}
 }
 
@@ -76,20 +86,49 @@ func ParseSource(s string) (types.ImageReference, error) {
 // manifest list) into a new OCI layout at dir, tagged LayoutTag, with an
 // OCI manifest (Docker schema 2 manifests are converted; the layers are
 // the registry's bytes), and returns the digest of that manifest. Every
-// blob is checked against its digest as it arrives.
+// blob is checked against its digest as it arrives. The chosen image must
+// satisfy the signature policy (its refusal is a *PolicyError).
 func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptions) (string, error) {
+	policy := o.Policy
+	if policy == nil {
+		var err error
+		if policy, err = ReadPolicy(""); err != nil {
+			return "", err
+		}
+	}
 	sys := o.system()
 	source, err := src.NewImageSource(ctx, sys)
 	if err != nil {
 		return "", err
 	}
 	defer source.Close()
-	img, err := image.FromUnparsedImage(ctx, sys, image.UnparsedInstance(source, nil))
+	// As containers/image's copy: the instance is chosen from the list's
+	// manifest alone, and its signatures are checked before anything else
+	// of it is read.
+	unparsed := image.UnparsedInstance(source, nil)
+	top, mime, err := unparsed.Manifest(ctx)
 	if err != nil {
 		return "", err
 	}
-	_, mime, err := img.Manifest(ctx)
+	if manifest.MIMETypeIsMultiImage(mime) {
+		list, err := manifest.ListFromBlob(top, mime)
+		if err != nil {
+			return "", fmt.Errorf("manifest list: %w", err)
+		}
+		d, err := list.ChooseInstance(sys)
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", ErrPlatform, err)
+		}
+		unparsed = image.UnparsedInstance(source, &d)
+	}
+	if err := policy.admit(ctx, unparsed); err != nil {
+		return "", err
+	}
+	img, err := image.FromUnparsedImage(ctx, sys, unparsed)
 	if err != nil {
+		return "", err
+	}
+	if _, mime, err = img.Manifest(ctx); err != nil {
 		return "", err
 	}
 	if mime == manifest.DockerV2Schema1MediaType || mime == manifest.DockerV2Schema1SignedMediaType {

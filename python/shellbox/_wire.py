@@ -2962,6 +2962,14 @@ class QemuOptions:
     #: RegistryCertDir holds the registry's CA certificate (ca.crt) and
     #: client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
     registry_cert_dir: str = ""
+    #: Policy is the containers-policy.json RegistryImage pulls must
+    #: satisfy; "" reads the host's ($CONTAINERS_POLICY_JSON,
+    #: ~/.config/containers/policy.json, /etc/containers/policy.json) and,
+    #: when none exists, accepts every image (see oci.ReadPolicy).
+    policy: str = ""
+    #: RegistriesDir is the registries.d that says where signatures are
+    #: (lookaside, sigstore attachments); "" uses containers/image's.
+    registries_dir: str = ""
     #: RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
     #: file restored machines map copy-on-write) or "stream" (in the
     #: migration stream, loaded by each restore).
@@ -2996,6 +3004,8 @@ class QemuOptions:
             docker_host=v.get("docker_host", ""),
             authfile=v.get("authfile", ""),
             registry_cert_dir=v.get("registry_cert_dir", ""),
+            policy=v.get("policy", ""),
+            registries_dir=v.get("registries_dir", ""),
             restore_ram=v.get("restore_ram", ""),
             cache_max_mb=v.get("cache_max_mb", 0),
             restore=v.get("restore"),
@@ -3014,6 +3024,8 @@ def _encode_QemuOptions(v: Any) -> dict[str, Any]:
     out["docker_host"] = _text(getattr(v, "docker_host", None))
     out["authfile"] = _text(getattr(v, "authfile", None))
     out["registry_cert_dir"] = _text(getattr(v, "registry_cert_dir", None))
+    out["policy"] = _text(getattr(v, "policy", None))
+    out["registries_dir"] = _text(getattr(v, "registries_dir", None))
     out["restore_ram"] = _text(getattr(v, "restore_ram", None))
     out["cache_max_mb"] = getattr(v, "cache_max_mb", None)
     x = getattr(v, "restore", None)
