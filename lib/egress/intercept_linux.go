@@ -158,6 +158,11 @@ func (ix *interceptor) start() error {
 	s.SetRouteTable([]tcpip.Route{{Destination: header.IPv4EmptySubnet, NIC: 1}})
 	sack := tcpip.TCPSACKEnabled(true)
 	s.SetTransportProtocolOption(tcp.ProtocolNumber, &sack)
+	// The link is a device in this host, where no old segment lingers:
+	// a closed connection need not hold its ports (and memory) for the
+	// default minute, in which the guest may well reuse them.
+	tw := tcpip.TCPTimeWaitTimeoutOption(time.Second)
+	s.SetTransportProtocolOption(tcp.ProtocolNumber, &tw)
 	s.SetTransportProtocolHandler(tcp.ProtocolNumber, tcp.NewForwarder(s, 0, 1024, ix.acceptTCP).HandlePacket)
 	s.SetTransportProtocolHandler(udp.ProtocolNumber, udp.NewForwarder(s, ix.acceptUDP).HandlePacket)
 	return nil
