@@ -178,6 +178,7 @@ func TestBodiesPassWithTheirFraming(t *testing.T) {
 	}
 	defer c.Close()
 	br := bufio.NewReader(c)
+	w := &countingWriter{w: c} // what the guest sends
 	var down int64
 	counted := func(f func()) {
 		// What the guest reads, counted from the connection's side.
@@ -189,13 +190,13 @@ func TestBodiesPassWithTheirFraming(t *testing.T) {
 	}
 	const big = 3<<20 + 17
 	counted(func() {
-		fmt.Fprintf(c, "GET %s/big?n=%d HTTP/1.1\r\nHost: ok.test\r\n\r\n", base, big)
+		fmt.Fprintf(w, "GET %s/big?n=%d HTTP/1.1\r\nHost: ok.test\r\n\r\n", base, big)
 		if resp, body := readResponse(t, br, "GET"); resp.StatusCode != 200 || len(body) != big {
 			t.Fatalf("big: %s, %d bytes", resp.Status, len(body))
 		}
 	})
 	counted(func() {
-		fmt.Fprintf(c, "GET %s/chunked HTTP/1.1\r\nHost: ok.test\r\n\r\n", base)
+		fmt.Fprintf(w, "GET %s/chunked HTTP/1.1\r\nHost: ok.test\r\n\r\n", base)
 		resp, body := readResponse(t, br, "GET")
 		if resp.StatusCode != 200 || len(resp.TransferEncoding) != 1 || body != "part 0;part 1;part 2;part 3;part 4;" {
 			t.Fatalf("chunked: %s %v %q", resp.Status, resp.TransferEncoding, body)
@@ -203,33 +204,33 @@ func TestBodiesPassWithTheirFraming(t *testing.T) {
 	})
 	counted(func() {
 		// A chunked request body, with an extension and a trailer.
-		fmt.Fprintf(c, "POST %s/echo HTTP/1.1\r\nHost: ok.test\r\nTransfer-Encoding: chunked\r\n\r\n"+
+		fmt.Fprintf(w, "POST %s/echo HTTP/1.1\r\nHost: ok.test\r\nTransfer-Encoding: chunked\r\n\r\n"+
 			"5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n", base)
 		if resp, body := readResponse(t, br, "POST"); resp.StatusCode != 200 || body != "hello world" {
 			t.Fatalf("chunked echo: %s %q", resp.Status, body)
 		}
 	})
 	counted(func() {
-		fmt.Fprintf(c, "POST %s/echo HTTP/1.1\r\nHost: ok.test\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n", base)
+		fmt.Fprintf(w, "POST %s/echo HTTP/1.1\r\nHost: ok.test\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n", base)
 		if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 100 {
 			t.Fatalf("100-continue: %v %v", resp, err)
 		}
-		io.WriteString(c, "abcd")
+		io.WriteString(w, "abcd")
 		if resp, body := readResponse(t, br, "POST"); resp.StatusCode != 200 || body != "abcd" {
 			t.Fatalf("echo: %s %q", resp.Status, body)
 		}
 	})
 	counted(func() {
-		fmt.Fprintf(c, "HEAD %s/big?n=100 HTTP/1.1\r\nHost: ok.test\r\n\r\n", base)
+		fmt.Fprintf(w, "HEAD %s/big?n=100 HTTP/1.1\r\nHost: ok.test\r\n\r\n", base)
 		if resp, body := readResponse(t, br, "HEAD"); resp.StatusCode != 200 || resp.ContentLength != 100 || body != "" {
 			t.Fatalf("head: %s %d %q", resp.Status, resp.ContentLength, body)
 		}
-		fmt.Fprintf(c, "GET %s/empty HTTP/1.1\r\nHost: ok.test\r\n\r\n", base)
+		fmt.Fprintf(w, "GET %s/empty HTTP/1.1\r\nHost: ok.test\r\n\r\n", base)
 		if resp, body := readResponse(t, br, "GET"); resp.StatusCode != 204 || body != "" {
 			t.Fatalf("204: %s %q", resp.Status, body)
 		}
 		// An HTTP/1.0 request ends its connection.
-		fmt.Fprintf(c, "GET %s/last HTTP/1.0\r\nHost: ok.test\r\n\r\n", base)
+		fmt.Fprintf(w, "GET %s/last HTTP/1.0\r\nHost: ok.test\r\n\r\n", base)
 		if resp, body := readResponse(t, br, "GET"); resp.StatusCode != 200 || body != "hello" {
 			t.Fatalf("1.0: %s %q", resp.Status, body)
 		}
@@ -238,13 +239,25 @@ func TestBodiesPassWithTheirFraming(t *testing.T) {
 		}
 	})
 	h.close()
-	var sum int64
+	var sumUp, sumDown int64
 	for _, r := range find(h.records(t), EventClose, "http", "ok.test", Allow) {
-		sum += r.BytesDown
+		sumUp += r.BytesUp
+		sumDown += r.BytesDown
 	}
-	if sum != down {
-		t.Errorf("the records count %d bytes down, the guest read %d", sum, down)
+	if sumDown != down || sumUp != w.n {
+		t.Errorf("the records count %d bytes up and %d down, the guest sent %d and read %d", sumUp, sumDown, w.n, down)
 	}
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 type countingReader struct {
