@@ -58,6 +58,12 @@ require (
 )
 
 require (
+	github.com/google/btree v1.1.2 // indirect
+	golang.org/x/exp v0.0.0-20250711185948-6ae5c78190dc // indirect
+	gvisor.dev/gvisor v0.0.0-20260905035102-160fafc42237
+)
+
+require (
 	cyphar.com/go-pathrs v0.2.5 // indirect
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/containers/libtrust v0.0.0-20230121012942-c1716e8a8d01 // indirect

@@ -117,6 +117,21 @@ SCENARIO = textwrap.dedent(
             out["direct"] = await run("tcp", f"{ip}:{port}")
             out["resolve other.test"] = await run("resolve", "other.test")
             out["resolve allowed.test"] = await run("resolve", "allowed.test")
+            # Programs that ignore the proxy variables: the filter intercepts them.
+            synthetic = out["resolve allowed.test"].removeprefix("addrs [").removesuffix("]")
+            out["no proxy"] = await run("direct", f"http://allowed.test:{port}/")
+            out["no proxy, unlisted name"] = await run("direct", f"http://other.test:{port}/")
+            out["no proxy, unlisted address"] = await run("tcp", "192.0.2.1:80")
+            out["no proxy, unlisted SNI"] = await run("tls", f"{synthetic}:{port}", "other.test")
+            out["udp"] = await run("udp", f"{ip}:9999")
+            if backend == "local":  # the host's Python; the Docker image has none
+                code = (
+                    "import http.client, sys; "
+                    "c = http.client.HTTPConnection('allowed.test', int(sys.argv[1]), timeout=30); "
+                    "c.request('GET', '/'); r = c.getresponse(); print(r.status, r.read().decode())"
+                )
+                r = await m.run(Command(["python3", "-c", code, str(port)], timeout=60))
+                out["http.client"] = (r.stdout + r.stderr).decode().strip()
             await m.set_network_policy(NetworkPolicy.DENY, phase="verifier")
             out["after_deny"] = await fetch(f"http://allowed.test:{port}/")
             await m.set_network_policy(NetworkPolicy.ALLOWLIST, ("other.test",), phase="verifier")
@@ -165,16 +180,24 @@ def test_allowlisted_machine(backend, tmp_path, probe):
     assert out["allowed"].startswith("status 200 hello from allowed.test"), out
     assert out["unlisted"].startswith("status 403"), out
     assert out["literal"].startswith("status 403"), out
-    assert out["direct"].startswith("error") and "unreachable" in out["direct"], out
+    assert out["direct"].startswith("error"), out  # the host's real address was never handed out
     assert out["resolve other.test"].startswith("error") and "no such host" in out["resolve other.test"], out
-    assert out["resolve allowed.test"] == f"addrs [{ip}]", out
+    # Allowed names resolve to synthetic addresses (198.18.0.0/15) that lead to the filter.
+    assert out["resolve allowed.test"].startswith("addrs [198.18."), out
+    assert out["no proxy"].startswith("status 200 hello from allowed.test"), out
+    assert out["no proxy, unlisted name"].startswith("error"), out
+    assert out["no proxy, unlisted address"].startswith("error"), out
+    assert out["no proxy, unlisted SNI"].startswith("error"), out
+    assert out["udp"].startswith("error"), out
+    if backend == "local":
+        assert out["http.client"].startswith("200 hello from allowed.test"), out
     assert out["after_deny"].startswith("status 403"), out
     assert out["after_switch"].startswith("status 200 hello from other.test"), out
     assert out["bad_switch"] == "allowed_hosts"
 
     records = out["records"]
     decisions = [
-        (r["protocol"], r["name"], r["verdict"], r.get("phase", "")) for r in records if r["event"] == "decision"
+        (r["protocol"], r.get("name"), r["verdict"], r.get("phase", "")) for r in records if r["event"] == "decision"
     ]
     assert ("http", "allowed.test", "allow", "") in decisions
     assert ("http", "other.test", "block", "") in decisions
@@ -182,6 +205,18 @@ def test_allowlisted_machine(backend, tmp_path, probe):
     assert ("http", "allowed.test", "block", "verifier") in decisions
     assert ("http", "other.test", "allow", "verifier") in decisions
     assert any(r["protocol"] == "http" and r.get("address") == ip and r["verdict"] == "block" for r in records)
+    intercepted = {
+        (r["protocol"], r.get("name") or r.get("address"), r["verdict"])
+        for r in records
+        if r["event"] == "decision" and r.get("via") == "intercept"
+    }
+    assert ("http", "allowed.test", "allow") in intercepted, intercepted
+    assert ("tls", "other.test", "block") in intercepted, intercepted
+    assert ("tcp", "192.0.2.1", "block") in intercepted, intercepted
+    assert ("udp", ip, "block") in intercepted, intercepted
+    assert ("http", "allowed.test", "allow") in {
+        (r["protocol"], r.get("name"), r["verdict"]) for r in records if r.get("via") == "proxy"
+    }
     closes = [r for r in records if r["event"] == "close"]
     assert closes and all(r["bytes_down"] > 0 for r in closes)
     assert all(r["machine"] and r["time"] and r["reason"] for r in records)

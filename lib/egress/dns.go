@@ -30,7 +30,7 @@ func (f *Filter) ServeDNS(pc net.PacketConn) error {
 		}
 		query := append([]byte(nil), buf[:n]...)
 		f.goServe(func() {
-			if resp := f.answer(query, 512); resp != nil {
+			if resp := f.answer(query, 512, ""); resp != nil {
 				pc.WriteTo(resp, from)
 			}
 		})
@@ -40,32 +40,36 @@ func (f *Filter) ServeDNS(pc net.PacketConn) error {
 // ServeDNSStream answers DNS over TCP (length-prefixed messages) on l
 // until Close.
 func (f *Filter) ServeDNSStream(l net.Listener) error {
-	return f.serveListener(l, func(c net.Conn) {
-		defer c.Close()
-		for {
-			c.SetDeadline(time.Now().Add(f.cfg.HandshakeTimeout))
-			var size [2]byte
-			if _, err := io.ReadFull(c, size[:]); err != nil {
-				return
-			}
-			query := make([]byte, binary.BigEndian.Uint16(size[:]))
-			if _, err := io.ReadFull(c, query); err != nil {
-				return
-			}
-			resp := f.answer(query, 65535)
-			if resp == nil {
-				return
-			}
-			out := binary.BigEndian.AppendUint16(nil, uint16(len(resp)))
-			if _, err := c.Write(append(out, resp...)); err != nil {
-				return
-			}
-		}
-	})
+	return f.serveListener(l, func(c net.Conn) { f.serveDNSConn(c, "") })
 }
 
-// answer builds the response to one query, or nil for garbage.
-func (f *Filter) answer(query []byte, limit int) []byte {
+// serveDNSConn answers the length-prefixed queries of one connection.
+func (f *Filter) serveDNSConn(c net.Conn, via string) {
+	defer c.Close()
+	for {
+		c.SetDeadline(time.Now().Add(f.cfg.HandshakeTimeout))
+		var size [2]byte
+		if _, err := io.ReadFull(c, size[:]); err != nil {
+			return
+		}
+		query := make([]byte, binary.BigEndian.Uint16(size[:]))
+		if _, err := io.ReadFull(c, query); err != nil {
+			return
+		}
+		resp := f.answer(query, 65535, via)
+		if resp == nil {
+			return
+		}
+		out := binary.BigEndian.AppendUint16(nil, uint16(len(resp)))
+		if _, err := c.Write(append(out, resp...)); err != nil {
+			return
+		}
+	}
+}
+
+// answer builds the response to one query, or nil for garbage; via says
+// how the query came when not to the filter's own resolver address.
+func (f *Filter) answer(query []byte, limit int, via string) []byte {
 	var p dnsmessage.Parser
 	hdr, err := p.Start(query)
 	if err != nil || hdr.Response {
@@ -80,7 +84,7 @@ func (f *Filter) answer(query []byte, limit int) []byte {
 	name := canonicalName(q.Name.String())
 	policy := f.Policy()
 	ok, reason := nameVerdict(policy, name)
-	var addrs []netip.Addr
+	var addrs, answers []netip.Addr
 	if hdr.OpCode != 0 || q.Class != dnsmessage.ClassINET {
 		ok, reason = false, "only standard queries of class IN are answered"
 	}
@@ -88,6 +92,10 @@ func (f *Filter) answer(query []byte, limit int) []byte {
 		network := "ip4"
 		if q.Type == dnsmessage.TypeAAAA {
 			network = "ip6"
+		}
+		synthetic := f.intercepting.Load()
+		if synthetic {
+			network = "ip" // the guest gets a synthetic IPv4 address for any
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		addrs, err = f.lookup(ctx, network, name)
@@ -103,7 +111,13 @@ func (f *Filter) answer(query []byte, limit int) []byte {
 		case err != nil:
 			rh.RCode = dnsmessage.RCodeServerFailure
 			reason = "the host's resolver failed: " + err.Error()
+		case synthetic && q.Type == dnsmessage.TypeA:
+			answers = []netip.Addr{f.synth.addrFor(name)}
+			reason = "the name is on the allowlist; handed out as " + answers[0].String()
+		case synthetic:
+			reason = "the name is on the allowlist; the guest gets IPv4 addresses only"
 		default:
+			answers = addrs
 			reason = "the name is on the allowlist"
 		}
 	}
@@ -116,7 +130,7 @@ func (f *Filter) answer(query []byte, limit int) []byte {
 	b.Question(q)
 	b.StartAnswers()
 	if ok && rh.RCode == dnsmessage.RCodeSuccess {
-		for _, a := range addrs {
+		for _, a := range answers {
 			res := dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 30}
 			if a.Is4() && q.Type == dnsmessage.TypeA {
 				b.AResource(res, dnsmessage.AResource{A: a.As4()})
@@ -146,7 +160,7 @@ func (f *Filter) answer(query []byte, limit int) []byte {
 	if len(addrs) > 0 {
 		addr = addrs[0].String()
 	}
-	f.record(Record{Event: EventDecision, Protocol: "dns", Name: name, Address: addr, Port: 53,
+	f.record(Record{Event: EventDecision, Protocol: "dns", Name: name, Address: addr, Port: 53, Via: via,
 		Verdict: verdict, Reason: reason + " (" + q.Type.String() + ")"})
 	return resp
 }

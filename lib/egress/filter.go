@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,9 +65,12 @@ type Filter struct {
 	resolved  map[string]map[netip.Addr]bool // name -> addresses the filter handed out or dialed for it
 	conns     map[*tunnel]struct{}
 	listeners map[io.Closer]struct{}
-	transport *http.Transport // plain HTTP's upstream connections (forward.go)
-	closed    bool
-	wg        sync.WaitGroup
+	pool      upstreamPool // plain HTTP's idle upstream connections (forward.go)
+	synth     syntheticAddrs
+	// intercepting: the guest's DNS gets synthetic addresses (Intercept).
+	intercepting atomic.Bool
+	closed       bool
+	wg           sync.WaitGroup
 }
 
 // New returns a filter with the config's policy.
@@ -92,7 +95,6 @@ func New(cfg Config) *Filter {
 	}
 	f := &Filter{cfg: cfg, rec: newRecorder(cfg.Log), forbidden: forbidden, policy: p, phase: cfg.Phase,
 		resolved: map[string]map[netip.Addr]bool{}, conns: map[*tunnel]struct{}{}, listeners: map[io.Closer]struct{}{}}
-	f.transport = newTransport(f)
 	return f
 }
 
@@ -120,7 +122,7 @@ func (f *Filter) SetPolicy(p *Policy, phase string) {
 	}
 	f.mu.Unlock()
 	// Pooled upstream connections were opened under the old policy.
-	f.transport.CloseIdleConnections()
+	f.pool.closeIdle(false)
 	for _, t := range cut {
 		t.cut("the network policy changed")
 	}
@@ -163,7 +165,7 @@ func (f *Filter) Close() error {
 		t.cut("the machine closed")
 	}
 	f.wg.Wait()
-	f.transport.CloseIdleConnections()
+	f.pool.closeIdle(true)
 	return nil
 }
 
@@ -265,7 +267,22 @@ func (f *Filter) lookup(ctx context.Context, network, name string) ([]netip.Addr
 	return ok, nil
 }
 
+func contextTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
+}
+
 var errForbidden = errors.New("the name resolves only to forbidden addresses")
+
+// unsynthesize turns a target at a synthetic address into one at the
+// name it was handed out for.
+func (f *Filter) unsynthesize(t target) target {
+	if a, err := netip.ParseAddr(t.host); err == nil && syntheticRange.Contains(a.Unmap()) {
+		if name, ok := f.synth.nameOf(a); ok {
+			t.host = name
+		}
+	}
+	return t
+}
 
 // resolvedFor says whether the filter handed out addr for name.
 func (f *Filter) resolvedFor(name string, addr netip.Addr) bool {

@@ -1,47 +1,146 @@
 package egress
 
 import (
+	"bufio"
 	"bytes"
-	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/net/http/httpguts"
 )
 
-// Plain HTTP goes through a forward proxy of our own: each request is
-// decided by itself (a kept-alive client connection may name another host
-// in its next request), and upstream connections are pooled per host so
-// that a request does not pay for a new connection.
+// Plain HTTP is decided request by request: a kept-alive connection may
+// name another host in its next request, so the filter parses every
+// request head (and the response head, to know where the response ends)
+// and copies the bodies between the two sockets by their framing
+// (Content-Length, chunked, or to the end of the stream). The copies are
+// io.Copy between bare TCP sockets, which the kernel splices, so a
+// download does not pass through user space. Upstream connections are
+// pooled per address so that a request does not pay for a new one.
 
-type admittedKey struct{}
+// guestStream is the guest's side of a connection: its requests are read
+// through br, and the bytes of each head are counted.
+type guestStream struct {
+	c  net.Conn // unwrapped, so that copies to and from it are spliced
+	cr *countingConn
+	br *bufio.Reader
+}
 
-func newTransport(f *Filter) *http.Transport {
-	return &http.Transport{
-		Proxy: nil, // the filter's own environment never applies
-		DialContext: func(ctx context.Context, network, address string) (net.Conn, error) {
-			addrs, _ := ctx.Value(admittedKey{}).([]netip.Addr)
-			_, port, err := net.SplitHostPort(address)
-			if err != nil || len(addrs) == 0 {
-				return nil, fmt.Errorf("no admitted address for %s", address)
-			}
-			for _, a := range addrs {
-				var c net.Conn
-				if c, err = f.cfg.Dial(ctx, "tcp", net.JoinHostPort(a.String(), port)); err == nil {
-					return c, nil
-				}
-			}
-			return nil, err
-		},
-		MaxIdleConnsPerHost: 16,
-		ReadBufferSize:      256 << 10, // a download moves in large reads, not 4 KiB ones
-		WriteBufferSize:     64 << 10,
-		IdleConnTimeout:     30 * time.Second,
-		DisableCompression:  true, // the guest's Accept-Encoding goes through as it is
+func newGuestStream(c net.Conn) *guestStream {
+	cr := &countingConn{Conn: c}
+	return &guestStream{c: c, cr: cr, br: bufio.NewReader(cr)}
+}
+
+// readRequest reads the next request head and says how many bytes it
+// took (also when it fails).
+func (g *guestStream) readRequest() (*http.Request, int64, error) {
+	mark := g.cr.read() - int64(g.br.Buffered())
+	req, err := http.ReadRequest(g.br)
+	return req, g.cr.read() - int64(g.br.Buffered()) - mark, err
+}
+
+// upConn is an upstream connection; its reader holds nothing between
+// exchanges, so that bodies can be spliced from the socket itself.
+type upConn struct {
+	c    net.Conn
+	br   *bufio.Reader
+	addr netip.AddrPort
+	idle time.Time
+}
+
+// upstreamPool keeps idle upstream connections per address.
+type upstreamPool struct {
+	mu     sync.Mutex
+	idle   map[netip.AddrPort][]*upConn
+	closed bool
+}
+
+const (
+	poolPerAddr = 16
+	poolIdleFor = 30 * time.Second
+)
+
+func (p *upstreamPool) get(ap netip.AddrPort) *upConn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.idle[ap]
+	for len(l) > 0 {
+		u := l[len(l)-1]
+		l = l[:len(l)-1]
+		p.idle[ap] = l
+		if time.Since(u.idle) < poolIdleFor {
+			return u
+		}
+		u.c.Close()
 	}
+	delete(p.idle, ap)
+	return nil
+}
+
+func (p *upstreamPool) put(u *upConn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || len(p.idle[u.addr]) >= poolPerAddr {
+		u.c.Close()
+		return
+	}
+	if p.idle == nil {
+		p.idle = map[netip.AddrPort][]*upConn{}
+	}
+	u.idle = time.Now()
+	p.idle[u.addr] = append(p.idle[u.addr], u)
+}
+
+// closeIdle closes every idle connection; final refuses later ones.
+func (p *upstreamPool) closeIdle(final bool) {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.closed = p.closed || final
+	p.mu.Unlock()
+	for _, l := range idle {
+		for _, u := range l {
+			u.c.Close()
+		}
+	}
+}
+
+// upstream is a pooled connection to one of addrs, or a new one.
+func (f *Filter) upstream(addrs []netip.Addr, port int, pooled bool) (*upConn, bool, error) {
+	if pooled {
+		for _, a := range addrs {
+			if u := f.pool.get(netip.AddrPortFrom(a, uint16(port))); u != nil {
+				return u, true, nil
+			}
+		}
+	}
+	c, ap, err := f.dialAny(addrs, port)
+	if err != nil {
+		return nil, false, err
+	}
+	return &upConn{c: c, br: bufio.NewReaderSize(c, 64<<10), addr: ap}, false, nil
+}
+
+func (f *Filter) dialAny(addrs []netip.Addr, port int) (net.Conn, netip.AddrPort, error) {
+	var err error = errors.New("no address")
+	for _, a := range addrs {
+		ap := netip.AddrPortFrom(a, uint16(port))
+		ctx, cancel := contextTimeout(10 * time.Second)
+		var c net.Conn
+		c, err = f.cfg.Dial(ctx, "tcp", ap.String())
+		cancel()
+		if err == nil {
+			return c, ap, nil
+		}
+	}
+	return nil, netip.AddrPort{}, err
 }
 
 // hopHeaders are the headers of one connection (RFC 9110 7.6.1), never
@@ -50,9 +149,11 @@ var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy
 	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
 
 func dropHopHeaders(h http.Header) {
-	for _, name := range h.Values("Connection") {
-		for _, n := range splitComma(name) {
-			h.Del(n)
+	for _, v := range h.Values("Connection") {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				h.Del(n)
+			}
 		}
 	}
 	for _, n := range hopHeaders {
@@ -60,151 +161,450 @@ func dropHopHeaders(h http.Header) {
 	}
 }
 
-func splitComma(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ',' {
-			if part := trimSpace(s[start:i]); part != "" {
-				out = append(out, part)
+func hasToken(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
 			}
-			start = i + 1
 		}
 	}
-	return out
+	return false
 }
 
-func trimSpace(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
+func isChunked(te []string) bool { return len(te) == 1 && te[0] == "chunked" }
+
+// retryable methods may be sent again on a new connection when a pooled
+// one turns out to have been closed by the server (RFC 9110 9.2.2).
+func retryable(m string) bool {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace, http.MethodPut, http.MethodDelete:
+		return true
 	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
+	return false
 }
 
-// proxyHTTP forwards one admitted-target request in absolute form and
-// writes the response back; it says whether the client connection may
-// carry another request.
-// sent counts the bytes the guest sent for this request so far.
-func (f *Filter) proxyHTTP(c net.Conn, req *http.Request, t target, addrs []netip.Addr, sent func() int64) bool {
-	// In absolute form the URL's host is the request's host (RFC 9112
-	// 3.2.2): net/http already put it in req.Host.
+// requestHead is req's head in origin form, without the guest's
+// connection headers.
+func requestHead(req *http.Request, upgrade bool) []byte {
+	var b bytes.Buffer
+	uri := req.URL.RequestURI()
+	if req.URL.Scheme == "" && req.URL.Host == "" && req.RequestURI == "*" {
+		uri = "*"
+	}
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", req.Method, uri, req.Host)
+	h := req.Header.Clone()
+	dropHopHeaders(h)
+	h.Del("Host")
+	if isChunked(req.TransferEncoding) {
+		h.Del("Content-Length")
+		h.Set("Transfer-Encoding", "chunked")
+	}
+	if upgrade {
+		h.Set("Connection", "Upgrade")
+		h.Set("Upgrade", req.Header.Get("Upgrade"))
+	}
+	h.Write(&b)
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+// responseHead is resp's head as the guest gets it.
+func responseHead(resp *http.Response, hasBody, chunked, keep bool) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "HTTP/1.1 %s\r\n", resp.Status)
+	h := resp.Header.Clone()
+	dropHopHeaders(h)
+	switch {
+	case resp.StatusCode == http.StatusSwitchingProtocols:
+		h.Set("Connection", "Upgrade")
+		h.Set("Upgrade", resp.Header.Get("Upgrade"))
+	case resp.StatusCode/100 == 1:
+	case !keep:
+		h.Set("Connection", "close")
+	}
+	if hasBody {
+		h.Del("Content-Length")
+		if chunked {
+			h.Set("Transfer-Encoding", "chunked")
+		} else if resp.ContentLength >= 0 {
+			h.Set("Content-Length", fmt.Sprint(resp.ContentLength))
+		}
+	}
+	h.Write(&b)
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+var errCut = errors.New("the connection was cut")
+
+// relayHTTP forwards one plain HTTP request whose target (t, addrs) is
+// admitted, after checking its Host, and copies the response back; it
+// says whether the guest's connection may carry another request.
+// headBytes is the size of the request head as the guest sent it.
+func (f *Filter) relayHTTP(g *guestStream, req *http.Request, headBytes int64, t target, addrs []netip.Addr) bool {
+	c := g.c
 	host := hostOnly(req.Host)
+	if a, err := netip.ParseAddr(host); err == nil && syntheticRange.Contains(a) {
+		// A guest that dialled the address its DNS gave: the upstream
+		// gets (and the check sees) the name it stands for.
+		if name, ok := f.synth.nameOf(a); ok {
+			host = name
+			if _, port, err := net.SplitHostPort(req.Host); err == nil {
+				req.Host = net.JoinHostPort(name, port)
+			} else {
+				req.Host = name
+			}
+		}
+	}
 	ok, why := f.admitName(t, host, addrs[0])
+	if _, err := splitTarget(req.Host, "80"); ok && (err != nil || !httpguts.ValidHostHeader(req.Host)) {
+		// What goes upstream is the Host as the guest wrote it: a port
+		// that is no number ("ok.test:80@evil") must not pass as ok.test.
+		ok, why = false, fmt.Sprintf("malformed Host %q", req.Host)
+	}
 	if !ok {
 		f.refuse(c, "http", t, host, why)
 		return false
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), admittedKey{}, addrs))
-	defer cancel()
-	tun := &tunnel{name: host, addr: netip.AddrPortFrom(addrs[0], uint16(t.port)), client: c, cancel: cancel}
+	tun := &tunnel{name: host, addr: netip.AddrPortFrom(addrs[0], uint16(t.port)), client: c}
 	if !f.register(tun) {
 		return false
 	}
-	defer f.unregister(tun)
-	rec := Record{Protocol: "http", Name: host, Address: addrs[0].String(), Port: t.port}
+	rec := Record{Protocol: "http", Name: host, Address: addrs[0].String(), Port: t.port, Via: t.via}
 	f.record(withDecision(rec, Allow, why))
-
-	out := req.Clone(ctx)
-	out.RequestURI = ""
-	out.Close = false
-	dropHopHeaders(out.Header)
 	c.SetReadDeadline(time.Time{})
-	resp, err := f.transport.RoundTrip(out)
-	if err != nil {
-		reason := "the upstream failed: " + err.Error()
-		if r, cut := tun.wasCut(); cut {
-			reason = r
-		} else {
-			body := "egress: the upstream failed\n"
-			fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
-		}
-		f.record(withClose(rec, reason, sent(), 0))
-		return false
-	}
-	dropHopHeaders(resp.Header)
-	keep := !req.Close && req.ProtoAtLeast(1, 1)
-	resp.Close = !keep
-	down := &streamWriter{countingWriter: countingWriter{w: c}}
-	err = resp.Write(down)
-	if err == nil {
-		err = down.flush()
-		// Response.Write stops at Content-Length; the pool keeps the
-		// upstream connection only for a body read to its end.
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 1))
-	}
-	resp.Body.Close()
+
+	x := &exchange{f: f, g: g, req: req, tun: tun, up: headBytes}
+	keep, reuse := x.run(addrs, t.port)
+	f.unregister(tun)
 	reason := "closed"
 	if r, cut := tun.wasCut(); cut {
-		reason, keep = r, false
+		reason, keep, reuse = r, false, false
 	}
-	f.record(withClose(rec, reason, sent(), down.n))
-	return keep && err == nil
-}
-
-// streamWriter sends the response head in one write (Response.Write
-// writes each header by itself) and then passes each read of the body on
-// at once (a streamed response must not wait in a buffer), reading in
-// large pieces, not io.Copy's 32 KiB ones.
-type streamWriter struct {
-	countingWriter
-	head   []byte
-	inBody bool
-}
-
-// Write holds bytes until the blank line that ends the head.
-func (s *streamWriter) Write(p []byte) (int, error) {
-	if s.inBody {
-		return s.countingWriter.Write(p)
-	}
-	s.head = append(s.head, p...)
-	if i := bytes.Index(s.head, []byte("\r\n\r\n")); i >= 0 {
-		s.inBody = true
-		if err := s.flush(); err != nil {
-			return 0, err
+	if x.u != nil {
+		if reuse {
+			f.pool.put(x.u)
+		} else {
+			x.u.c.Close()
 		}
 	}
-	return len(p), nil
+	if x.u != nil {
+		rec.Address = x.u.addr.Addr().String()
+	}
+	f.record(withClose(rec, reason, x.up, x.down))
+	return keep
 }
 
-func (s *streamWriter) flush() error {
-	if len(s.head) == 0 {
-		return nil
+// exchange is one request and its response.
+type exchange struct {
+	f        *Filter
+	g        *guestStream
+	req      *http.Request
+	tun      *tunnel
+	u        *upConn
+	up, down int64 // bytes from and to the guest
+}
+
+// run sends the request and copies the response; keep says whether the
+// guest's connection may go on, reuse whether the upstream one may.
+func (x *exchange) run(addrs []netip.Addr, port int) (keep, reuse bool) {
+	req := x.req
+	keep = !req.Close && req.ProtoAtLeast(1, 1)
+	chunked := isChunked(req.TransferEncoding)
+	bodyless := req.ContentLength == 0 && !chunked
+	upgrade := hasToken(req.Header, "Connection", "upgrade") && req.Header.Get("Upgrade") != ""
+	head := requestHead(req, upgrade)
+
+	var resp *http.Response
+	var err error
+	bodyDone := make(chan error, 1)
+	for attempt := 0; ; attempt++ {
+		var pooled bool
+		if x.u, pooled, err = x.f.upstream(addrs, port, attempt == 0); err != nil {
+			x.fail("the upstream is unreachable: " + err.Error())
+			return false, false
+		}
+		if !x.tun.attach(x.u.c) {
+			return false, false
+		}
+		if _, err = x.u.c.Write(head); err == nil && bodyless {
+			resp, err = http.ReadResponse(x.u.br, req)
+		}
+		if err == nil || !pooled || !bodyless || !retryable(req.Method) {
+			break
+		}
+		// A pooled connection the server had closed: once more on a new one.
+		x.u.c.Close()
 	}
-	_, err := s.countingWriter.Write(s.head)
-	s.head = nil
+	if err != nil {
+		x.fail("the upstream failed: " + err.Error())
+		return false, false
+	}
+	if bodyless {
+		bodyDone <- nil
+	} else {
+		go func() {
+			var n int64
+			var err error
+			if chunked {
+				n, err = copyChunked(x.u.c, x.g.br, x.g.c, true)
+			} else {
+				n, err = copyBody(x.u.c, x.g.br, x.g.c, req.ContentLength)
+			}
+			x.up += n
+			if err != nil {
+				// A broken body (bad framing, the guest gone): the exchange
+				// cannot end well, and the upstream must not wait for it.
+				x.tun.cut("")
+			}
+			bodyDone <- err
+		}()
+		resp, err = http.ReadResponse(x.u.br, req)
+	}
+	// Interim responses (100 Continue, 103 Early Hints) go on as they are.
+	for err == nil && resp.StatusCode/100 == 1 && resp.StatusCode != http.StatusSwitchingProtocols {
+		err = x.toGuest(responseHead(resp, false, false, true))
+		if err == nil {
+			resp, err = http.ReadResponse(x.u.br, req)
+		}
+	}
+	// finish waits for the rest of the request body (the copy of a body
+	// the guest has sent ends at once); one that does not come in time
+	// after the response (an early refusal of an upload) ends the
+	// connection.
+	finish := func(keep, reuse bool) (bool, bool) {
+		timer := time.NewTimer(x.f.cfg.HandshakeTimeout)
+		defer timer.Stop()
+		select {
+		case berr := <-bodyDone:
+			if berr != nil {
+				keep, reuse = false, false
+			}
+		case <-timer.C:
+			x.tun.cut("")
+			<-bodyDone
+			keep, reuse = false, false
+		}
+		return keep, reuse
+	}
+	if err != nil {
+		if x.down == 0 {
+			x.fail("the upstream failed: " + err.Error())
+		}
+		return finish(false, false)
+	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		if !upgrade {
+			return finish(false, false)
+		}
+		if err := x.toGuest(responseHead(resp, false, false, true)); err != nil {
+			return finish(false, false)
+		}
+		keep, _ = finish(true, false)
+		if keep {
+			x.pipe()
+		}
+		return false, false
+	}
+
+	noBody := req.Method == http.MethodHead || resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified
+	respChunked := !noBody && isChunked(resp.TransferEncoding)
+	toEOF := !noBody && !respChunked && resp.ContentLength < 0
+	if toEOF {
+		keep = false
+	}
+	reuse = !resp.Close && !toEOF
+	rh := responseHead(resp, !noBody, respChunked, keep)
+	switch {
+	case noBody:
+		err = x.toGuest(rh)
+	case respChunked:
+		if err = x.toGuest(rh); err == nil {
+			var n int64
+			n, err = copyChunked(x.g.c, x.u.br, x.u.c, false)
+			x.down += n
+		}
+	case toEOF:
+		if err = x.toGuest(rh); err == nil {
+			var n int64
+			n, err = io.Copy(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c))
+			x.down += n
+		}
+	case resp.ContentLength <= int64(x.u.br.Buffered()):
+		// A small body that came with the head leaves in one write.
+		err = x.toGuest(append(rh, take(x.u.br, int(resp.ContentLength))...))
+	default:
+		if err = x.toGuest(rh); err == nil {
+			var n int64
+			n, err = copyBody(x.g.c, x.u.br, x.u.c, resp.ContentLength)
+			x.down += n
+		}
+	}
+	if err != nil || x.u.br.Buffered() > 0 {
+		keep, reuse = false, false
+	}
+	return finish(keep, reuse)
+}
+
+// take consumes n buffered bytes of br.
+func take(br *bufio.Reader, n int) []byte {
+	b, _ := br.Peek(n)
+	b = append([]byte(nil), b...)
+	br.Discard(n)
+	return b
+}
+
+func (x *exchange) toGuest(b []byte) error {
+	n, err := x.g.c.Write(b)
+	x.down += int64(n)
 	return err
 }
 
-func (s *streamWriter) ReadFrom(r io.Reader) (int64, error) {
-	s.inBody = true
-	if err := s.flush(); err != nil {
-		return 0, err
+// fail answers 502 and records why.
+func (x *exchange) fail(why string) {
+	if _, cut := x.tun.wasCut(); cut {
+		return
 	}
-	bp := bodyBuffers.Get().(*[]byte)
-	defer bodyBuffers.Put(bp)
-	buf := *bp
+	body := "egress: " + why + "\n"
+	n, _ := fmt.Fprintf(x.g.c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+	x.down += int64(n)
+	x.tun.cutReason.CompareAndSwap(nil, &why)
+}
+
+// pipe copies both ways after a protocol switch, until both sides end.
+func (x *exchange) pipe() {
+	done := make(chan int64, 1)
+	go func() {
+		n, _ := io.Copy(x.u.c, io.MultiReader(bytes.NewReader(take(x.g.br, x.g.br.Buffered())), x.g.c))
+		closeWrite(x.u.c)
+		done <- n
+	}()
+	n, _ := io.Copy(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c))
+	closeWrite(x.g.c)
+	x.down += n
+	x.up += <-done
+	x.tun.cut("")
+}
+
+// copyBody copies n bytes from br and then from raw, the socket under br:
+// socket to socket, io.Copy splices.
+func copyBody(dst io.Writer, br *bufio.Reader, raw io.Reader, n int64) (int64, error) {
+	var done int64
+	if b := int64(br.Buffered()); b > 0 {
+		w, err := dst.Write(take(br, int(min(b, n))))
+		done += int64(w)
+		if err != nil {
+			return done, err
+		}
+	}
+	if done < n {
+		w, err := io.Copy(dst, &io.LimitedReader{R: raw, N: n - done})
+		done += w
+		if err != nil {
+			return done, err
+		}
+		if done < n {
+			return done, io.ErrUnexpectedEOF
+		}
+	}
+	return done, nil
+}
+
+// copyChunked passes a chunked body through as it is, to its last chunk
+// and trailer, splicing the data of each chunk. (net/http's chunked
+// reader decodes, which would take every byte through user space.) The
+// framing is checked strictly: a request body that the upstream could
+// split elsewhere than the filter would smuggle an unchecked request.
+func copyChunked(dst io.Writer, br *bufio.Reader, raw io.Reader, strict bool) (int64, error) {
 	var total int64
+	// line reads a line, checks it and only then passes it on.
+	line := func(check func([]byte) error) ([]byte, error) {
+		l, err := br.ReadSlice('\n')
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasSuffix(l, []byte("\r\n")) {
+			return nil, errors.New("a chunk line does not end in CRLF")
+		}
+		if err := check(l); err != nil {
+			return nil, err
+		}
+		n, err := dst.Write(l)
+		total += int64(n)
+		return l, err
+	}
 	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			if _, werr := s.countingWriter.Write(buf[:n]); werr != nil {
-				return total, werr
+		var size int64
+		if _, err := line(func(l []byte) (err error) {
+			size, err = chunkSize(l, strict)
+			return err
+		}); err != nil {
+			return total, err
+		}
+		if size == 0 {
+			for { // the trailer section ends with an empty line
+				l, err := line(func(l []byte) error {
+					if strict && bytes.IndexByte(l[:len(l)-2], '\r') >= 0 {
+						return errors.New("a bare CR in a trailer")
+					}
+					return nil
+				})
+				if err != nil || len(l) == 2 {
+					return total, err
+				}
 			}
-			total += int64(n)
 		}
-		if err == io.EOF {
-			return total, nil
+		n, err := copyBody(dst, br, raw, size)
+		total += n
+		if err != nil {
+			return total, err
 		}
+		var crlf [2]byte
+		if _, err := io.ReadFull(br, crlf[:]); err != nil {
+			return total, err
+		}
+		if crlf != [2]byte{'\r', '\n'} {
+			return total, errors.New("chunk data does not end in CRLF")
+		}
+		w, err := dst.Write(crlf[:])
+		total += int64(w)
 		if err != nil {
 			return total, err
 		}
 	}
 }
 
-var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+// chunkSize parses "HEX[;ext]\r\n" (RFC 9112 7.1).
+func chunkSize(l []byte, strict bool) (int64, error) {
+	l = l[:len(l)-2]
+	if i := bytes.IndexByte(l, ';'); i >= 0 {
+		if strict && bytes.IndexByte(l[i:], '\r') >= 0 {
+			return 0, errors.New("a bare CR in a chunk extension")
+		}
+		l = l[:i]
+	}
+	if !strict {
+		l = bytes.TrimRight(l, " \t")
+	}
+	if len(l) == 0 || len(l) > 15 {
+		return 0, fmt.Errorf("bad chunk size %q", l)
+	}
+	var n int64
+	for _, ch := range l {
+		switch {
+		case '0' <= ch && ch <= '9':
+			n = n<<4 | int64(ch-'0')
+		case 'a' <= ch && ch <= 'f':
+			n = n<<4 | int64(ch-'a'+10)
+		case 'A' <= ch && ch <= 'F':
+			n = n<<4 | int64(ch-'A'+10)
+		default:
+			return 0, fmt.Errorf("bad chunk size %q", l)
+		}
+	}
+	return n, nil
+}
 
 func withDecision(r Record, verdict, reason string) Record {
 	r.Event, r.Verdict, r.Reason = EventDecision, verdict, reason

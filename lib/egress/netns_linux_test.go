@@ -3,6 +3,7 @@ package egress
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,11 +39,12 @@ func hostAddr(t *testing.T) string {
 // (unshare --net) with the filter attached, and has it try every way
 // around the filter.
 func TestHostileGuestInNamespace(t *testing.T) {
-	t.Run("loopback", func(t *testing.T) { hostileGuest(t, false) })
-	t.Run("veth", func(t *testing.T) { hostileGuest(t, true) })
+	t.Run("loopback", func(t *testing.T) { hostileGuest(t, "loopback") })
+	t.Run("veth", func(t *testing.T) { hostileGuest(t, "veth") })
+	t.Run("intercept", func(t *testing.T) { hostileGuest(t, "intercept") })
 }
 
-func hostileGuest(t *testing.T, veth bool) {
+func hostileGuest(t *testing.T, mode string) {
 	if os.Getuid() != 0 {
 		t.Fatal("attaching to another network namespace needs root (CI runs as root)")
 	}
@@ -52,7 +55,7 @@ func hostileGuest(t *testing.T, veth bool) {
 	h.res.set("other.test", ip)
 
 	cmd := exec.Command("unshare", "--net", os.Args[0], "-test.run=^TestGuestHelper$")
-	cmd.Env = append(os.Environ(), "EGRESS_GUEST=1", fmt.Sprintf("EGRESS_UP=%s", up.addr), fmt.Sprintf("EGRESS_PORT=%d", up.port))
+	cmd.Env = append(os.Environ(), "EGRESS_GUEST=1", "EGRESS_MODE="+mode, fmt.Sprintf("EGRESS_UP=%s", up.addr), fmt.Sprintf("EGRESS_PORT=%d", up.port))
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
@@ -67,10 +70,15 @@ func hostileGuest(t *testing.T, veth bool) {
 	nsPath := fmt.Sprintf("/proc/%d/ns/net", cmd.Process.Pid)
 	var ep Endpoint
 	var err error
-	if veth {
+	switch mode {
+	case "veth":
 		ep, err = h.f.AttachVeth(nsPath, "eth0")
-	} else {
+	case "loopback":
 		ep, err = h.f.Attach(nsPath)
+	case "intercept":
+		if ep, err = h.f.Attach(nsPath); err == nil {
+			err = h.f.Intercept(nsPath)
+		}
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -103,19 +111,49 @@ func hostileGuest(t *testing.T, veth bool) {
 		"dns to another server":      "refused",
 		"another port of the filter": "refused",
 	}
+	wantConns := int64(1)
+	if mode == "intercept" {
+		// A program that ignores the proxy reaches the allowed host by
+		// name (through its synthetic address) and nothing else; DNS to
+		// any resolver is the filter's.
+		want["dns allowed"] = "synthetic"
+		want["direct by name"] = "ok 200 hello from up (Host up.test:" + fmt.Sprint(up.port) + ")"
+		want["direct by name, Host unlisted"] = "ok 403"
+		want["direct by name, TLS SNI unlisted"] = "refused"
+		want["direct unlisted IP"] = "refused"
+		want["direct to a synthetic address never handed out"] = "refused"
+		want["udp other resolver"] = "answered by the filter"
+		wantConns = 2
+	}
 	for k, v := range want {
 		if got := results[k]; got != v {
 			t.Errorf("%s: %q, want %q", k, got, v)
 		}
 	}
-	if up.connections() != 1 {
-		t.Errorf("the upstream saw %d connections, want exactly the allowed one", up.connections())
+	// Allowed requests may share a pooled upstream connection.
+	if n := up.connections(); n < 1 || n > wantConns {
+		t.Errorf("the upstream saw %d connections, want 1 to %d (the allowed requests)", n, wantConns)
 	}
 	h.close()
 	recs := h.records(t)
-	if len(find(recs, EventDecision, "dns", "other.test", Block)) == 0 || len(find(recs, EventDecision, "http", "up.test", Allow)) != 1 ||
-		len(find(recs, EventDecision, "http", "other.test", Block)) != 1 {
+	if len(find(recs, EventDecision, "dns", "other.test", Block)) == 0 || len(find(recs, EventDecision, "http", "up.test", Allow)) != int(wantConns) ||
+		len(find(recs, EventDecision, "http", "other.test", Block)) != int(wantConns) {
 		t.Errorf("records: %+v", recs)
+	}
+	if mode != "intercept" {
+		return
+	}
+	var via []string
+	for _, r := range find(recs, EventDecision, "http", "up.test", Allow) {
+		via = append(via, r.Via)
+	}
+	if strings.Join(via, ",") != ViaProxy+","+ViaIntercept {
+		t.Errorf("the allowed requests came via %v, want proxy then intercept", via)
+	}
+	for _, c := range []struct{ proto, host string }{{"tls", "other.test"}, {"tcp", "192.0.2.1"}, {"udp", ip}, {"icmp", ip}} {
+		if rs := find(recs, EventDecision, c.proto, c.host, Block); len(rs) == 0 || rs[0].Via != ViaIntercept {
+			t.Errorf("no intercepted %s block for %s: %+v", c.proto, c.host, recs)
+		}
 	}
 }
 
@@ -135,8 +173,13 @@ func TestGuestHelper(t *testing.T) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, dnsAddr)
 	}}
+	intercept := os.Getenv("EGRESS_MODE") == "intercept"
+	var synthetic string
 	if a, err := r.LookupHost(ctx, "up.test"); err == nil {
 		res["dns allowed"] = "ok " + strings.Join(a, ",")
+		if ip := net.ParseIP(a[0]); intercept && len(a) == 1 && ip.To4() != nil && ip.To4()[0] == 198 && ip.To4()[1]&0xfe == 18 {
+			res["dns allowed"], synthetic = "synthetic", a[0]
+		}
 	} else {
 		res["dns allowed"] = err.Error()
 	}
@@ -179,9 +222,45 @@ func TestGuestHelper(t *testing.T) {
 		}
 		return nil
 	}
+	if intercept {
+		// No proxy: a plain client to the address the filter's DNS gave.
+		direct := &http.Client{Transport: &http.Transport{Proxy: nil}, Timeout: 20 * time.Second}
+		for k, host := range map[string]string{"direct by name": "up.test", "direct by name, Host unlisted": "other.test"} {
+			req, _ := http.NewRequest("GET", "http://"+net.JoinHostPort(synthetic, port)+"/", nil)
+			req.Host = host + ":" + port
+			if resp, err := direct.Do(req); err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				res[k] = fmt.Sprintf("ok %d", resp.StatusCode)
+				if resp.StatusCode == 200 {
+					res[k] += " " + string(b)
+				}
+			} else {
+				res[k] = err.Error()
+			}
+		}
+		tc, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", net.JoinHostPort(synthetic, port),
+			&tls.Config{ServerName: "other.test", InsecureSkipVerify: true})
+		if err == nil {
+			tc.Close()
+		}
+		refused("direct by name, TLS SNI unlisted", err)
+		refused("direct unlisted IP", dial("tcp4", "192.0.2.1:80"))
+		refused("direct to a synthetic address never handed out", dial("tcp4", "198.18.200.1:80"))
+	}
 	refused("direct tcp", dial("tcp4", up))
 	refused("direct tcp v6", dial("tcp6", "[2001:4860:4860::8888]:443"))
-	refused("udp other resolver", dial("udp4", "8.8.8.8:53"))
+	if intercept {
+		res["udp other resolver"] = "not answered by the filter"
+		if a, err := (&net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "udp4", "8.8.8.8:53")
+		}}).LookupHost(ctx, "up.test"); err == nil && len(a) == 1 && a[0] == synthetic {
+			res["udp other resolver"] = "answered by the filter"
+		}
+	} else {
+		refused("udp other resolver", dial("udp4", "8.8.8.8:53"))
+	}
 	refused("udp to the upstream", dial("udp4", up))
 	refused("proxy on ::1", dial("tcp6", "[::1]:3128"))
 	refused("dns to another server", dial("udp4", "127.0.0.53:53"))
@@ -214,4 +293,85 @@ func TestGuestHelper(t *testing.T) {
 	refused("raw icmp", err)
 	out, _ := json.Marshal(res)
 	fmt.Println(string(out))
+}
+
+// TestInterceptLeaksNothing opens connections through the intercepting
+// device and checks that Close removes the device and leaves no
+// goroutine or descriptor behind.
+func TestInterceptLeaksNothing(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Fatal("attaching to another network namespace needs root (CI runs as root)")
+	}
+	up := serveUpstream(t, "127.0.0.2", nil, hello("up"))
+	round := func() {
+		h := newHarness(t, ModeAllowlist, []string{"up.test"}, nil)
+		h.res.set("up.test", "127.0.0.2")
+		cmd := exec.Command("unshare", "--net", "sleep", "60")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		nsPath := fmt.Sprintf("/proc/%d/ns/net", cmd.Process.Pid)
+		for i := 0; ; i++ { // unshare has moved when its namespace is not ours
+			a, _ := os.Readlink(nsPath)
+			b, _ := os.Readlink("/proc/self/ns/net")
+			if a != b || i > 100 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if _, err := h.f.Attach(nsPath); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.f.Intercept(nsPath); err != nil {
+			t.Fatal(err)
+		}
+		err := inNetns(nsPath, func() error {
+			if _, err := net.InterfaceByName(interceptIfname); err != nil {
+				return err
+			}
+			// (TestHostileGuestInNamespace asks the DNS server for it.)
+			addrs := []string{h.f.synth.addrFor("up.test").String()}
+			for range 50 {
+				c, err := net.DialTimeout("tcp4", net.JoinHostPort(addrs[0], fmt.Sprint(up.port)), 5*time.Second)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: up.test\r\nConnection: close\r\n\r\n")
+				b, _ := io.ReadAll(c)
+				c.Close()
+				if !strings.Contains(string(b), "hello from up") {
+					return fmt.Errorf("response %q", b)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.close()
+		err = inNetns(nsPath, func() error {
+			if _, err := net.InterfaceByName(interceptIfname); err == nil {
+				return fmt.Errorf("%s outlived Close", interceptIfname)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	round() // packages start their lazy goroutines once
+	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+	round()
+	for i := 0; ; i++ {
+		g, f := runtime.NumGoroutine(), openFDs(t)
+		if g <= goroutines+1 && f <= fds+1 {
+			return
+		}
+		if i == 50 {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("after Close: %d goroutines (was %d), %d descriptors (was %d)\n%s", g, goroutines, f, fds, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

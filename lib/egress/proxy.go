@@ -1,7 +1,6 @@
 package egress
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -51,7 +50,14 @@ func (f *Filter) serveListener(l net.Listener, serve func(net.Conn)) error {
 type target struct {
 	host string // a name, or an IP literal
 	port int
+	via  string // how the guest came: ViaProxy or ViaIntercept
 }
+
+// How a connection reached the filter (Record.Via).
+const (
+	ViaProxy     = "proxy"
+	ViaIntercept = "intercept"
+)
 
 func splitTarget(hostport, defaultPort string) (target, error) {
 	host, port, err := net.SplitHostPort(hostport)
@@ -62,61 +68,61 @@ func splitTarget(hostport, defaultPort string) (target, error) {
 	if err != nil || n <= 0 || n > 65535 || host == "" {
 		return target{}, fmt.Errorf("bad target %q", hostport)
 	}
-	return target{host: canonicalName(host), port: n}, nil
+	return target{host: canonicalName(host), port: n, via: ViaProxy}, nil
 }
 
 func (f *Filter) serveProxyConn(c net.Conn) {
-	cr := &countingConn{Conn: c}
-	br := bufio.NewReader(cr)
+	g := newGuestStream(c)
 	for {
 		// A request head, or the next one on a kept-alive connection,
 		// must come within the handshake timeout.
 		c.SetReadDeadline(time.Now().Add(f.cfg.HandshakeTimeout))
-		mark := cr.read() - int64(br.Buffered())
-		sent := func() int64 { return cr.read() - int64(br.Buffered()) - mark }
-		req, err := http.ReadRequest(br)
+		req, head, err := g.readRequest()
 		if err != nil {
 			c.Close()
-			if sent() > 0 { // bytes that are no request are a refusal too
-				f.record(Record{Event: EventDecision, Protocol: "tcp", Verdict: Block, Reason: "not an HTTP proxy request: " + err.Error()})
+			if head > 0 { // bytes that are no request are a refusal too
+				f.record(Record{Event: EventDecision, Protocol: "tcp", Via: ViaProxy, Verdict: Block, Reason: "not an HTTP proxy request: " + err.Error()})
 			}
 			return
 		}
 		if req.Method == http.MethodConnect {
-			f.serveConnect(c, br, req)
+			f.serveConnect(g, req)
 			return
 		}
 		if req.URL.Host == "" {
-			f.refuse(c, "http", target{host: req.Host}, "", "not a proxy request (the URL has no host)")
+			f.refuse(c, "http", target{host: req.Host, via: ViaProxy}, "", "not a proxy request (the URL has no host)")
 			return
 		}
 		if req.URL.Scheme != "http" {
-			f.refuse(c, "http", target{host: req.URL.Host}, "", "only http:// URLs go through the proxy in the clear; use CONNECT for TLS")
+			f.refuse(c, "http", target{host: req.URL.Host, via: ViaProxy}, "", "only http:// URLs go through the proxy in the clear; use CONNECT for TLS")
 			return
 		}
 		t, err := splitTarget(req.URL.Host, "80")
 		if err != nil {
-			f.refuse(c, "http", target{host: req.URL.Host}, "", err.Error())
+			f.refuse(c, "http", target{host: req.URL.Host, via: ViaProxy}, "", err.Error())
 			return
 		}
+		t = f.unsynthesize(t)
 		addrs, why := f.admitTarget(t)
 		if addrs == nil {
 			f.refuse(c, "http", t, "", why)
 			return
 		}
-		if !f.proxyHTTP(c, req, t, addrs, sent) {
+		if !f.relayHTTP(g, req, head, t, addrs) {
 			c.Close()
 			return
 		}
 	}
 }
 
-func (f *Filter) serveConnect(c net.Conn, br *bufio.Reader, req *http.Request) {
+func (f *Filter) serveConnect(g *guestStream, req *http.Request) {
+	c := g.c
 	t, err := splitTarget(req.RequestURI, "443")
 	if err != nil {
-		f.refuse(c, "tcp", target{host: req.RequestURI}, "", "a CONNECT needs host:port")
+		f.refuse(c, "tcp", target{host: req.RequestURI, via: ViaProxy}, "", "a CONNECT needs host:port")
 		return
 	}
+	t = f.unsynthesize(t)
 	addrs, why := f.admitTarget(t)
 	if addrs == nil {
 		f.refuse(c, "tcp", t, "", why)
@@ -126,7 +132,7 @@ func (f *Filter) serveConnect(c net.Conn, br *bufio.Reader, req *http.Request) {
 		c.Close()
 		return
 	}
-	f.serveTunnel(c, br, t, addrs)
+	f.serveTunnel(g, t, addrs)
 }
 
 // admitTarget decides on the host of a CONNECT or URL before any byte of
@@ -205,22 +211,19 @@ func (f *Filter) admitName(t target, name string, addr netip.Addr) (bool, string
 	return true, "the name is on the allowlist"
 }
 
-// serveTunnel reads the first bytes of a CONNECT tunnel, admits a TLS
-// ClientHello or an HTTP request by its server name and splices it to
-// the upstream.
-func (f *Filter) serveTunnel(c net.Conn, br *bufio.Reader, t target, addrs []netip.Addr) {
+// serveTunnel reads the first bytes of a CONNECT tunnel (or of an
+// intercepted connection), admits a TLS ClientHello by its server name and
+// splices it to the upstream, or relays plain HTTP requests, each admitted
+// by its Host.
+func (f *Filter) serveTunnel(g *guestStream, t target, addrs []netip.Addr) {
+	c, br := g.c, g.br
 	first, err := br.Peek(1)
 	if err != nil {
 		f.refuse(c, "tcp", t, "", "the client sent nothing")
 		return
 	}
 	if first[0] != 0x16 { // not a TLS handshake record: it must be HTTP
-		req, err := http.ReadRequest(br)
-		if err != nil {
-			f.refuse(c, "tcp", t, "", "neither TLS nor HTTP")
-			return
-		}
-		f.forwardHTTP(c, req, br, t, addrs)
+		f.serveHTTPStream(g, t, addrs)
 		return
 	}
 	var seen bytes.Buffer
@@ -249,31 +252,32 @@ func (f *Filter) serveTunnel(c net.Conn, br *bufio.Reader, t target, addrs []net
 		m, err := io.Copy(up, c)
 		return n + m, err
 	}
-	f.splice(c, send, true, "tls", t, name, addrs, why)
+	f.splice(c, send, "tls", t, name, addrs, why)
 }
 
-// forwardHTTP sends the one plain HTTP request of a CONNECT tunnel
-// upstream (with Connection: close, so that nothing else the guest sends
-// reaches the upstream undecided) and copies the response back.
-func (f *Filter) forwardHTTP(c net.Conn, req *http.Request, br *bufio.Reader, t target, addrs []netip.Addr) {
-	host := hostOnly(req.Host)
-	ok, why := f.admitName(t, host, addrs[0])
-	if !ok {
-		f.refuse(c, "http", t, host, why)
-		return
+// serveHTTPStream relays the plain HTTP requests of a tunnel to its
+// target, each admitted by its own Host (a kept-alive connection may name
+// another host in its next request).
+func (f *Filter) serveHTTPStream(g *guestStream, t target, addrs []netip.Addr) {
+	for {
+		g.c.SetReadDeadline(time.Now().Add(f.cfg.HandshakeTimeout))
+		req, head, err := g.readRequest()
+		if err != nil {
+			if head > 0 {
+				f.refuse(g.c, "tcp", t, "", "neither TLS nor HTTP")
+			}
+			g.c.Close()
+			return
+		}
+		if req.Method == http.MethodConnect {
+			f.refuse(g.c, "http", t, "", "CONNECT inside a tunnel")
+			return
+		}
+		if !f.relayHTTP(g, req, head, t, addrs) {
+			g.c.Close()
+			return
+		}
 	}
-	req.Close = true
-	req.Header.Del("Proxy-Connection")
-	req.Header.Del("Proxy-Authorization")
-	c.SetReadDeadline(time.Time{})
-	// Only this request (in origin form, its body streamed from the
-	// guest) goes upstream; nothing the guest sends after it does.
-	send := func(up io.Writer) (int64, error) {
-		cw := &countingWriter{w: up}
-		err := req.Write(cw)
-		return cw.n, err
-	}
-	f.splice(c, send, false, "http", t, host, addrs, why)
 }
 
 // readClientHello parses a TLS ClientHello with crypto/tls, stopping the
@@ -320,7 +324,7 @@ func (f *Filter) refuse(c net.Conn, proto string, t target, name, why string) {
 			name = t.host
 		}
 	}
-	rec := Record{Event: EventDecision, Protocol: proto, Name: name, Port: t.port, Verdict: Block, Reason: why}
+	rec := Record{Event: EventDecision, Protocol: proto, Name: name, Port: t.port, Via: t.via, Verdict: Block, Reason: why}
 	if a, err := netip.ParseAddr(t.host); err == nil {
 		rec.Address = a.String()
 	}
@@ -332,24 +336,39 @@ func (f *Filter) refuse(c net.Conn, proto string, t target, name, why string) {
 type tunnel struct {
 	name      string
 	addr      netip.AddrPort
-	once      sync.Once
-	client    net.Conn
-	upstream  net.Conn // nil for a request on a pooled upstream connection
-	cancel    func()   // ends that request
 	cutReason atomic.Pointer[string]
+
+	mu       sync.Mutex
+	client   net.Conn
+	upstream net.Conn
+	done     bool
 }
 
 func (t *tunnel) cut(why string) {
 	t.cutReason.CompareAndSwap(nil, &why)
-	t.once.Do(func() {
-		t.client.Close()
-		if t.upstream != nil {
-			t.upstream.Close()
-		}
-		if t.cancel != nil {
-			t.cancel()
-		}
-	})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		return
+	}
+	t.done = true
+	t.client.Close()
+	if t.upstream != nil {
+		t.upstream.Close()
+	}
+}
+
+// attach makes up the upstream connection that a cut closes; it fails
+// (closing up) once the tunnel was cut.
+func (t *tunnel) attach(up net.Conn) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		up.Close()
+		return false
+	}
+	t.upstream = up
+	return true
 }
 
 func (t *tunnel) wasCut() (string, bool) {
@@ -369,7 +388,7 @@ func hostOnly(hostport string) string {
 
 // splice dials the upstream, sends head, and copies both ways until both
 // sides are done, recording the decision and then the byte counts.
-func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), halfClose bool, proto string, t target, name string, addrs []netip.Addr, why string) {
+func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), proto string, t target, name string, addrs []netip.Addr, why string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	var up net.Conn
 	var addr netip.Addr
@@ -384,7 +403,7 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), halfClo
 	cancel()
 	if up == nil {
 		c.Close()
-		f.record(Record{Event: EventDecision, Protocol: proto, Name: name, Address: addr.String(), Port: t.port,
+		f.record(Record{Event: EventDecision, Protocol: proto, Name: name, Address: addr.String(), Port: t.port, Via: t.via,
 			Verdict: Block, Reason: "allowed, but the upstream is unreachable: " + err.Error()})
 		return
 	}
@@ -395,7 +414,7 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), halfClo
 		return
 	}
 	f.record(Record{Event: EventDecision, Protocol: proto, Name: name, Address: addr.String(), Port: t.port,
-		Verdict: Allow, Reason: why})
+		Via: t.via, Verdict: Allow, Reason: why})
 
 	var upBytes, downBytes int64
 	var wg sync.WaitGroup
@@ -404,18 +423,11 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), halfClo
 		defer wg.Done()
 		n, _ := send(up)
 		atomic.AddInt64(&upBytes, n)
-		if halfClose {
-			closeWrite(up)
-		}
+		closeWrite(up)
 	}()
 	n, _ := io.Copy(c, up)
 	atomic.AddInt64(&downBytes, n)
 	closeWrite(c)
-	// The response is over (or the upstream closed): the guest has no
-	// more say in this connection.
-	if proto == "http" {
-		tun.cut("")
-	}
 	wg.Wait()
 	tun.cut("")
 	f.unregister(tun)
@@ -424,24 +436,13 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), halfClo
 		reason = r
 	}
 	f.record(Record{Event: EventClose, Protocol: proto, Name: name, Address: addr.String(), Port: t.port,
-		Verdict: Allow, Reason: reason, BytesUp: atomic.LoadInt64(&upBytes), BytesDown: atomic.LoadInt64(&downBytes)})
+		Via: t.via, Verdict: Allow, Reason: reason, BytesUp: atomic.LoadInt64(&upBytes), BytesDown: atomic.LoadInt64(&downBytes)})
 }
 
 func closeWrite(c net.Conn) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // countingConn counts the bytes read from a guest's connection.

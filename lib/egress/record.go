@@ -32,6 +32,7 @@ type Record struct {
 	Name      string    `json:"name,omitempty"`
 	Address   string    `json:"address,omitempty"`
 	Port      int       `json:"port,omitempty"`
+	Via       string    `json:"via,omitempty"` // proxy, or intercept (a connection that ignored the proxy)
 	Verdict   string    `json:"verdict"`
 	Reason    string    `json:"reason"`
 	BytesUp   int64     `json:"bytes_up,omitempty"`

@@ -7,9 +7,13 @@ allowed_hosts=(...))`` reaches the network only through shellbox's filter
 resolver, so ``/etc/hosts`` works) and NXDOMAIN for the rest, and its HTTP
 proxy (``HTTP_PROXY``/``HTTPS_PROXY`` in every command's environment) admits
 a connection only when the CONNECT or URL host is allowed and the TLS SNI or
-HTTP Host names it. The machine's network namespace holds nothing else, so
-programs that ignore the proxy, other resolvers, IP literals, UDP, ICMP and
-IPv6 get no route.
+HTTP Host names it. On local and Docker (runc) machines, programs that
+ignore the proxy reach allowed names too: the namespace's default route is
+a device the filter serves, allowed names resolve to synthetic addresses
+(198.18.0.0/15) that lead to their host with the same SNI/Host checks, and
+every other address, UDP (but DNS, which the filter answers) and ICMP is
+refused. Elsewhere (gVisor, QEMU) the namespace holds nothing else, so such
+programs, other resolvers, IP literals, UDP, ICMP and IPv6 get no route.
 
 Entries follow Harbor's ``allowed_hosts``: ``example.com`` admits that name
 alone (not ``www.example.com``); ``*.example.com`` admits every name below
@@ -22,7 +26,8 @@ behaves as DENY.
 
 Each decision is one JSON line in the factory's ``egress_log`` file: time,
 machine, phase, event ("decision", or "close" with bytes_up/bytes_down),
-protocol (dns, tls, http, tcp), name, address, port, verdict (allow/block)
+protocol (dns, tls, http, tcp, udp, icmp), name, address, port, via (proxy,
+or intercept for a connection that ignored the proxy), verdict (allow/block)
 and reason. ``SHELLBOX_EGRESS_HOSTS`` may name a hosts(5) file the filter
 reads before the host's resolver.
 """

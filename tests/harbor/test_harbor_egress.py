@@ -64,7 +64,11 @@ def probe(tmp_path_factory) -> Path:
     return out
 
 
-def make_task(root: Path, probe: Path, port: int, dockerfile: bool) -> Path:
+def make_task(root: Path, probe: Path, port: int, dockerfile: bool, intercepts: bool = False) -> Path:
+    """The task; with `intercepts`, its solution also fetches ignoring the proxy variables (local and runc
+    intercept such connections; elsewhere they fail closed)."""
+    direct_fetch = f"./probe direct http://mirror.test:{port}/data.txt > direct.txt\n" if intercepts else ""
+    direct_check = f"grep -q '^status 200 {PAYLOAD}$' direct.txt || ok=0\n" if intercepts else ""
     task = root / "egress-allowlist"
     (task / "environment").mkdir(parents=True)
     (task / "solution").mkdir()
@@ -98,7 +102,7 @@ cd /workspace
 ./probe fetch http://mirror.test:{port}/data.txt > fetched.txt
 ./probe fetch http://blocked.test:{port}/data.txt > blocked.txt
 ./probe resolve blocked.test > blocked-dns.txt
-"""
+{direct_fetch}"""
     )
     (task / "tests" / "test.sh").write_text(
         f"""#!/bin/sh
@@ -108,7 +112,7 @@ ok=1
 grep -q '^status 200 {PAYLOAD}$' fetched.txt || ok=0
 grep -q '^status 403' blocked.txt || ok=0
 grep -q 'no such host' blocked-dns.txt || ok=0
-# The verifier phase has no network: the allowed host is gone too.
+{direct_check}# The verifier phase has no network: the allowed host is gone too.
 ./probe fetch http://mirror.test:{port}/data.txt > verifier.txt
 grep -q '^status 403' verifier.txt || ok=0
 cp fetched.txt blocked.txt blocked-dns.txt verifier.txt /logs/verifier/ 2>/dev/null
@@ -123,7 +127,7 @@ echo $ok > /logs/verifier/reward.txt
 def check_records(trial_dir: Path) -> None:
     records = [json.loads(line) for line in (trial_dir / "egress" / "decisions.jsonl").read_text().splitlines()]
     decisions = {
-        (r["protocol"], r["name"], r["verdict"], r.get("phase", "")) for r in records if r["event"] == "decision"
+        (r["protocol"], r.get("name"), r["verdict"], r.get("phase", "")) for r in records if r["event"] == "decision"
     }
     assert ("http", "mirror.test", "allow", "") in decisions, records
     assert ("http", "blocked.test", "block", "") in decisions, records
@@ -139,7 +143,8 @@ def test_allowlist_task_gets_reward_one(backend, harbor_ready: Path, mirror, pro
     (ip, port), seen = mirror
     hosts = tmp_path / "hosts"
     hosts.write_text(f"{ip} mirror.test blocked.test\n")
-    task = make_task(tmp_path / "tasks", probe, port, dockerfile=backend != "local")
+    intercepts = backend in ("local", "docker")
+    task = make_task(tmp_path / "tasks", probe, port, dockerfile=backend != "local", intercepts=intercepts)
     marker = uuid.uuid4().hex
     if backend in ("docker", "gvisor"):
         import_image(BUSYBOX_IMAGE)
@@ -163,6 +168,13 @@ def test_allowlist_task_gets_reward_one(backend, harbor_ready: Path, mirror, pro
     assert job.reward("egress-allowlist") == 1.0, job.describe()
     assert seen.get("blocked.test", 0) == before  # the unlisted host never saw a request
     check_records(Path(trial["_dir"]))
+    if intercepts:
+        log = Path(trial["_dir"]) / "egress" / "decisions.jsonl"
+        records = [json.loads(line) for line in log.read_text().splitlines()]
+        assert any(
+            (r["protocol"], r.get("name"), r["verdict"], r.get("via")) == ("http", "mirror.test", "allow", "intercept")
+            for r in records
+        ), records
     if backend in ("docker", "gvisor"):
         assert containers(marker) == []
 

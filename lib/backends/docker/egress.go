@@ -16,8 +16,10 @@ import (
 
 // An allowlisted container has Docker's "none" network (loopback only);
 // the host opens the egress filter's DNS server and proxy on that
-// loopback, inside the container's network namespace, so nothing else
-// leads out. The container's resolver and proxy variables point there.
+// loopback, inside the container's network namespace, and an
+// intercepting device as its default route for programs that ignore the
+// proxy (egress.Filter.Intercept), so nothing else leads out. The
+// container's resolver and proxy variables point there.
 
 // gVisor's sentry has a network stack of its own, which cannot see
 // sockets on the kernel's loopback of the container's namespace. An
@@ -170,7 +172,12 @@ func (m *Machine) startEgress(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := g.Attach(fmt.Sprintf("/proc/%d/ns/net", info.State.Pid)); err != nil {
+	nsPath := fmt.Sprintf("/proc/%d/ns/net", info.State.Pid)
+	_, err = g.Attach(nsPath)
+	if err == nil {
+		err = g.Intercept(nsPath)
+	}
+	if err != nil {
 		g.Close()
 		return err
 	}

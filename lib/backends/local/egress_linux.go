@@ -12,10 +12,12 @@ import (
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
-// An allowlisted machine has a private network namespace with only
-// loopback (bubblewrap's --unshare-net), where the host opens the egress
-// filter's DNS server and proxy; the guest's /etc/resolv.conf and proxy
-// variables lead there, and nothing else leads anywhere.
+// An allowlisted machine has a private network namespace (bubblewrap's
+// --unshare-net), where the host opens the egress filter's DNS server and
+// proxy on loopback (the guest's /etc/resolv.conf and proxy variables
+// lead there) and an intercepting device as the default route, for
+// programs that ignore the proxy (egress.Filter.Intercept); nothing else
+// leads anywhere.
 
 // startEgress attaches the filter to a freshly started sandbox, before any
 // guest command runs.
@@ -29,7 +31,11 @@ func (m *Machine) startEgress(policy machine.NetworkPolicy, hosts []string, phas
 		return err
 	}
 	g.SetPolicy(g.Policy(), phase)
-	ep, err := g.Attach(fmt.Sprintf("/proc/%d/ns/net", pid))
+	nsPath := fmt.Sprintf("/proc/%d/ns/net", pid)
+	ep, err := g.Attach(nsPath)
+	if err == nil {
+		err = g.Intercept(nsPath)
+	}
 	if err != nil {
 		g.Close()
 		return err

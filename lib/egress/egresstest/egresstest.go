@@ -34,9 +34,13 @@ import (
 // Create makes a machine of the backend under test from spec.
 type Create func(t *testing.T, spec machine.Spec) machine.Machine
 
-// Options say where the suite puts its probe in the guest.
+// Options say where the suite puts its probe in the guest and what the
+// backend does with programs that ignore the proxy.
 type Options struct {
 	ProbeDir string // a writable guest directory; default /tmp
+	// Intercepts: direct connections reach the filter too
+	// (egress.Filter.Intercept); otherwise they fail.
+	Intercepts bool
 }
 
 // Run runs the suite. base is a spec the backend can create (its source,
@@ -86,15 +90,45 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 	expect("http to an unlisted name", run("fetch", httpURL("other.test")), "status 403")
 	expect("https to an unlisted name", run("fetch", httpsURL("other.test")), "error")
 	expect("https to the wildcard's apex", run("fetch", httpsURL("wild.test")), "error")
-	expect("resolving an allowed name", run("resolve", "allowed.test"), "addrs ["+ip+"]")
+	resolved := run("resolve", "allowed.test")
+	if opts.Intercepts {
+		expect("resolving an allowed name", resolved, "addrs [198.18.")
+	} else {
+		expect("resolving an allowed name", resolved, "addrs ["+ip+"]")
+	}
 	expect("resolving an unlisted name", run("resolve", "other.test"), "error")
 	expect("https to an allowed host's IP literal", run("fetch", httpsURL(ip)), "error")
 	expect("http to an allowed host's IP literal", run("fetch", httpURL(ip)), "status 403")
 	expect("direct TCP to the host", run("tcp", net.JoinHostPort(ip, fmt.Sprint(env.http.port))), "error")
 	expect("direct TCP over IPv6", run("tcp", "[2001:4860:4860::8888]:443"), "error")
-	expect("DNS to another resolver", run("udp", "8.8.8.8:53"), "error")
-	expect("UDP to the host", run("udp", net.JoinHostPort(ip, "53")), "error")
-	expect("raw ICMP", run("icmp", "8.8.8.8"), "error")
+	if opts.Intercepts {
+		// Programs that ignore the proxy reach the allowed names, and
+		// only them: a synthetic address leads to its name's host, with
+		// the SNI or Host checked as through the proxy.
+		synthetic := strings.TrimSuffix(strings.TrimPrefix(resolved, "addrs ["), "]")
+		expect("direct http to an allowed name", run("direct", httpURL("allowed.test")), "status 200 hello from allowed.test")
+		expect("direct https to an allowed name", run("direct", httpsURL("allowed.test")), "status 200 hello from allowed.test")
+		expect("direct https to a name under a wildcard", run("direct", httpsURL("deep.down.wild.test")), "status 200 hello")
+		expect("direct http to an unlisted name", run("direct", httpURL("other.test")), "error")
+		expect("direct TLS to an allowed name's address with an unlisted SNI",
+			run("tls", net.JoinHostPort(synthetic, fmt.Sprint(env.https.port)), "other.test"), "error")
+		expect("direct TLS to an allowed name's address with its SNI",
+			run("tls", net.JoinHostPort(synthetic, fmt.Sprint(env.https.port)), "allowed.test"), "handshake done")
+		expect("direct TCP to an unlisted address", run("tcp", "192.0.2.1:80"), "error")
+		expect("direct TCP to a synthetic address never handed out", run("tcp", "198.18.250.1:80"), "error")
+		// Whichever resolver the guest asks, the filter answers (this
+		// name is not allowed: NXDOMAIN).
+		expect("DNS to another resolver", run("udp", "8.8.8.8:53"), "answered")
+	} else {
+		expect("direct http to an allowed name", run("direct", httpURL("allowed.test")), "error")
+		expect("DNS to another resolver", run("udp", "8.8.8.8:53"), "error")
+	}
+	if !opts.Intercepts {
+		expect("UDP to the host", run("udp", net.JoinHostPort(ip, "53")), "error")
+	}
+	expect("UDP to an arbitrary port", run("udp", net.JoinHostPort(ip, "9999")), "error")
+	icmp := run("icmp", "8.8.8.8")
+	expect("raw ICMP", icmp, "error")
 	proxy := proxyOf(t, m, probe)
 	expect("an allowed CONNECT with an unlisted SNI", run("sni", proxy, fmt.Sprintf("allowed.test:%d", env.https.port), "other.test"), "error")
 	expect("an allowed CONNECT with its own SNI", run("sni", proxy, fmt.Sprintf("allowed.test:%d", env.https.port), "allowed.test"), "handshake done")
@@ -148,14 +182,28 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 		{egress.EventDecision, "dns", "allowed.test", egress.Allow},
 		{egress.EventDecision, "tls", "other.test", egress.Block}, // the SNI mismatch
 	} {
-		n := 0
-		for _, r := range recs {
-			if r.Event == want.event && r.Protocol == want.proto && r.Name == want.name && r.Verdict == want.verdict {
-				n++
+		if !hasRecord(recs, want.event, want.proto, want.name, "", want.verdict) {
+			t.Errorf("no %s record %s %s %s among %d records", want.event, want.proto, want.name, want.verdict, len(recs))
+		}
+	}
+	if opts.Intercepts {
+		for _, want := range []struct{ event, proto, host, verdict string }{
+			{egress.EventDecision, "http", "allowed.test", egress.Allow},
+			{egress.EventDecision, "tls", "allowed.test", egress.Allow},
+			{egress.EventClose, "tls", "allowed.test", egress.Allow},
+			{egress.EventDecision, "tls", "other.test", egress.Block},
+			{egress.EventDecision, "tcp", "192.0.2.1", egress.Block},
+			{egress.EventDecision, "tcp", ip, egress.Block},
+			{egress.EventDecision, "udp", ip, egress.Block},
+			{egress.EventDecision, "dns", "example.com", egress.Block},
+		} {
+			if !hasRecord(recs, want.event, want.proto, want.host, egress.ViaIntercept, want.verdict) {
+				t.Errorf("no intercepted %s record %s %s %s among %d records", want.event, want.proto, want.host, want.verdict, len(recs))
 			}
 		}
-		if n == 0 {
-			t.Errorf("no %s record %s %s %s among %d records", want.event, want.proto, want.name, want.verdict, len(recs))
+		// An echo that left (the guest may not open raw sockets at all).
+		if strings.HasPrefix(icmp, "error no reply") && !hasRecord(recs, egress.EventDecision, "icmp", "8.8.8.8", egress.ViaIntercept, egress.Block) {
+			t.Errorf("no intercepted icmp record among %d records", len(recs))
 		}
 	}
 	for _, r := range recs {
@@ -163,6 +211,17 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 			t.Errorf("incomplete record %+v", r)
 		}
 	}
+}
+
+// hasRecord says whether recs hold a record of event, protocol, name or
+// address host, and verdict (that came via via, unless empty).
+func hasRecord(recs []egress.Record, event, proto, host, via, verdict string) bool {
+	for _, r := range recs {
+		if r.Event == event && r.Protocol == proto && (r.Name == host || r.Address == host) && r.Verdict == verdict && (via == "" || r.Via == via) {
+			return true
+		}
+	}
+	return false
 }
 
 // proxyOf reads the proxy address the machine gives its commands.

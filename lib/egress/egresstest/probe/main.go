@@ -2,6 +2,8 @@
 // out of an allowlisted machine and prints one line saying what happened.
 //
 //	probe fetch URL            GET through the proxy of the environment (TLS not verified)
+//	probe direct URL           GET ignoring the proxy variables, as many programs do
+//	probe tls ADDR SNI         a direct TLS handshake to ADDR with SNI (not verified)
 //	probe slow URL             GET, then read until the stream ends
 //	probe resolve NAME         the system resolver (/etc/resolv.conf)
 //	probe tcp ADDR             a direct TCP connection, bypassing the proxy
@@ -33,9 +35,13 @@ func main() {
 	}
 	arg := os.Args[2]
 	switch os.Args[1] {
-	case "fetch", "slow":
+	case "fetch", "slow", "direct":
+		proxy := http.ProxyFromEnvironment
+		if os.Args[1] == "direct" {
+			proxy = nil
+		}
 		c := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
-			Proxy: http.ProxyFromEnvironment, TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+			Proxy: proxy, TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 		resp, err := c.Get(arg)
 		if err != nil {
 			fmt.Println("error", err)
@@ -100,6 +106,15 @@ func main() {
 			fmt.Println("error", err)
 			return
 		}
+		fmt.Println("handshake done")
+	case "tls":
+		c, err := tls.DialWithDialer(&net.Dialer{Timeout: 10 * time.Second}, "tcp", arg,
+			&tls.Config{ServerName: os.Args[3], InsecureSkipVerify: true})
+		if err != nil {
+			fmt.Println("error", err)
+			return
+		}
+		c.Close()
 		fmt.Println("handshake done")
 	case "icmp":
 		fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_RAW, syscall.IPPROTO_ICMP)
