@@ -19,6 +19,12 @@ except ImportError:  # setuptools < 70
 ROOT = Path(__file__).resolve().parent
 
 
+# containers/image's pure-Go OpenPGP signature verifier instead of GPGME (cgo);
+# without it registry pulls refuse to run (lib/oci's package doc). The Makefile's
+# go test uses the same tag.
+GO_TAGS = "containers_image_openpgp"
+
+
 def build_go(package_dir: Path) -> None:
     """Compile the library into package_dir/_lib and the helpers into package_dir/_bin."""
     go = shutil.which("go")
@@ -31,7 +37,7 @@ def build_go(package_dir: Path) -> None:
     bins.mkdir(parents=True, exist_ok=True)
 
     def go_build(*args: str, cgo: bool) -> None:
-        command = [go, "build", "-trimpath", *args]
+        command = [go, "build", "-trimpath", "-tags", GO_TAGS, *args]
         print("+", " ".join(command), flush=True)
         done = subprocess.run(command, cwd=ROOT, env={**env, "CGO_ENABLED": "1" if cgo else "0"})
         if done.returncode:

@@ -3,8 +3,10 @@ tasks), since no Iris cluster is reachable from CI."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -118,6 +120,114 @@ async def test_a_task_that_ended_is_terminated(factory):
                 await m.run(Command(("true",)))
     finally:
         await m.close()
+
+
+def docker_container_exists(name: str) -> bool:
+    return subprocess.run(["docker", "inspect", name], capture_output=True).returncode == 0
+
+
+async def test_cluster_by_name(controller, tmp_path, monkeypatch):
+    """cluster= as marin-shellbox documents it: a cluster name, whose config (here in the Marin checkout
+    around the working directory, lib/iris/config/<name>.yaml) names the loopback controller."""
+    (tmp_path / "pyproject.toml").write_text("[tool.uv.workspace]\nmembers = []\n")
+    (tmp_path / "lib" / "iris" / "config").mkdir(parents=True)
+    host, port = controller.removeprefix("http://").split(":")
+    (tmp_path / "lib" / "iris" / "config" / "loopback.yaml").write_text(
+        "name: loopback\nplatform:\n  manual: {}\ndefaults:\n  worker:\n    docker_image: w:1\n"
+        f"controller:\n  manual:\n    host: {host}\n    port: {port}\n"
+    )
+    (tmp_path / "lib" / "iris" / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "lib" / "iris" / "src")
+    m = await IrisMachineFactory(cluster="loopback", token=TOKEN).create(spec())
+    try:
+        r = await m.run(Command(("sh", "-c", "echo via cluster; hostname")))
+        said, container = r.stdout.decode().rsplit("\n", 2)[:2]
+        assert (r.exit_code, said) == (0, "via cluster")
+        assert docker_container_exists(container)  # Docker names a container's host after its id
+    finally:
+        await m.close()
+    assert not docker_container_exists(container)
+    with pytest.raises(ValueError, match='no config file for cluster "elsewhere"') as error:
+        IrisMachineFactory(cluster="elsewhere", token=TOKEN)
+    assert error.value.field == "cluster"
+    # A controller marin-iris reaches through a tunnel: without marin-iris installed, refused by name.
+    (tmp_path / "lib" / "iris" / "config" / "tunnelled.yaml").write_text(
+        "name: tunnelled\ncontroller:\n  gcp:\n    zone: z\n    service_account: sa@p.iam.gserviceaccount.com\n"
+    )
+    with pytest.raises(UnsupportedMachineSpec, match="SSH tunnel") as error:
+        IrisMachineFactory(cluster="tunnelled", token=TOKEN)
+    assert error.value.field == "cluster"
+
+
+# The marin-iris the Go tests check against (lib/remote/remotetest.MarinIrisVersion); its environment, with
+# all of marin-iris's dependencies (its cluster resolution needs them), is shared with
+# lib/backends/iris's TestResolveClusterAgreesWithMarinIris: same directory, lock and ready marker.
+MARIN_IRIS = "0.2.227.dev40316220070"
+
+
+@pytest.fixture(scope="module")
+def marin_iris_python() -> str:
+    if os.environ.get("SHELLBOX_MARIN_IRIS_FULL_PYTHON"):
+        return os.environ["SHELLBOX_MARIN_IRIS_FULL_PYTHON"]
+    base = os.environ.get("SHELLBOX_HARBOR_PYTHON")
+    if not base:
+        pytest.fail("SHELLBOX_HARBOR_PYTHON is not set: point it at a Python >= 3.12 (.ci/python312.sh prints one)")
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "shellbox"
+    venv = cache / f"marin-iris-full-{MARIN_IRIS}"
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(f"{venv}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (venv / ".shellbox-ready").exists():
+            subprocess.run(["rm", "-rf", str(venv)], check=True)
+            subprocess.run([base, "-m", "venv", str(venv)], check=True)
+            # Marin's releases need prereleases of its own packages; httpx 1.0 prereleases break it.
+            done = subprocess.run(
+                [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--pre", f"marin-iris=={MARIN_IRIS}", "httpx>=0.28.1,<1"],
+                capture_output=True,
+                text=True,
+            )
+            assert done.returncode == 0, done.stderr[-4000:]
+            (venv / ".shellbox-ready").touch()
+    return str(venv / "bin" / "python")
+
+
+def test_cluster_marin_iris_reaches(marin_iris_python, tmp_path):
+    """A cluster shellbox does not reach itself goes to marin-iris's connect_controller when it is
+    installed; one behind IAP comes back (shellbox cannot send IAP's Google tokens), refused by name,
+    with marin-iris's endpoint closed."""
+    clusters = tmp_path / ".config" / "marin" / "clusters"
+    clusters.mkdir(parents=True)
+    (clusters / "behind-iap.yaml").write_text(
+        "name: behind-iap\nplatform:\n  manual: {}\ndefaults:\n  worker:\n    docker_image: w:1\n"
+        "controller:\n  manual:\n    host: h\nauth:\n  iap:\n    url: https://iris.example\n"
+    )
+    script = textwrap.dedent(
+        """
+        import iris.cli.connect as connect
+        from shellbox.backends.iris.machine import IrisMachineFactory
+        from shellbox.machine import UnsupportedMachineSpec
+
+        opened = []
+        real = connect.connect_controller
+        def recording(**kw):
+            endpoint = real(**kw)
+            opened.append(endpoint)
+            endpoint._resources.callback(lambda: opened.remove(endpoint))
+            return endpoint
+        connect.connect_controller = recording
+        try:
+            IrisMachineFactory(cluster="behind-iap")
+        except UnsupportedMachineSpec as error:
+            assert error.field == "cluster" and "IAP" in str(error), error
+        else:
+            raise AssertionError("a cluster behind IAP was accepted")
+        assert opened == [], "marin-iris's endpoint was left open"
+        print("HANDED TO MARIN-IRIS OK")
+        """
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "python")}
+    done = subprocess.run([marin_iris_python, "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "HANDED TO MARIN-IRIS OK" in done.stdout, done.stdout + done.stderr
 
 
 async def test_refusals(controller, factory):

@@ -140,3 +140,19 @@ def test_factory_options_are_checked_in_go(tmp_path):
         QemuMachineFactory(Acceleration.TCG, cache_max_mb=-1)
     bounded = QemuMachineFactory(Acceleration.TCG, bundle_cache=tmp_path, authfile=tmp_path / "auth.json", cache_max_mb=64)
     assert bounded.authfile == tmp_path / "auth.json"
+
+
+def test_factory_policy_is_read_in_go(tmp_path):
+    """The signature policy reaches Go: a missing or unparsable file is refused as the ``policy`` option."""
+    with pytest.raises(ValueError, match="absent.json") as missing:
+        QemuMachineFactory(Acceleration.TCG, bundle_cache=tmp_path, policy=tmp_path / "absent.json")
+    assert missing.value.field == "policy"
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"default": [{"type": "trustEverything"}]}')
+    with pytest.raises(ValueError, match="broken.json") as unparsable:
+        QemuMachineFactory(Acceleration.TCG, bundle_cache=tmp_path, policy=broken)
+    assert unparsable.value.field == "policy"
+    good = tmp_path / "policy.json"
+    good.write_text('{"default": [{"type": "reject"}]}')
+    factory = QemuMachineFactory(Acceleration.TCG, bundle_cache=tmp_path, policy=good, registries_dir=tmp_path)
+    assert factory.policy == good and factory.registries_dir == tmp_path

@@ -4,7 +4,10 @@ the host's python3) and real dockerd (busybox httpd), loopback only."""
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -23,7 +26,7 @@ from shellbox.machine import (
     ShellSimBuiltins,
     UnsupportedMachineSpec,
 )
-from shellbox.task import ContainerSpec, ReadinessProbe, ServiceEndpoint, Task, TaskSpec
+from shellbox.task import ContainerSpec, ReadinessProbe, ServiceEndpoint, Task, TaskSpec, create_compose_task
 
 from leaks import descendants, temp_entries
 from testimages import security_image
@@ -57,6 +60,11 @@ def local() -> LocalMachineFactory:
 
 def test_spec_validation_names_the_field():
     host = MachineSpec(HostImage())
+    allow = MachineSpec(HostImage(), network=NetworkPolicy.ALLOW)
+    allowlist = MachineSpec(HostImage(), network=NetworkPolicy.ALLOWLIST, allowed_hosts=("example.com",))
+    # A group's members agree on DENY or ALLOW; one member takes any policy.
+    TaskSpec((ContainerSpec("a", allow), ContainerSpec("b", allow)), "a")
+    TaskSpec((ContainerSpec("a", allowlist),), "a")
     cases = [
         (lambda: TaskSpec((), "a"), "containers"),
         (lambda: TaskSpec((ContainerSpec("a", host),), "b"), "primary"),
@@ -71,7 +79,8 @@ def test_spec_validation_names_the_field():
         (lambda: ReadinessProbe(("true",), timeout=1, interval=1, start_period=float("nan")), "start_period"),
         (lambda: ReadinessProbe(("true",), timeout=1, interval=1, attempts=0), "attempts"),
         (lambda: ReadinessProbe((), timeout=1, interval=1), "command"),
-        (lambda: TaskSpec((ContainerSpec("a", MachineSpec(HostImage(), network=NetworkPolicy.ALLOW)),), "a"), "network"),
+        (lambda: TaskSpec((ContainerSpec("a", host), ContainerSpec("b", allow)), "a"), "network"),
+        (lambda: TaskSpec((ContainerSpec("a", allowlist), ContainerSpec("b", allowlist)), "a"), "network"),
     ]
     for make, field in cases:
         with pytest.raises(ValueError) as info:
@@ -212,19 +221,24 @@ async def test_one_member_tasks_everywhere_and_groups_refused():
     image = DockerImage(security_image())
     gvisor = GvisorMachineFactory()
     group = TaskSpec((ContainerSpec("main", MachineSpec(image)), ContainerSpec("db", MachineSpec(image), command=("sleep", "9"))), "main")
-    with pytest.raises(UnsupportedMachineSpec, match="loopback"):
-        gvisor.check_environment(requirements, group)
-    with pytest.raises(UnsupportedMachineSpec, match="loopback"):
-        await gvisor.create_task(group)
+    gvisor.check_environment(requirements, group)
     DockerMachineFactory().check_environment(requirements, group)
     LocalMachineFactory().check_environment(requirements, TaskSpec((AGENT, web()), "agent"))
+    open_group = TaskSpec(tuple(ContainerSpec(c.name, replace(c.machine, network=NetworkPolicy.ALLOW), command=c.command) for c in (AGENT, web())), "agent")
+    with pytest.raises(UnsupportedMachineSpec) as info:  # local groups have loopback only
+        LocalMachineFactory().check_environment(requirements, open_group)
+    assert info.value.field == "network"
     with pytest.raises(UnsupportedMachineSpec):  # a member the backend cannot run
         LocalMachineFactory().check_environment(requirements, TaskSpec((AGENT, ContainerSpec("db", MachineSpec(image), command=("x",))), "agent"))
 
 
 def docker_task_containers() -> int:
-    out = subprocess.run(["docker", "ps", "-aq", "--filter", "label=dev.shellbox.task"], capture_output=True, text=True, check=True)
-    return len(out.stdout.split())
+    """Task group containers (members and gates) this process made; other processes may make theirs meanwhile."""
+    out = subprocess.run(
+        ["docker", "ps", "-a", "--filter", "label=dev.shellbox.task", "--format", '{{.Label "dev.shellbox.owner"}}'],
+        capture_output=True, text=True, check=True,
+    )
+    return sum(f"/{os.getpid()}/" in owner for owner in out.stdout.split())
 
 
 async def test_docker_group_with_busybox_httpd():
@@ -247,3 +261,74 @@ async def test_docker_group_with_busybox_httpd():
         assert routes.stdout == b"lo\n"
         assert docker_task_containers() == before + 2
     assert docker_task_containers() == before
+
+
+async def test_gvisor_group_with_busybox_httpd():
+    """gVisor: members on the group's own link (a service listens on 0.0.0.0), reached by name, with no
+    default route; nothing is left after close."""
+    factory = GvisorMachineFactory()
+    image = security_image()
+    before = docker_task_containers()
+    server = ContainerSpec(
+        "web",
+        MachineSpec(DockerImage(image)),
+        endpoints=(ServiceEndpoint("http", 8080),),
+        readiness=ReadinessProbe(("wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/"), timeout=10, interval=0.2, attempts=300),
+        command=("sh", "-c", "mkdir -p /www && echo gvisor-web > /www/index.html && exec httpd -f -p 0.0.0.0:8080 -h /www"),
+    )
+    spec = TaskSpec((ContainerSpec("agent", MachineSpec(DockerImage(image))), server), "agent")
+    async with await factory.create_task(spec) as task:
+        await task.wait_ready(timeout=300)
+        assert task.endpoint("web", "http") == "web:8080"
+        result = await sh(task.containers["agent"], f"wget -q -O- http://{task.endpoint('web', 'http')}/", timeout=120)
+        assert result.stdout == b"gvisor-web\n"
+        script = "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '; echo; tail -n +2 /proc/net/route | cut -f2"
+        links, _, routes = (await sh(task.containers["agent"], script)).stdout.decode().partition("\n")
+        assert links.split() == ["eth0", "lo"] and "00000000" not in routes.split(), (links, routes)
+        assert docker_task_containers() == before + 4  # two members, two gates
+    assert docker_task_containers() == before
+
+
+def bridge_gateway() -> str:
+    out = subprocess.run(
+        ["docker", "network", "inspect", "bridge", "--format", "{{range .IPAM.Config}}{{.Gateway}} {{end}}"],
+        capture_output=True, text=True, check=True,
+    )
+    return next(a for a in out.stdout.split() if "." in a)
+
+
+@pytest.mark.parametrize("network", [NetworkPolicy.ALLOW, NetworkPolicy.DENY])
+async def test_docker_compose_group_route_out(tmp_path, network):
+    """create_compose_task(network=ALLOW) gives the group Docker's bridge: it reaches a host server on the
+    bridge's gateway (standing for the outside world); with DENY it does not. main reaches web by name either way."""
+    gateway = bridge_gateway()
+    server = socket.socket()
+    server.bind((gateway, 0))
+    server.listen()
+    server.setblocking(False)
+    port = server.getsockname()[1]
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            conn, _ = await loop.sock_accept(server)
+            await loop.sock_sendall(conn, b"OUTSIDE")
+            conn.close()
+
+    image = security_image()
+    (tmp_path / "compose.yaml").write_text(
+        f"services:\n  main:\n    image: {image}\n  web:\n    image: {image}\n"
+        "    command: [sh, -c, 'mkdir -p /www && echo web > /www/index.html && exec httpd -f -p 8080 -h /www']\n"
+        "    healthcheck:\n      test: [CMD, wget, -q, -O, /dev/null, 'http://127.0.0.1:8080/']\n      interval: 1s\n      retries: 100\n"
+    )
+    serving = asyncio.create_task(serve())
+    try:
+        async with await create_compose_task(DockerMachineFactory(), [tmp_path / "compose.yaml"], network=network) as task:
+            await task.wait_ready(timeout=120)
+            main = task.containers["main"]
+            assert (await sh(main, "wget -q -O- http://web:8080/")).stdout == b"web\n"
+            reached = await sh(main, f"timeout 5 nc {gateway} {port} </dev/null")
+            assert (b"OUTSIDE" in reached.stdout) == (network == NetworkPolicy.ALLOW), reached
+    finally:
+        serving.cancel()
+        server.close()

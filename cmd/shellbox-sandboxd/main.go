@@ -1,7 +1,8 @@
 // Command shellbox-sandboxd runs inside a local (bubblewrap) sandbox and
 // executes the host's commands there; see package execd. Its first
 // argument "launch" selects, instead, the host process that starts the
-// sandbox; see package launcher.
+// sandbox, and "overlay" that process's copy-on-write stage without root;
+// see package launcher.
 package main
 
 import (
@@ -19,6 +20,9 @@ func main() {
 	execd.ReserveThreads(reservedThreads)
 	if len(os.Args) > 1 && os.Args[1] == launcher.Command {
 		os.Exit(launcher.Main(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == launcher.OverlayCommand {
+		os.Exit(launcher.OverlayMain(os.Args[2:]))
 	}
 	os.Exit(execd.Main(os.Args[1:]))
 }

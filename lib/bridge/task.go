@@ -38,7 +38,8 @@ func createComposeTask(b *Bridge, ctx context.Context, req []byte) (Reply, error
 		}
 	}
 	spec, err := compose.Load(ctx, compose.Options{Files: r.Files, WorkingDir: r.WorkingDir, Env: r.Env, Primary: r.Primary,
-		Workdir: r.Workdir, PrimaryBuild: r.PrimaryBuild, PrimaryImage: r.PrimaryImage, PrimaryEnv: r.PrimaryEnv})
+		Workdir: r.Workdir, PrimaryBuild: r.PrimaryBuild, PrimaryImage: r.PrimaryImage, PrimaryEnv: r.PrimaryEnv,
+		Network: machine.NetworkPolicy(r.Network)})
 	if err != nil {
 		return Reply{}, err
 	}

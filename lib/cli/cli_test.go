@@ -21,6 +21,7 @@ import (
 	"github.com/docker/docker/client"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/oci"
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
 
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/shellbox", "./cmd/shellbox-sandboxd", "./cmd/shellbox-guest")
+	build := exec.Command("go", "build", "-tags", oci.BuildTag, "-o", dir+"/", "./cmd/shellbox", "./cmd/shellbox-sandboxd", "./cmd/shellbox-guest")
 	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {

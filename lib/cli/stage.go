@@ -35,6 +35,8 @@ func stage(ctx context.Context, args []string, stdio IO) int {
 	cacheDir := fs.String("cache-dir", "", "the QEMU image cache (default ~/.cache/shellbox/qemu)")
 	authfile := fs.String("authfile", "", "registry credentials for docker:// images (default: containers/image's lookup, ~/.docker/config.json included)")
 	certDir := fs.String("cert-dir", "", "the registry's CA (ca.crt) and client certificates for docker:// images (default /etc/containers/certs.d/HOST:PORT)")
+	policy := fs.String("policy", "", "the containers-policy.json docker:// images must satisfy (default: the host's, /etc/containers/policy.json; none: every image is accepted)")
+	registriesDir := fs.String("registries.d", "", "the registries.d saying where docker:// images' signatures are (default: containers/image's, /etc/containers/registries.d)")
 	// Options may follow IMAGE.
 	var positional []string
 	for rest := args; ; {
@@ -57,7 +59,8 @@ func stage(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "shellbox stage: %v\n", err)
 		return ExitUsage
 	}
-	return doStage(ctx, stdio, src, qemu.StageOptions{CacheDir: *cacheDir, DiskSizeMB: *size, Output: *output, AuthFile: *authfile, RegistryCertDir: *certDir})
+	return doStage(ctx, stdio, src, qemu.StageOptions{CacheDir: *cacheDir, DiskSizeMB: *size, Output: *output, AuthFile: *authfile, RegistryCertDir: *certDir,
+		Policy: *policy, RegistriesDir: *registriesDir})
 }
 
 // stageSource reads IMAGE.

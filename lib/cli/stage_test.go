@@ -208,3 +208,41 @@ func TestStageDockerImage(t *testing.T) {
 		t.Fatalf("missing image: exit %d: %s", code, stderr)
 	}
 }
+
+// TestStageSignaturePolicy: --policy reaches the pull. The same image
+// and cache: admitted under insecureAcceptAnything, then refused under
+// reject (the layout cached under the first policy is not reused), with
+// a message naming the image and the policy; a policy that does not
+// parse is refused as the policy.
+func TestStageSignaturePolicy(t *testing.T) {
+	layout, _ := busyboxLayout(t)
+	reg := ocitest.NewRegistry(t)
+	ref := reg.PushLayout(t, layout, "shellbox/policy:v1")
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	accept := write("accept.json", `{"default": [{"type": "insecureAcceptAnything"}]}`)
+	reject := write("reject.json", `{"default": [{"type": "insecureAcceptAnything"}], "transports": {"docker": {"`+reg.Host+`/shellbox/policy": [{"type": "reject"}]}}}`)
+	broken := write("broken.json", `{"default": [{"type": "trustEverything"}]}`)
+	cache := t.TempDir()
+	stage := func(policy string) (int, string) {
+		code, _, stderr := call(t, "", "stage", "docker://"+ref, "--authfile", reg.AuthFile, "--cert-dir", reg.CertDir,
+			"--policy", policy, "--registries.d", t.TempDir(), "--cache-dir", cache, "--output", filepath.Join(t.TempDir(), "bundle"), "--disk-size-mb", "32")
+		return code, stderr
+	}
+	if code, stderr := stage(accept); code != ExitOK {
+		t.Fatalf("insecureAcceptAnything: exit %d: %s", code, stderr)
+	}
+	code, stderr := stage(reject)
+	if code != ExitFailure || !strings.Contains(stderr, "docker://"+ref+" is refused by the signature policy "+reject) || !strings.Contains(stderr, "rejected by policy") {
+		t.Fatalf("reject: exit %d: %s", code, stderr)
+	}
+	if code, stderr := stage(broken); code != ExitFailure || !strings.Contains(stderr, "policy") || !strings.Contains(stderr, broken) {
+		t.Fatalf("broken policy: exit %d: %s", code, stderr)
+	}
+}

@@ -50,6 +50,22 @@ type conn struct {
 	bw *bufio.Writer
 }
 
+// readers and writers recycle connection buffers: a command's cost should
+// not include clearing 32 KiB of fresh ones (and collecting them).
+var (
+	readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
+	writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 16<<10) }}
+)
+
+// release returns the buffers of a connection nothing reads or writes
+// through any more.
+func (cn *conn) release() {
+	cn.br.Reset(nil)
+	cn.bw.Reset(nil)
+	readers.Put(cn.br)
+	writers.Put(cn.bw)
+}
+
 func (c *Client) dial(req *Request) (*conn, error) {
 	var uc net.Conn
 	var err error
@@ -61,7 +77,10 @@ func (c *Client) dial(req *Request) (*conn, error) {
 	if err != nil {
 		return nil, &ConnError{err}
 	}
-	cn := &conn{c: uc, br: bufio.NewReaderSize(uc, 16<<10), bw: bufio.NewWriterSize(uc, 16<<10)}
+	br, bw := readers.Get().(*bufio.Reader), writers.Get().(*bufio.Writer)
+	br.Reset(uc)
+	bw.Reset(uc)
+	cn := &conn{c: uc, br: br, bw: bw}
 	if err := writeFrame(cn.bw, FrameRequest, mustJSON(req)); err != nil {
 		uc.Close()
 		return nil, &ConnError{err}
@@ -118,6 +137,7 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 	if err != nil {
 		return ExecResult{}, err
 	}
+	defer cn.release()
 	defer cn.c.Close()
 
 	// Stdin that fits the socket buffers goes out with the request; more

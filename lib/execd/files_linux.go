@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 )
 
 // commandFiles are the standard streams of one command: the child's ends
@@ -25,7 +26,7 @@ func (s *server) commandFiles(req *Request) (*commandFiles, error) {
 			f.closeAll(s.devNull)
 		}
 	}()
-	if f.errR, f.err, err = os.Pipe(); err != nil {
+	if f.errR, f.err, err = outputPipe(); err != nil {
 		return nil, err
 	}
 	if req.TTY {
@@ -43,7 +44,7 @@ func (s *server) commandFiles(req *Request) (*commandFiles, error) {
 		f.err = tty
 		return f, nil
 	}
-	if f.outR, f.out, err = os.Pipe(); err != nil {
+	if f.outR, f.out, err = outputPipe(); err != nil {
 		return nil, err
 	}
 	if req.Stdin {
@@ -52,6 +53,23 @@ func (s *server) commandFiles(req *Request) (*commandFiles, error) {
 		}
 	}
 	return f, nil
+}
+
+// outputPipe makes a command's output pipe: the helper's read end is
+// non-blocking, for the runtime's poller (read deadlines); the child's
+// write end is a plain blocking descriptor that never meets the poller
+// (os.Pipe would register both ends and then switch the child's back).
+func outputPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	if err := unix.SetNonblock(p[0], true); err != nil {
+		unix.Close(p[0])
+		unix.Close(p[1])
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(p[0]), "pipe"), os.NewFile(uintptr(p[1]), "pipe"), nil
 }
 
 // closeChildEnds closes the child's ends once it has them.

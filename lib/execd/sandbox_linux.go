@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -101,12 +102,13 @@ func warmThreads(n int) {
 // of its sandbox: background jobs whose parent exited are reparented to it
 // and would stay zombies otherwise.
 type reaper struct {
-	mu      sync.Mutex
-	waiting map[int]chan syscall.WaitStatus
+	mu sync.Mutex
+	// owned are the children whose starters wait for them themselves.
+	owned map[int]bool
 }
 
 func newReaper() *reaper {
-	r := &reaper{waiting: map[int]chan syscall.WaitStatus{}}
+	r := &reaper{owned: map[int]bool{}}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGCHLD)
 	go func() {
@@ -117,53 +119,70 @@ func newReaper() *reaper {
 	return r
 }
 
+// reap collects the exited children nobody waits for (orphans the helper
+// inherited as PID 1). It looks before it reaps (WNOWAIT): the kernel
+// names the first exited child, and when that is an owned one reap stops
+// there; its owner calls reap again once it has collected it.
 func (r *reaper) reap() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil || pid <= 0 {
+		pid := siginfoPid(&info)
+		if err != nil || pid <= 0 || r.owned[pid] {
 			return
 		}
-		if ch, ok := r.waiting[pid]; ok {
-			ch <- ws
-			delete(r.waiting, pid)
-		}
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	}
 }
 
+// siginfoPid is si_pid of a waitid result (x/sys/unix leaves the union
+// opaque): an int32 after si_signo, si_errno, si_code and padding.
+func siginfoPid(info *unix.Siginfo) int {
+	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), 16)))
+}
+
 // start runs fork and returns the child's pid and a channel that receives
-// its status. With a reaper the child is registered under the reaper's
-// lock, so that it cannot be reaped before anyone waits for it.
+// its status. A goroutine blocked in wait4 on the child gets the status
+// straight from the kernel (no SIGCHLD and reaper in between); with a
+// reaper the child is marked owned under the reaper's lock, so that the
+// reaper never collects it.
 func (r *reaper) start(fork func() (int, error)) (int, <-chan syscall.WaitStatus, error) {
-	ch := make(chan syscall.WaitStatus, 1)
-	if r == nil {
-		pid, err := fork()
-		if err != nil {
-			return 0, nil, err
-		}
-		go func() {
-			var ws syscall.WaitStatus
-			for {
-				if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
-					break
-				}
-			}
-			ch <- ws
-		}()
-		return pid, ch, nil
+	if r != nil {
+		r.mu.Lock()
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	pid, err := fork()
+	if r != nil {
+		if err == nil {
+			r.owned[pid] = true
+		}
+		r.mu.Unlock()
+	}
 	if err != nil {
 		return 0, nil, err
 	}
-	r.waiting[pid] = ch
+	ch := make(chan syscall.WaitStatus, 1)
+	go func() {
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+				break
+			}
+		}
+		ch <- ws
+		if r != nil {
+			r.mu.Lock()
+			delete(r.owned, pid)
+			r.mu.Unlock()
+			// Orphans that exited behind this child are the reaper's.
+			r.reap()
+		}
+	}()
 	return pid, ch, nil
 }
 

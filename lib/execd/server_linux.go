@@ -227,9 +227,18 @@ type server struct {
 }
 
 func (s *server) handle(c net.Conn) {
-	defer c.Close()
 	br := bufio.NewReaderSize(c, 16<<10)
-	bw := bufio.NewWriterSize(c, 16<<10)
+	// The writer is recycled (writers, client.go): nothing writes through
+	// it once an operation has returned (an exec's output senders are
+	// detached by then). The reader is not: an exec's connection reader
+	// may still be in it until the connection closes.
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(c)
+	defer func() {
+		c.Close()
+		bw.Reset(nil)
+		writers.Put(bw)
+	}()
 	typ, payload, err := readFrame(br, nil)
 	if err != nil || typ != FrameRequest {
 		return

@@ -1,8 +1,3 @@
-// Package oci brings linux/amd64 images into OCI image layouts on disk
-// (pulled from registries with containers/image, exported from the Docker
-// daemon), reads them back verified, and unpacks their layers into a
-// directory with umoci (used as a library: whiteouts, ownership and modes
-// as the layers say).
 package oci
 
 import (

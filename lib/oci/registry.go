@@ -19,13 +19,15 @@ import (
 	"go.podman.io/image/v5/manifest"
 	"go.podman.io/image/v5/oci/layout"
 	"go.podman.io/image/v5/pkg/blobinfocache/none"
+	"go.podman.io/image/v5/pkg/compression"
 	"go.podman.io/image/v5/types"
 )
 
-// Why not containers/image's copy package: it imports the signature
-// package, whose default build links GPGME through cgo (and needs
-// build tags everywhere else); staging copies one linux/amd64 image into
-// a layout, which is the loop below, with every blob verified.
+// Why not containers/image's copy package: staging copies one
+// linux/amd64 image into a layout, which is the loop below (every blob
+// verified), with the policy check copy makes (admit) before anything of
+// the image but its manifest is read; copy would also link the signature
+// package in untagged builds, which this package keeps buildable.
 
 // LayoutTag is the ref.name the pulled image gets in its layout (as
 // marin-shellbox's OCI_TAG).
@@ -43,6 +45,19 @@ type PullOptions struct {
 	CertDir string
 	// Insecure allows plain HTTP and unverified TLS.
 	Insecure bool
+	// DaemonHost is the Docker daemon a docker-daemon: source is read
+	// from ("" is containers/image's default, the local socket).
+	DaemonHost string
+	// DaemonCertDir holds a TLS daemon's ca.pem, cert.pem and key.pem.
+	DaemonCertDir string
+	// Policy is the containers-policy.json the image must satisfy; nil
+	// reads the default one (ReadPolicy("")).
+	Policy *Policy
+	// RegistriesDir is a registries.d directory: where signatures are
+	// looked up (lookaside, sigstore attachments); "" uses
+	// containers/image's (~/.config/containers/registries.d, else
+	// /etc/containers/registries.d).
+	RegistriesDir string
 }
 
 func (o PullOptions) system() *types.SystemContext {
@@ -52,6 +67,9 @@ func (o PullOptions) system() *types.SystemContext {
 		DockerCertPath:              o.CertDir,
 		DockerInsecureSkipTLSVerify: types.NewOptionalBool(o.Insecure),
 		DockerRegistryUserAgent:     "shellbox",
+		DockerDaemonHost:            o.DaemonHost,
+		DockerDaemonCertPath:        o.DaemonCertDir,
+		RegistriesDirPath:           o.RegistriesDir,
 	}
 }
 
@@ -76,20 +94,49 @@ func ParseSource(s string) (types.ImageReference, error) {
 // manifest list) into a new OCI layout at dir, tagged LayoutTag, with an
 // OCI manifest (Docker schema 2 manifests are converted; the layers are
 // the registry's bytes), and returns the digest of that manifest. Every
-// blob is checked against its digest as it arrives.
+// blob is checked against its digest as it arrives. The chosen image must
+// satisfy the signature policy (its refusal is a *PolicyError).
 func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptions) (string, error) {
+	policy := o.Policy
+	if policy == nil {
+		var err error
+		if policy, err = ReadPolicy(""); err != nil {
+			return "", err
+		}
+	}
 	sys := o.system()
 	source, err := src.NewImageSource(ctx, sys)
 	if err != nil {
 		return "", err
 	}
 	defer source.Close()
-	img, err := image.FromUnparsedImage(ctx, sys, image.UnparsedInstance(source, nil))
+	// As containers/image's copy: the instance is chosen from the list's
+	// manifest alone, and its signatures are checked before anything else
+	// of it is read.
+	unparsed := image.UnparsedInstance(source, nil)
+	top, mime, err := unparsed.Manifest(ctx)
 	if err != nil {
 		return "", err
 	}
-	_, mime, err := img.Manifest(ctx)
+	if manifest.MIMETypeIsMultiImage(mime) {
+		list, err := manifest.ListFromBlob(top, mime)
+		if err != nil {
+			return "", fmt.Errorf("manifest list: %w", err)
+		}
+		d, err := list.ChooseInstance(sys)
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", ErrPlatform, err)
+		}
+		unparsed = image.UnparsedInstance(source, &d)
+	}
+	if err := policy.admit(ctx, unparsed); err != nil {
+		return "", err
+	}
+	img, err := image.FromUnparsedImage(ctx, sys, unparsed)
 	if err != nil {
+		return "", err
+	}
+	if _, mime, err = img.Manifest(ctx); err != nil {
 		return "", err
 	}
 	if mime == manifest.DockerV2Schema1MediaType || mime == manifest.DockerV2Schema1SignedMediaType {
@@ -97,12 +144,6 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 	}
 	if err := checkPlatform(img.Inspect(ctx)); err != nil {
 		return "", err
-	}
-	converted := img
-	if mime != ispec.MediaTypeImageManifest {
-		if converted, err = img.UpdatedImage(ctx, types.ManifestUpdateOptions{ManifestMIMEType: ispec.MediaTypeImageManifest}); err != nil {
-			return "", fmt.Errorf("converting the manifest to OCI: %w", err)
-		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -116,16 +157,12 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 		return "", err
 	}
 	defer dest.Close()
-	// The config is the converted one (a Docker config becomes an OCI
-	// config, so it has a new digest); the layers are the source's.
-	cfg, err := converted.ConfigBlob(ctx)
-	if err != nil {
-		return "", err
-	}
-	if err := putBlob(ctx, dest, io.NopCloser(bytes.NewReader(cfg)), converted.ConfigInfo(), true); err != nil {
-		return "", err
-	}
-	for _, b := range converted.LayerInfos() {
+	// The layers are the source's bytes. A docker-daemon source names its
+	// uncompressed layers with the gzip media type (docker save's
+	// archive), so each layer's media type follows what its bytes are.
+	layers := img.LayerInfos()
+	relabel := false
+	for i, b := range layers {
 		if b.Digest.Algorithm() != digest.SHA256 {
 			return "", fmt.Errorf("blob %s: only sha256 digests are supported", b.Digest)
 		}
@@ -133,9 +170,41 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 		if err != nil {
 			return "", fmt.Errorf("fetching blob %s: %w", b.Digest, err)
 		}
-		if err := putBlob(ctx, dest, rc, b, false); err != nil {
+		algo, decompress, r, err := compression.DetectCompressionFormat(rc)
+		if err != nil {
+			rc.Close()
+			return "", fmt.Errorf("fetching blob %s: %w", b.Digest, err)
+		}
+		if compressed := decompress != nil; compressed != compressedType(b.MediaType) {
+			relabel = true
+		}
+		if decompress == nil {
+			layers[i].CompressionOperation = types.Decompress
+		} else {
+			layers[i].CompressionAlgorithm = &algo
+		}
+		if err := putBlob(ctx, dest, readCloser{r, rc}, b, false); err != nil {
 			return "", err
 		}
+	}
+	converted := img
+	if mime != ispec.MediaTypeImageManifest || relabel {
+		opts := types.ManifestUpdateOptions{ManifestMIMEType: ispec.MediaTypeImageManifest}
+		if relabel {
+			opts.LayerInfos = layers
+		}
+		if converted, err = img.UpdatedImage(ctx, opts); err != nil {
+			return "", fmt.Errorf("converting the manifest to OCI: %w", err)
+		}
+	}
+	// The config is the converted one (a Docker config becomes an OCI
+	// config, so it has a new digest).
+	cfg, err := converted.ConfigBlob(ctx)
+	if err != nil {
+		return "", err
+	}
+	if err := putBlob(ctx, dest, io.NopCloser(bytes.NewReader(cfg)), converted.ConfigInfo(), true); err != nil {
+		return "", err
 	}
 	man, _, err := converted.Manifest(ctx)
 	if err != nil {
@@ -156,6 +225,20 @@ func Pull(ctx context.Context, src types.ImageReference, dir string, o PullOptio
 	}
 	return string(d), nil
 }
+
+// compressedType: a layer media type that says its bytes are compressed.
+func compressedType(mediaType string) bool {
+	return strings.HasSuffix(mediaType, "gzip") || strings.HasSuffix(mediaType, "zstd")
+}
+
+// readCloser reads r (a blob with its first bytes peeked) and closes c
+// (the blob's stream).
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (r readCloser) Close() error { return r.c.Close() }
 
 func checkPlatform(info *types.ImageInspectInfo, err error) error {
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +71,13 @@ type Relay struct {
 	closeErr  error
 }
 
+// GroupAddresser is a machine whose task group's other members reach it at
+// addresses of its own rather than on a shared loopback (a member of a
+// gVisor group); the relay listens there too, on the same port.
+type GroupAddresser interface {
+	GroupAddrs() []string
+}
+
 // Serve starts the relay in m on guest loopback port and returns once the
 // guest listener is up. m must be a machine.ProcessMachine.
 func Serve(ctx context.Context, m machine.Machine, port int, h Handler) (*Relay, error) {
@@ -94,7 +102,13 @@ func Serve(ctx context.Context, m machine.Machine, port int, h Handler) (*Relay,
 	if err := m.Upload(ctx, bin, r.binary); err != nil {
 		return nil, fmt.Errorf("placing the relay program in the machine: %w", err)
 	}
-	r.proc, err = pm.OpenProcess(ctx, machine.Command{Argv: []string{r.binary, "-port", fmt.Sprint(port)}, OutputLimit: 4096})
+	argv := []string{r.binary, "-port", fmt.Sprint(port)}
+	if gm, ok := m.(GroupAddresser); ok && len(gm.GroupAddrs()) > 0 {
+		// The other members of its task group reach it there, not on its
+		// loopback (gVisor).
+		argv = append(argv, "-also", strings.Join(gm.GroupAddrs(), ","))
+	}
+	r.proc, err = pm.OpenProcess(ctx, machine.Command{Argv: argv, OutputLimit: 4096})
 	if err != nil {
 		r.removeBinary()
 		return nil, fmt.Errorf("starting the relay program: %w", err)

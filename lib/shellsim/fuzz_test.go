@@ -21,7 +21,8 @@ func FuzzRun(f *testing.F) {
 		"declare -A m; m[$a,$b]=1; (( m[x]++ )); echo ${!m[@]}", "read -ra a <<< ',,a,'", "trap 'echo $LINENO' ERR; false", "[[ a =~ ( ]]", "echo $(( 1 <<  70 ))", "${x", "$(", "mapfile -t a < /proc/self/status",
 		"f(){ ( f ); }; f", "f(){ echo $(f); }; f", "FUNCNEST=2; f(){ f; }; f", "x=a; while :; do x=$x$x; done",
 		"a=(x); while :; do a+=(\"${a[@]}\"); done", "printf '%2000000000d' 1", "printf '%-1000001s|' a",
-		"x=$(printf '(%.0s' {1..3000}); eval \"$x\"", "y=${x^^}; x=aa; while :; do x=$x$x; y=${x^^}; done",
+		"x=$(printf '(%.0s' {1..3000}); eval \"$x\"", "echo $((1 +)) ${x!}\nlet 1+; ((x = )); echo $[2 *]",
+		"x=1/0; echo $(( 2 ** -1 )) $((08)) $(( x /= 0 )) $(( a[1] % 0 ))", "readonly r=1\nr=2; echo no\necho yes", "y=${x^^}; x=aa; while :; do x=$x$x; y=${x^^}; done",
 	} {
 		f.Add(s)
 	}

@@ -211,7 +211,7 @@ func TestNestingLimits(t *testing.T) {
 		{`f(){ if (( $1 < 4000 )); then f $(( $1 + 1 )); else echo deep; fi; }; f 0`, "deep\n", ""},
 		{`FUNCNEST=abc; f(){ (( $1 < 100 )) && f $(( $1 + 1 )); }; f 0; echo ok`, "ok\n", ""},
 		{`x='eval "$x"'; eval "$x"`, "", "bash: line 1: maximum nesting level exceeded (10000)\n"},
-		{`echo '. /work/s' > /work/s; . /work/s`, "", "bash: line 1: maximum nesting level exceeded (10000)\n"},
+		{`echo '. /work/s' > /work/s; . /work/s`, "", "/work/s: line 1: maximum nesting level exceeded (10000)\n"}, // named as bash names errors in a sourced file
 		{`echo 'sh /work/s' > /work/s; sh /work/s; echo status $?`, "status 1\n", "/work/s: line 1: maximum nesting level exceeded (10000)\n"},
 	} {
 		env := shellsim.NewEnvironment(l)
@@ -283,11 +283,11 @@ func TestDeepSyntaxIsRefused(t *testing.T) {
 	l.CPU = 1 << 40
 	deep := strings.Repeat("(", 300000)
 	for _, tc := range []struct{ src, stderr string }{
-		{deep + "true" + strings.Repeat(")", 300000), "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
-		{"echo $((" + deep + "1" + strings.Repeat(")", 300000) + "))", "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{deep + "true" + strings.Repeat(")", 300000), "bash: -c: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{"echo $((" + deep + "1" + strings.Repeat(")", 300000) + "))", "bash: -c: line 1: syntax error: nesting deeper than 2000 levels\n"},
 		{`x=$(cat /work/p)1; echo $((x))`, "expression recursion level exceeded"},
-		{`x=$(cat /work/p); eval "$x"`, "bash: line 1: syntax error: nesting deeper than 2000 levels\n"},
-		{`sh -c "$(cat /work/p)"`, "sh: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{`x=$(cat /work/p); eval "$x"`, "bash: eval: line 1: syntax error: nesting deeper than 2000 levels\n"},
+		{`sh -c "$(cat /work/p)"`, "sh: -c: line 1: syntax error: nesting deeper than 2000 levels\n"},
 		{`awk "BEGIN{print $(cat /work/p)1}"`, "awk: cmd. line:1: fatal: nesting deeper than 2000 levels\n"},
 		{`jq -n "$(cat /work/p)1"`, "jq: error: nesting deeper than 2000 levels"},
 		{`f(){ (( $1 < 50 )) && f $(( $1 + 1 )); }; x=$(printf '(%.0s' {1..1500}); y=$(printf ')%.0s' {1..1500}); echo $(( ${x}1$y ))`, ""},

@@ -34,3 +34,12 @@ func (m *groupMember) OpenProcess(ctx context.Context, cmd machine.Command) (mac
 	}
 	return pm.OpenProcess(ctx, cmd)
 }
+
+// GroupAddrs passes through the addresses at which the other members reach
+// this one, when the backend gives each member its own (gVisor).
+func (m *groupMember) GroupAddrs() []string {
+	if ga, ok := m.Machine.(interface{ GroupAddrs() []string }); ok {
+		return ga.GroupAddrs()
+	}
+	return nil
+}

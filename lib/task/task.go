@@ -17,16 +17,17 @@ type Host interface {
 	machine.Factory
 	// NewGroup prepares the private network of one group whose members
 	// are named names (the primary first): each name resolves to the
-	// member inside every member, and nothing outside the group is
-	// reachable. It refuses, with an *machine.UnsupportedSpec, what the
-	// backend cannot do.
-	NewGroup(ctx context.Context, names []string) (Group, error)
+	// member inside every member. With network NetworkDeny nothing outside
+	// the group is reachable; with NetworkAllow the group also has the
+	// backend's ordinary route out. It refuses, with an
+	// *machine.UnsupportedSpec, what the backend cannot do.
+	NewGroup(ctx context.Context, names []string, network machine.NetworkPolicy) (Group, error)
 }
 
 // GroupChecker is a Host that can say, without acquiring anything,
 // whether it can run groups on this host.
 type GroupChecker interface {
-	CheckGroup() error
+	CheckGroup(network machine.NetworkPolicy) error
 }
 
 // CheckEnvironment rejects, without acquiring anything, a spec factory f
@@ -36,11 +37,11 @@ func CheckEnvironment(f machine.Factory, req machine.Requirements, spec Spec) er
 	if err := spec.Validate(); err != nil {
 		return err
 	}
-	for i, c := range spec.Containers {
-		if c.Machine.Network != machine.NetworkDeny {
-			return &machine.UnsupportedSpec{Backend: f.Backend(), Field: fmt.Sprintf("containers[%d].machine.network", i),
-				Reason: "every member of a task must use NetworkPolicy.DENY: a group has only its private network"}
-		}
+	network, err := groupNetwork(f, spec)
+	if err != nil {
+		return err
+	}
+	for _, c := range spec.Containers {
 		if err := f.CheckEnvironment(req, c.Machine); err != nil {
 			return fmt.Errorf("container %q: %w", c.Name, err)
 		}
@@ -53,9 +54,32 @@ func CheckEnvironment(f machine.Factory, req machine.Requirements, spec Spec) er
 		return noGroups(f, len(spec.Containers))
 	}
 	if gc, ok := host.(GroupChecker); ok {
-		return gc.CheckGroup()
+		return gc.CheckGroup(network)
 	}
 	return nil
+}
+
+// groupNetwork is the one network policy of a group's members: DENY (the
+// private network only) or ALLOW (the private network and the backend's
+// route out), the same for every member. A one-member task is a plain
+// machine and takes any policy its factory does.
+func groupNetwork(f machine.Factory, spec Spec) (machine.NetworkPolicy, error) {
+	first := spec.Containers[0].Machine.Network
+	if len(spec.Containers) == 1 {
+		return first, nil
+	}
+	for i, c := range spec.Containers {
+		field := fmt.Sprintf("containers[%d].machine.network", i)
+		switch {
+		case c.Machine.Network != machine.NetworkDeny && c.Machine.Network != machine.NetworkAllow:
+			return "", &machine.UnsupportedSpec{Backend: f.Backend(), Field: field,
+				Reason: fmt.Sprintf("a group's members use NetworkPolicy.DENY (private network only) or all NetworkPolicy.ALLOW (with a route out), not %q", c.Machine.Network)}
+		case c.Machine.Network != first:
+			return "", &machine.UnsupportedSpec{Backend: f.Backend(), Field: field,
+				Reason: fmt.Sprintf("the members of a group share one network policy: %q has %q, %q has %q", spec.Containers[0].Name, first, c.Name, c.Machine.Network)}
+		}
+	}
+	return first, nil
 }
 
 func noGroups(f machine.Factory, n int) error {
@@ -139,11 +163,9 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	for i, c := range spec.Containers {
-		if c.Machine.Network != machine.NetworkDeny {
-			return nil, &machine.UnsupportedSpec{Backend: f.Backend(), Field: fmt.Sprintf("containers[%d].machine.network", i),
-				Reason: "every member of a task must use NetworkPolicy.DENY: a group has only its private network"}
-		}
+	network, err := groupNetwork(f, spec)
+	if err != nil {
+		return nil, err
 	}
 	ordered := []Container{}
 	for _, c := range spec.Containers {
@@ -167,7 +189,7 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 			return nil, noGroups(f, len(ordered))
 		}
 		if gc, ok := host.(GroupChecker); ok {
-			if err := gc.CheckGroup(); err != nil {
+			if err := gc.CheckGroup(network); err != nil {
 				return nil, err
 			}
 		}
@@ -175,7 +197,7 @@ func Create(ctx context.Context, f machine.Factory, spec Spec) (t *Task, err err
 		for i, c := range ordered {
 			names[i] = c.Name
 		}
-		if t.group, err = host.NewGroup(ctx, names); err != nil {
+		if t.group, err = host.NewGroup(ctx, names, network); err != nil {
 			return nil, err
 		}
 	}

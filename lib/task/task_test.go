@@ -54,11 +54,45 @@ func TestOneMemberTaskOnAnyBackend(t *testing.T) {
 	if !errors.As(err, &unsupported) || unsupported.Field != "containers" {
 		t.Fatalf("two members on shellsim: %v", err)
 	}
-	allow := simSpec()
-	allow.Network = machine.NetworkAllow
-	_, err = task.Create(ctx, f, task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: allow}}})
-	if !errors.As(err, &unsupported) || unsupported.Field != "containers[0].machine.network" {
-		t.Fatalf("an ALLOW member: %v", err)
+}
+
+// A group's members share one policy, DENY or ALLOW; a one-member task
+// takes what its factory takes.
+func TestGroupNetworkPolicy(t *testing.T) {
+	f := newSimFactory(t)
+	ctx := context.Background()
+	with := func(p machine.NetworkPolicy) machine.Spec {
+		s := simSpec()
+		s.Network = p
+		if p == machine.NetworkAllowlist {
+			s.AllowedHosts = []string{"example.com"}
+		}
+		return s
+	}
+	group := func(a, b machine.NetworkPolicy) task.Spec {
+		return task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: with(a)}, {Name: "db", Machine: with(b), Command: []string{"true"}}}}
+	}
+	var un *machine.UnsupportedSpec
+	for _, c := range []struct {
+		spec          task.Spec
+		field, reason string
+	}{
+		{group(machine.NetworkDeny, machine.NetworkAllow), "containers[1].machine.network", "share one network policy"},
+		{group(machine.NetworkAllow, machine.NetworkDeny), "containers[1].machine.network", "share one network policy"},
+		{group(machine.NetworkAllowlist, machine.NetworkAllowlist), "containers[0].machine.network", "DENY"},
+	} {
+		if err := task.CheckEnvironment(f, machine.Requirements{}, c.spec); !errors.As(err, &un) || un.Field != c.field || !strings.Contains(un.Reason, c.reason) {
+			t.Fatalf("CheckEnvironment(%s, %s): %v", c.spec.Containers[0].Machine.Network, c.spec.Containers[1].Machine.Network, err)
+		}
+		if _, err := task.Create(ctx, f, c.spec); !errors.As(err, &un) || un.Field != c.field {
+			t.Fatalf("Create(%s, %s): %v", c.spec.Containers[0].Machine.Network, c.spec.Containers[1].Machine.Network, err)
+		}
+	}
+	// One member: the factory's own answer (shellsim has no network).
+	_, err := task.Create(ctx, f, task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: with(machine.NetworkAllow)}}})
+	_, direct := f.Create(ctx, with(machine.NetworkAllow))
+	if err == nil || direct == nil || err.Error() != direct.Error() {
+		t.Fatalf("a one-member ALLOW task: %v; the factory: %v", err, direct)
 	}
 }
 

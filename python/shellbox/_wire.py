@@ -2335,7 +2335,8 @@ class ComposeTaskRequest:
     """ComposeTaskRequest starts a Docker Compose project as a task group
     (lib/task/compose): env interpolates the files, primary_build (a build
     context) or primary_image gives the primary its image unless the files
-    do, primary_env joins the primary's environment.
+    do, primary_env joins the primary's environment; network is every
+    member's policy ("deny", the default, or "allow").
     """
 
     factory: int = 0
@@ -2347,6 +2348,7 @@ class ComposeTaskRequest:
     primary_build: str | None = None
     primary_image: str | None = None
     primary_env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    network: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_ComposeTaskRequest(self)
@@ -2368,6 +2370,7 @@ class ComposeTaskRequest:
             primary_build=v.get("primary_build"),
             primary_image=v.get("primary_image"),
             primary_env=_maybe(_dict_same, v.get("primary_env"), dict()),
+            network=v.get("network"),
         )
 
 
@@ -2392,6 +2395,9 @@ def _encode_ComposeTaskRequest(v: Any) -> dict[str, Any]:
     if x is not None:
         out["primary_image"] = _text(x)
     out["primary_env"] = _values_text(getattr(v, "primary_env", None))
+    x = getattr(v, "network", None)
+    if x is not None:
+        out["network"] = _text(x)
     return out
 
 
@@ -2580,14 +2586,24 @@ def _encode_RelayResponse(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class PrepareImageRequest:
-    """PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
-    layout under cache, with the Docker daemon of options.
+    """PrepareImageRequest turns a RegistryImage (pulled from its registry) or
+    DockerfileSource (built by the Docker daemon of options) into an OCI
+    layout under cache.
     """
 
     source: Source = None
     cache: str = ""
     #: the Docker factory's
     options: Any = None
+    #: AuthFile holds registry credentials (containers-auth.json or a Docker
+    #: config.json); "" uses containers/image's lookup.
+    authfile: str | None = None
+    #: CertDir holds the registry's CA and client certificates; "" uses
+    #: /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
+    cert_dir: str | None = None
+    #: Policy is the containers-policy.json the image must satisfy; "" uses
+    #: the host's (lib/oci.ReadPolicy).
+    policy: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return _encode_PrepareImageRequest(self)
@@ -2603,6 +2619,9 @@ class PrepareImageRequest:
             source=_decode_Source(v.get("source")),
             cache=v.get("cache", ""),
             options=v.get("options"),
+            authfile=v.get("authfile"),
+            cert_dir=v.get("cert_dir"),
+            policy=v.get("policy"),
         )
 
 
@@ -2611,6 +2630,15 @@ def _encode_PrepareImageRequest(v: Any) -> dict[str, Any]:
     out["source"] = _encode_Source(getattr(v, "source", None))
     out["cache"] = _text(getattr(v, "cache", None))
     out["options"] = getattr(v, "options", None)
+    x = getattr(v, "authfile", None)
+    if x is not None:
+        out["authfile"] = _text(x)
+    x = getattr(v, "cert_dir", None)
+    if x is not None:
+        out["cert_dir"] = _text(x)
+    x = getattr(v, "policy", None)
+    if x is not None:
+        out["policy"] = _text(x)
     return out
 
 
@@ -2842,7 +2870,9 @@ class LocalOptions:
     #: cgroup's pids.max when the host has one; 0 means 1024.
     pids_limit: int = 0
     #: SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
-    #: /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+    #: /bin, /sbin, /lib* and /etc writable per machine (see the launcher's
+    #: overlay_linux.go, and userns_overlay_linux.go without root, which
+    #: needs fuse-overlayfs).
     system_directories: str = ""
     #: TTL, in seconds, closes a machine that lives that long (nil: never).
     ttl: float | None = None
@@ -2962,6 +2992,14 @@ class QemuOptions:
     #: RegistryCertDir holds the registry's CA certificate (ca.crt) and
     #: client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
     registry_cert_dir: str = ""
+    #: Policy is the containers-policy.json RegistryImage pulls must
+    #: satisfy; "" reads the host's ($CONTAINERS_POLICY_JSON,
+    #: ~/.config/containers/policy.json, /etc/containers/policy.json) and,
+    #: when none exists, accepts every image (see oci.ReadPolicy).
+    policy: str = ""
+    #: RegistriesDir is the registries.d that says where signatures are
+    #: (lookaside, sigstore attachments); "" uses containers/image's.
+    registries_dir: str = ""
     #: RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
     #: file restored machines map copy-on-write) or "stream" (in the
     #: migration stream, loaded by each restore).
@@ -2996,6 +3034,8 @@ class QemuOptions:
             docker_host=v.get("docker_host", ""),
             authfile=v.get("authfile", ""),
             registry_cert_dir=v.get("registry_cert_dir", ""),
+            policy=v.get("policy", ""),
+            registries_dir=v.get("registries_dir", ""),
             restore_ram=v.get("restore_ram", ""),
             cache_max_mb=v.get("cache_max_mb", 0),
             restore=v.get("restore"),
@@ -3014,6 +3054,8 @@ def _encode_QemuOptions(v: Any) -> dict[str, Any]:
     out["docker_host"] = _text(getattr(v, "docker_host", None))
     out["authfile"] = _text(getattr(v, "authfile", None))
     out["registry_cert_dir"] = _text(getattr(v, "registry_cert_dir", None))
+    out["policy"] = _text(getattr(v, "policy", None))
+    out["registries_dir"] = _text(getattr(v, "registries_dir", None))
     out["restore_ram"] = _text(getattr(v, "restore_ram", None))
     out["cache_max_mb"] = getattr(v, "cache_max_mb", None)
     x = getattr(v, "restore", None)
@@ -3112,13 +3154,14 @@ def _encode_DaytonaOptions(v: Any) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class IrisOptions:
-    """Options are the Python factory's keyword arguments (the Python factory
-    resolves cluster= to a controller URL).
-    """
+    """Options are the Python factory's keyword arguments."""
 
+    #: Cluster names the cluster whose config (see ResolveCluster) gives
+    #: the controller's URL; exactly one of Cluster and ControllerURL.
+    cluster: str = ""
     controller_url: str = ""
     #: Token is sent as "Authorization: Bearer <token>" ("" : $IRIS_TOKEN,
-    #: else no header).
+    #: else $MARIN_CLUSTER_TOKEN as marin-iris sends it, else no header).
     token: str = ""
     #: User owns the jobs (their ids are /<user>/<name>); "" is the OS user.
     user: str = ""
@@ -3144,6 +3187,7 @@ class IrisOptions:
     @classmethod
     def from_json(cls, v: Any) -> IrisOptions:
         return cls(
+            cluster=v.get("cluster", ""),
             controller_url=v.get("controller_url", ""),
             token=v.get("token", ""),
             user=v.get("user", ""),
@@ -3156,6 +3200,7 @@ class IrisOptions:
 
 def _encode_IrisOptions(v: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    out["cluster"] = _text(getattr(v, "cluster", None))
     out["controller_url"] = _text(getattr(v, "controller_url", None))
     out["token"] = _text(getattr(v, "token", None))
     out["user"] = _text(getattr(v, "user", None))

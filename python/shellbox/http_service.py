@@ -10,7 +10,11 @@ async) takes an HttpRequest and returns an HttpResponse. Only GET and POST reach
 it (others get 405); bodies are at most 4 MiB each way (a larger request gets
 413, a larger response becomes 502); at most 16 requests wait at once (more get
 503); no header crosses; an exception becomes 502 with no detail in the guest.
-In a task group, one relay serves every member through the shared loopback.
+In a task group, one relay serves every member: through the shared loopback
+(local, docker), or under gVisor, where members share no loopback, also on the
+member's own address on the group's private link (never on Docker's bridge), so
+the others reach it at ``http://<member>:<port>``; the yielded URL (127.0.0.1)
+is the serving member's own.
 On ShellSim the relay is a virtual route: ``curl``/``wget`` to the port inside
 the simulation call the handler, with the same limits."""
 

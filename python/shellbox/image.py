@@ -85,26 +85,34 @@ def prepare_image(
     authfile: Path | None = None,
     policy: Path | None = None,
 ) -> PreparedImage:
-    """Pull (RegistryImage) or build (DockerfileSource) the linux/amd64 image with the Docker daemon and
-    export it, in Go, into an OCI layout under ``cache`` named by its manifest digest; no skopeo.
+    """Copy the linux/amd64 image into an OCI layout under ``cache`` named by its manifest digest
+    (``cache/sha256-<hex>``), in Go with containers/image; no skopeo. A RegistryImage is pulled from its
+    registry (a manifest list gives its linux/amd64 image; every blob is checked against its digest); a
+    DockerfileSource is built by the Docker daemon and copied out of it.
 
-    Registry credentials are the daemon's; ``authfile`` and ``policy`` (skopeo's credential file and
-    signature policy) have no equivalent here and are refused rather than ignored. Blocks until done,
-    as marin-shellbox's does."""
+    ``authfile`` is a containers-auth.json or Docker config.json with the registry's credentials (absent:
+    containers/image's lookup, $REGISTRY_AUTH_FILE then ~/.docker/config.json); a registry's CA is found in
+    /etc/containers/certs.d/<host:port>/ as skopeo finds it. ``policy`` is the containers-policy.json the
+    image must satisfy (signatures checked by containers/image); absent, the host's policy applies
+    ($CONTAINERS_POLICY_JSON, ~/.config/containers/policy.json, /etc/containers/policy.json), and with
+    none every image is accepted, as marin-shellbox's skopeo --insecure-policy. Blocks until done, as
+    marin-shellbox's does."""
     from shellbox import _go, _native, _wire
 
-    if authfile is not None:
-        raise ValueError("authfile: the Docker daemon pulls with its own credentials (docker login)")
-    if policy is not None:
-        raise ValueError("policy: signature policies are not supported; the daemon verifies TLS")
     if isinstance(source, RegistryImage) and ("://" in source.reference or not source.reference.strip()):
         raise ValueError("RegistryImage requires a container image reference without a URL scheme")
     if not isinstance(source, (RegistryImage, DockerfileSource)):
         raise TypeError(f"prepare_image takes a RegistryImage or DockerfileSource, not {type(source).__name__}")
     Path(cache).mkdir(parents=True, exist_ok=True)
     _native.library()
-    request = _wire.PrepareImageRequest(source=source, cache=str(Path(cache).absolute()))
-    # A failed pull, build or export raises MachineStartupError, a RuntimeError as marin-shellbox's is.
+    request = _wire.PrepareImageRequest(
+        source=source,
+        cache=str(Path(cache).absolute()),
+        authfile=None if authfile is None else str(Path(authfile).absolute()),
+        policy=None if policy is None else str(Path(policy).absolute()),
+    )
+    # A failed or refused pull raises RuntimeError and a failed build MachineStartupError (a RuntimeError),
+    # as marin-shellbox's failed skopeo or docker run does.
     reply = _go.call_sync(0, _wire.ROOT_PREPARE_IMAGE, request)
     return PreparedImage(Path(reply.header.layout), reply.header.manifest_digest, source)
 

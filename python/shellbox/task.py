@@ -5,8 +5,18 @@ others run their image's entrypoint and command (or ``command``) as services.
 ``await factory.create_task(TaskSpec(...))`` starts every member without
 waiting for health; ``await task.wait_ready()`` runs the readiness probes;
 closing the task, any member, or a member's main process ending tears the whole
-group down. Every backend runs one-member tasks; local (as root) and docker run
-groups; the others refuse them with UnsupportedMachineSpec naming the reason."""
+group down. Every backend runs one-member tasks; local (as root), docker and
+gvisor (as root) run groups; the others refuse them with UnsupportedMachineSpec
+naming the reason.
+
+A group's members share one network policy: all ``NetworkPolicy.DENY`` (the
+group's private network and nothing else) or all ``NetworkPolicy.ALLOW`` (also
+the backend's ordinary route out: Docker's bridge; local refuses it); mixed
+policies raise ValueError, and a one-member task takes any policy its factory
+takes. Under gVisor members are linked by a network rather than one shared
+loopback: a service must listen on 0.0.0.0 (or its member's address) to be
+reached by the others; ``Task.endpoint`` is ``"member:port"`` on every
+backend."""
 
 from __future__ import annotations
 
@@ -135,10 +145,15 @@ class TaskSpec:
             raise _invalid("containers", f"container names must be unique, got {names}")
         if self.primary not in names:
             raise _invalid("primary", f"{self.primary!r} is not the name of a container")
-        for c in self.containers:
-            if c.machine.network != NetworkPolicy.DENY:
+        if len(self.containers) > 1:
+            policies = {c.name: c.machine.network for c in self.containers}
+            if len(set(policies.values())) > 1:
+                raise _invalid("network", f"the members of a group share one network policy, got {policies}")
+            if self.containers[0].machine.network not in (NetworkPolicy.DENY, NetworkPolicy.ALLOW):
                 raise _invalid(
-                    "network", f"container {c.name!r}: every member must use NetworkPolicy.DENY (a group has only its private network)"
+                    "network",
+                    "a group's members all use NetworkPolicy.DENY (the private network only) or all NetworkPolicy.ALLOW "
+                    f"(also a route out), not {self.containers[0].machine.network}",
                 )
 
 
@@ -203,12 +218,15 @@ async def create_compose_task(
     primary_build: str | PathLike[str] | None = None,
     primary_image: str | None = None,
     primary_env: Mapping[str, str] | None = None,
+    network: NetworkPolicy = NetworkPolicy.DENY,
 ) -> Task:
     """A Docker Compose project as a task group (Harbor's multi-container
     tasks): each service a member, ``primary`` the one agents drive. ``env``
     interpolates ``${VAR}`` in the files; ``primary_build`` (a build context)
     or ``primary_image`` gives the primary its image unless the files do (as
-    Harbor's base file); ``primary_env`` joins the primary's environment. Keys a
+    Harbor's base file); ``primary_env`` joins the primary's environment;
+    ``network`` is every member's policy (DENY: the private network only; ALLOW:
+    also a route out, for a task that allows internet). Keys a
     group cannot honour (ports, volumes, other networks, privileges, ...) raise
     UnsupportedMachineSpec naming the key."""
     request = _wire.ComposeTaskRequest(
@@ -221,6 +239,7 @@ async def create_compose_task(
         primary_build=os.path.abspath(primary_build) if primary_build else None,
         primary_image=primary_image,
         primary_env=dict(primary_env or {}),
+        network=NetworkPolicy(network).value,
     )
     head: _wire.CreateTaskReply = (await _go.call(0, _wire.ROOT_CREATE_COMPOSE_TASK, request)).header
     return Task(head.handle, None, _members(factory, head, {}), head.primary)

@@ -34,19 +34,122 @@ var errorCases = []struct{ name, src string }{
 	{"readonly_read", "readonly x=1; echo hi | { read x; echo st=$?; }; echo b"},
 	{"readonly_read_toplevel", "readonly x=1; read x <<< hi; echo st=$?; echo b"},
 	{"readonly_printf_v", "readonly x=1; printf -v x hi; echo st=$?; echo b"},
+	{"readonly_next_line", "readonly x=1\nx=2; echo same line\necho st=$? b $x"},
+	{"readonly_in_function_next_line", "readonly x=1\nf(){ x=2; echo in; }\nf; echo same\necho st=$? b"},
+
+	// Arithmetic errors: bash's wording, and the rest of the line is
+	// abandoned (status 1) while the next lines run.
+	{"div_zero", "echo a; echo $((1/0)); echo st=$?; echo b\necho st=$? c"},
+	{"mod_zero", "x=5\necho $(( x % 0 ))\necho st=$? b"},
+	{"div_assign", "x=5\necho $(( x /= 0 ))\necho st=$? x=$x"},
+	{"div_token", "echo $(( 1 / (0) + 2 ))\necho $(( 1 ? 2 / 0 : 3 ))\necho $(( (1/0) ))\necho b"},
+	{"exponent_negative", "echo $((2**-1))\necho $(( 2 ** (0-1) ))\necho st=$? b"},
+	{"base_too_great", "echo $((08))\necho $((2#3))\necho b"},
+	{"base_invalid", "echo $((65#3))\necho b"},
+	{"base_constants", "echo $(( 64#@_ )) $(( 36#zZ ))\necho $(( 08 + 1 ))\necho $(( 0x1G ))\nx=08; echo $(( x + 1 ))\necho $(( 2# ))\necho $(( 37#Z ))\necho b"},
+	{"arith_unknown_chars", "echo $(( @ 1 ))\necho $(( 1 @ ))\necho $(( 1 $ 2 ))\necho $(( ++ ))\necho $(( 1 +* 2 ))\necho $(( \"1\" + ))\necho b"},
+	{"arith_value_expr", "x=1/0\necho $((x + 1))\necho b"},
+	{"arith_array_elem", "a=(1 2)\necho $(( a[1] / 0 + 3 ))\necho b"},
+	{"arith_expanded", "x=4\necho $(( $x / 0 ))\necho b"},
+	{"arith_assignment_word", "x=$(( 1/0 ))\necho st=$? b"},
+	{"arithcmd_div", "echo a; (( 1/0 )); echo st=$? b"},
+	{"arithcmd_post_inc", "x=3; (( x++ / 0 ))\necho b $x"},
+	{"let_div", "let 1/0 y=2; echo st=$? y=$y"},
+	{"arith_in_function", "f(){ echo $((1/0)); echo in; }\nf; echo st=$?\necho b"},
+	{"arith_in_subshell", "( echo $((1/0)); echo in ); echo st=$? b"},
+	{"arith_in_cmdsubst", "x=$(echo $((1/0)); echo in); echo \"st=$? x=$x\""},
+	{"arith_in_eval", "eval 'echo $((1/0)); echo in'; echo st=$? b"},
+	{"arith_in_eval_lines", "echo x\n\neval \"echo a\necho \\$((1/0))\necho in\"\necho st=$? $LINENO"},
+	{"arith_in_source", "printf 'echo s\\necho $((1/0)); echo in\\necho t\\n' > t3\n. ./t3\necho st=$? b"},
+	{"arith_in_pipeline", "echo $((1/0)) | cat; echo st=$? b"},
+	{"arith_in_background", "echo $((1/0)) & wait; echo st=$? b"},
+	{"arith_in_if", "if true; then\n  echo $((1/0))\n  echo in\nfi\necho st=$? b"},
+	{"arith_in_loop", "for i in 1 2; do echo $((i/0)); done; echo st=$? b\necho c"},
+	{"arith_in_until_loop", "until false; do x=${y!}; done\necho c"},
+	{"arith_in_cstyle_loop_body", "for ((;;)); do (( 1/0 )); echo $((1/0)); done\necho c"},
+	{"arith_in_while_condition", "while echo $((1/0)); do echo in; done\necho c"},
+	{"arith_in_nested_loops", "x=0; while (( x++ < 3 )); do echo $x; for i in 1 2; do echo ${i:1/0}; done; done\necho st=$? c"},
+	{"arith_in_redirections", "echo > $((1/0))\necho hi > ${x!}\ncat <<< $((1/0))\necho c"},
+	{"arith_errexit", "set -e\necho $((1/0))\necho st=$? b"},
+	{"arith_in_test_clause", "[[ 1/0 -eq 1 ]]; echo st=$? b\n[[ 1 -eq \"1 +\" ]]; echo st=$?"},
+	{"arith_in_substring", "x=abc; echo ${x:1/0}; echo st=$? b\necho c"},
+	{"arith_in_for_cstyle", "for ((i=0; i<1/0; i++)); do echo $i; done; echo st=$? b\necho c"},
+	{"arith_text_semantics", "x=1+2; echo $(( $x * 3 )) $(( x * 3 ))\ny=2+1; echo $(( --y )) $y; z=1+1; (( z += 2 )); echo $z\na=(1 2 3); i=1; echo $(( a[i+1] * \"2\" )) $(( ${a[0]} + $(echo 4) ))\necho $(( -- y )) $(( y ++ )) $y $(( ++ 0 ))"},
+	{"arith_expansion_fails_once", "set -u; echo $(( $(echo hi >&2; echo 1) + $zz ))\necho b"},
+	{"arith_recursion", "x=x; echo $((x))\nx=y; y=x; echo $((x + 1))\necho b"},
+	{"arith_nounset", "set -u; echo $((zz+1))\necho b"},
+	{"arith_integer_assign", "declare -i n; n=\"3 + \"; echo st=$? $n\necho x; n=1/0; echo y\necho b"},
+	{"arith_subscript_read", "a=(1)\necho ${a[1/0]}; echo c\necho b"},
+	{"arith_subscript_assign", "a=(1 2); a[1/0]=3; echo st=$? b\necho c"},
+	{"arith_subscript_compound", "a=([1/0]=3); echo st=$? b\necho c"},
+	{"arith_subscript_in_subshell", "( a=(1); echo ${a[1/0]}; echo in )\necho st=$?"},
+	{"arith_in_exit_trap", "trap 'echo $((1/0)); echo in' EXIT\necho a"},
+
+	// Errors the parser finds in arithmetic and ${...}: bash finds them
+	// when the line runs, so the lines before run.
+	{"arith_syntax_operand", "echo a\necho $((1 +)); echo b\necho st=$? c"},
+	{"arith_syntax_pow", "echo a; echo $(( 2 ** )); echo b\necho c"},
+	{"arith_syntax_cmd", "echo a; ((x = )); echo st=$? b"},
+	{"arith_syntax_let_quoted", "echo a; let \"1 +\" y=2; echo st=$? b $y"},
+	{"arith_syntax_let", "let 1+ ; echo st=$?"},
+	{"arith_syntax_forms", "echo $(( 1 2 ))\necho $(( 1 @ 2 ))\necho $(( 1 ? 2 ))\necho $(( 1 = 2 ))\necho b"},
+	{"arith_syntax_in_quotes", "echo \"$((1 +))\"; echo b\necho c"},
+	{"arith_syntax_bracket", "echo $[1+]\necho b"},
+	{"arith_syntax_expanded", "x=3\necho $(( $x + ))\necho b"},
+	{"arith_syntax_in_function", "f(){ echo $(( 2 ** )); echo in; }; echo a; f; echo st=$? b\necho c"},
+	{"arith_syntax_two", "echo $((1 +)) $((2 *))\necho b\necho $((3 -))\necho c"},
+	{"arith_syntax_for_cond", "for ((i=0; i<; i++)); do :; done; echo st=$?\necho next"},
+	{"arith_syntax_for_post", "for ((i=0; i<2; i+=)); do echo $i; done; echo st=$?\necho next"},
+	{"arith_syntax_for_init", "for (( i=+ ; i<2; i++)); do echo $i; done; echo st=$?\necho next"},
+	{"arith_syntax_subscript_assign", "a=(1 2); a[1+]=2; echo st=$?\necho next"},
+	{"arith_syntax_subscript_append", "a=(1 2); a[ 1 * ]+=2; echo st=$? ${a[@]}\necho next"},
+	{"arith_syntax_subscript_read", "a=(1 2); echo ${a[1+]}; echo st=$?\necho next"},
+	{"arith_single_quotes", "echo $(( 'a' + 1 ))\necho b"},
+	{"indirect_invalid_name", "x=\"a b\"; echo ${!x}; echo st=$?\nx=; echo ${!x}\nunset x; echo ${!x}\necho c"},
+	{"substring_negative_length", "x=abc; echo ${x:1:-5}; echo st=$?\necho ${x:1:-1} ${x: -2:-1} ${x:1:-2}\ny=-5; echo ${x:1:y}\necho ${x:1:-1-4}\necho c"},
+	{"substring_negative_length_list", "a=(1 2); echo ${a[@]:1:-5}; echo st=$?\necho \"${a[@]:0:-1}\" c\nset -- a b c; echo ${@:1:-1}\necho c"},
+	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
+	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
+
+	// Genuine syntax errors: the lines before run, then the shell exits 2
+	// with bash's wording.
+	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},
+	{"syntax_if_at_end", "echo a; if"},
+	{"syntax_unclosed_double_quote", "echo a\necho \"b\necho c"},
+	{"syntax_unclosed_single_quote", "echo a\necho 'b\n"},
+	{"syntax_unclosed_backquote", "echo a; echo `echo b\n"},
+	{"syntax_unclosed_cmdsubst", "echo a\necho $(echo b\n"},
+	{"syntax_unclosed_arith", "echo a\necho $((1+2)"},
+	{"syntax_unclosed_group", "echo a\n{ echo b\n"},
+	{"syntax_unclosed_function", "echo a\nf() {\necho b"},
+	{"syntax_unclosed_array", "echo a\nx=(1 2\n"},
+	{"syntax_unexpected_fi", "echo a\necho b; fi\necho c"},
+	{"syntax_unexpected_paren", "echo a\necho b )\necho c"},
+	{"syntax_unexpected_then", "echo a\nif then fi\necho c"},
+	{"syntax_empty_while", "echo a\nwhile; do :; done"},
+	{"syntax_unexpected_done", "echo a\ndone"},
+	{"syntax_dsemi", "echo a\necho b;;\necho c"},
+	{"syntax_redirect_without_word", "echo a\necho >"},
+	{"syntax_pipe_at_end", "echo a | "},
+	{"syntax_inside_loop", "echo a\nwhile true; do\n  echo b; fi\ndone"},
+	{"syntax_after_continuation", "echo a \\\n  b; fi"},
+	{"syntax_after_exit", "x=1\nexit 3\nif"},
+	{"syntax_in_eval", "eval \"echo a; if\"; echo st=$?\neval \"echo a\nif true\"; echo st=$?\neval \"echo \\\"a\"; echo st=$?\necho c"},
+	{"syntax_in_eval_token", "eval \"fi\"; echo st=$?\nf(){ eval \"fi\"; }; f; echo st=$?"},
+	{"syntax_in_eval_exit", "eval \"exit 4\nif\"; echo no"},
+	{"syntax_in_source", "printf 'echo s\\nif true\\n' > t4; . ./t4; echo st=$?\necho c"},
 }
 
 // errorModes are the ways a script reaches bash; each is run the same way
-// inside ShellSim (a nested bash) and on the host. -c diagnostics differ in
-// bash's line-number prefix, so only stdout and status are compared there.
+// inside ShellSim (a nested bash) and on the host; stdout, stderr and the
+// exit status must be identical.
 var errorModes = []struct {
-	name       string
-	cmd        string // run in a directory holding the script as s.sh
-	withStderr bool
+	name string
+	cmd  string // run in a directory holding the script as s.sh
 }{
-	{"file", "bash s.sh", true},
-	{"stdin", "bash < s.sh", true},
-	{"dash_c", `bash -c "$(cat s.sh)"`, false},
+	{"file", "bash s.sh"},
+	{"stdin", "bash < s.sh"},
+	{"dash_c", `bash -c "$(cat s.sh)"`},
 }
 
 func TestShellErrors(t *testing.T) {
@@ -55,42 +158,68 @@ func TestShellErrors(t *testing.T) {
 	}
 	for _, tc := range errorCases {
 		for _, m := range errorModes {
-			t.Run(tc.name+"/"+m.name, func(t *testing.T) {
-				dir := t.TempDir()
-				if err := os.WriteFile(filepath.Join(dir, "s.sh"), []byte(tc.src+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				cmd := exec.CommandContext(ctx, "bash", "-c", m.cmd)
-				cmd.Dir, cmd.Env = dir, hostEnv
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				status := 0
-				if err := cmd.Run(); err != nil {
-					ee, ok := err.(*exec.ExitError)
-					if !ok {
-						t.Fatal(err)
-					}
-					status = ee.ExitCode()
-				}
-
-				env := shellsim.NewEnvironment(shellsim.DefaultLimits())
-				setup := "cat > s.sh <<'__SCRIPT__'\n" + tc.src + "\n__SCRIPT__\n"
-				if r := env.Run(ctx, setup, nil); r.Outcome.ExitStatus != 0 {
-					t.Fatalf("writing the script: %s", r.Stderr)
-				}
-				r := env.Run(ctx, m.cmd, nil)
-				if got := string(r.Stdout); got != out.String() {
-					t.Errorf("stdout:\nbash:     %q\nshellsim: %q", out.String(), got)
-				}
-				if m.withStderr && string(r.Stderr) != errb.String() {
-					t.Errorf("stderr:\nbash:     %q\nshellsim: %q", errb.String(), r.Stderr)
-				}
-				if r.Outcome.ExitStatus != status {
-					t.Errorf("exit status: bash %d, shellsim %d (stderr %q)", status, r.Outcome.ExitStatus, r.Stderr)
-				}
-			})
+			t.Run(tc.name+"/"+m.name, func(t *testing.T) { compareWithBash(t, tc.src, m.cmd) })
 		}
+	}
+}
+
+// syntaxCheckCases are checked with bash -n: syntax errors are reported
+// (in bash's words), arithmetic and substitution errors are not, since
+// bash finds those only when the line runs.
+var syntaxCheckCases = []struct{ name, src string }{
+	{"if_without_fi", "echo a\nif true\n"},
+	{"unclosed_quote", "echo \"a\n"},
+	{"unexpected_fi", "fi\n"},
+	{"deferred_arith", "echo $((1 +))\n((x = ))\nlet 1+\necho ${x!}\n"},
+}
+
+func TestShellSyntaxCheck(t *testing.T) {
+	for _, tc := range syntaxCheckCases {
+		for _, m := range []struct{ name, cmd string }{
+			{"file", "bash -n s.sh"}, {"stdin", "bash -n < s.sh"}, {"dash_c", `bash -n -c "$(cat s.sh)"`},
+		} {
+			t.Run(tc.name+"/"+m.name, func(t *testing.T) { compareWithBash(t, tc.src, m.cmd) })
+		}
+	}
+}
+
+// compareWithBash runs cmd in a directory holding src as s.sh, on the
+// host and in ShellSim, and compares stdout, stderr and the exit status.
+func compareWithBash(t *testing.T, src, command string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.sh"), []byte(src+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir, cmd.Env = dir, hostEnv
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	status := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		status = ee.ExitCode()
+	}
+
+	env := shellsim.NewEnvironment(shellsim.DefaultLimits())
+	defer env.Close()
+	setup := "cat > s.sh <<'__SCRIPT__'\n" + src + "\n__SCRIPT__\n"
+	if r := env.Run(ctx, setup, nil); r.Outcome.ExitStatus != 0 {
+		t.Fatalf("writing the script: %s", r.Stderr)
+	}
+	r := env.Run(ctx, command, nil)
+	if got := string(r.Stdout); got != out.String() {
+		t.Errorf("stdout:\nbash:     %q\nshellsim: %q", out.String(), got)
+	}
+	if string(r.Stderr) != errb.String() {
+		t.Errorf("stderr:\nbash:     %q\nshellsim: %q", errb.String(), r.Stderr)
+	}
+	if r.Outcome.ExitStatus != status {
+		t.Errorf("exit status: bash %d, shellsim %d (stderr %q)", status, r.Outcome.ExitStatus, r.Stderr)
 	}
 }

@@ -1,23 +1,18 @@
 package daytona
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"os"
-	"path"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/remote/remotemachine"
 	"github.com/shellbox/shellbox/lib/remote/shwrap"
 	"github.com/shellbox/shellbox/lib/transfer"
 )
@@ -37,70 +32,27 @@ type Machine struct {
 	sandbox *Sandbox
 	tb      *Toolbox
 	spec    machine.Spec
+	life    *remotemachine.Lifetime
+	workdir *remotemachine.Workdir
 
-	// ctx ends when the machine closes, aborting every request in flight.
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	// prepared is set once a script made the workdir.
-	prepared atomic.Bool
-
-	mu        sync.Mutex
-	closed    bool
-	closeErr  error
-	closeDone chan struct{}
-	procs     map[*process]struct{}
+	// procsMu guards procs, the open processes; closing ends them (a
+	// process is added only while the machine is open).
+	procsMu sync.Mutex
+	procs   map[*process]struct{}
 }
 
 func newMachine(f *Factory, sb *Sandbox, tb *Toolbox, spec machine.Spec) *Machine {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Machine{f: f, sandbox: sb, tb: tb, spec: spec, ctx: ctx, cancel: cancel, procs: map[*process]struct{}{}}
+	m := &Machine{f: f, sandbox: sb, tb: tb, spec: spec, workdir: remotemachine.NewWorkdir(spec.Workdir), procs: map[*process]struct{}{}}
+	m.life = remotemachine.NewLifetime(m.explain)
+	return m
 }
 
 // SandboxID is the sandbox's id at the service.
 func (m *Machine) SandboxID() string { return m.sandbox.ID }
 
-func (m *Machine) isClosed() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.closed
-}
-
-// opContext is ctx that also ends when the machine closes.
-func (m *Machine) opContext(ctx context.Context) (context.Context, context.CancelFunc, error) {
-	if m.isClosed() {
-		return nil, nil, machine.ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	octx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(m.ctx, cancel)
-	return octx, func() { stop(); cancel() }, nil
-}
-
-// opErr is err as the caller should see it: ErrClosed once the machine
-// closed, the caller's context error when that ended.
-func (m *Machine) opErr(ctx context.Context, what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if m.isClosed() {
-		return machine.ErrClosed
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var (
-		us *machine.UnsupportedSpec
-		iv *machine.InvalidSpec
-		pe *machine.PathError
-		le *machine.DownloadLimitExceeded
-		se *transfer.SpaceError
-	)
-	if errors.As(err, &us) || errors.As(err, &iv) || errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) {
-		return err
-	}
+// explain reports a failed operation's error (remotemachine.Explain):
+// MachineTerminated when the sandbox is gone or stopped.
+func (m *Machine) explain(ctx context.Context, what string, err error) error {
 	if st := statusOf(err); st == http.StatusNotFound || st == http.StatusConflict {
 		// The toolbox no longer serves the sandbox: deleted (its TTL,
 		// someone else) or stopped.
@@ -115,14 +67,6 @@ func (m *Machine) opErr(ctx context.Context, what string, err error) error {
 		}
 	}
 	return fmt.Errorf("daytona sandbox %s: %s: %w", m.sandbox.ID, what, err)
-}
-
-// prelude makes the workdir until a script did.
-func (m *Machine) prelude() string {
-	if m.spec.Workdir == "" || m.prepared.Load() {
-		return ""
-	}
-	return "mkdir -p " + shwrap.Quote(m.spec.Workdir) + " || exit 1\n"
 }
 
 // exec runs a wrapper script and returns its reply.
@@ -145,13 +89,7 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 			return machine.Result{}, &machine.InvalidSpec{Field: "env", Reason: fmt.Sprintf("%q is not a variable name a shell can export", k)}
 		}
 	}
-	octx, done, err := m.opContext(ctx)
-	if err != nil {
-		return machine.Result{}, err
-	}
-	defer done()
-	res, err := m.run(octx, cmd)
-	return res, m.opErr(ctx, "run", err)
+	return remotemachine.Do(ctx, m.life, "run", func(ctx context.Context) (machine.Result, error) { return m.run(ctx, cmd) })
 }
 
 func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
@@ -177,10 +115,10 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 	// The command's environment is exported by the script rather than sent
 	// as the request's envs, so the toolbox starts a plain shell.
 	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, User: cmd.User, Argv: cmd.Argv, Env: cmd.Env,
-		Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.prelude()})
+		Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.workdir.Prelude()})
 	resp, err := m.exec(rctx, script, nil, cmd.Timeout)
 	if err != nil {
-		if rctx.Err() == nil || m.isClosed() {
+		if rctx.Err() == nil || m.life.Closed() {
 			m.cleanup(dir)
 			return machine.Result{}, err
 		}
@@ -202,7 +140,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		m.cleanup(dir)
 		return machine.Result{}, err
 	}
-	m.prepared.Store(true)
+	m.workdir.Made()
 	if p.Marker != "" {
 		return machine.Result{}, m.markerErr(p.Marker, cmd.User)
 	}
@@ -253,30 +191,18 @@ func (m *Machine) head(ctx context.Context, file string, limit int) ([]byte, err
 
 // stop kills the command's process group and returns the output so far.
 func (m *Machine) stop(dir string, limit int) (shwrap.Reply, error) {
-	ctx, cancel := context.WithTimeout(m.ctx, stopTimeout)
+	ctx, cancel := context.WithTimeout(m.life.Context(), stopTimeout)
 	defer cancel()
 	resp, err := m.exec(ctx, shwrap.StopScript(dir, limit), nil, 0)
 	if err != nil {
 		return shwrap.Reply{}, err
 	}
-	p, err := shwrap.ParseReply(resp.Result)
-	if err != nil {
-		return shwrap.Reply{}, err
-	}
-	switch p.Marker {
-	case shwrap.StopFail:
-		return p, errors.New("the process group still has members after SIGKILL")
-	case shwrap.NoPid:
-		// The wrapper never started the command (the request ended
-		// before the toolbox ran it): nothing to stop, nothing printed.
-		return shwrap.Reply{Code: -1, Inline: true}, nil
-	}
-	return p, nil
+	return shwrap.ParseStopReply(resp.Result)
 }
 
 // cleanup removes a command's directory, best effort.
 func (m *Machine) cleanup(dir string) {
-	ctx, cancel := context.WithTimeout(m.ctx, stopTimeout)
+	ctx, cancel := context.WithTimeout(m.life.Context(), stopTimeout)
 	defer cancel()
 	_, _ = m.exec(ctx, "rm -rf "+shwrap.Quote(dir), nil, 0)
 }
@@ -293,58 +219,26 @@ func (m *Machine) closeAfter(cause error) {
 // temporary path by the toolbox's upload and is copied into place with its
 // mode; a directory goes as a tar archive extracted into target.
 func (m *Machine) Upload(ctx context.Context, source, target string) error {
-	if err := machine.ValidateHostPath("source", source); err != nil {
-		return err
-	}
-	if err := machine.ValidateGuestPath("target", target); err != nil {
-		return err
-	}
-	target = path.Clean(target)
-	octx, done, err := m.opContext(ctx)
+	target, err := remotemachine.UploadPaths(source, target)
 	if err != nil {
 		return err
 	}
-	defer done()
-	return m.opErr(ctx, "upload", m.upload(octx, source, target))
+	return m.life.Do(ctx, "upload", func(ctx context.Context) error { return m.upload(ctx, source, target) })
 }
 
 func (m *Machine) upload(ctx context.Context, source, target string) error {
-	if err := transfer.Check(ctx, source); err != nil {
-		return err
-	}
-	st, err := os.Stat(source)
-	if err != nil {
-		return &machine.PathError{Op: "read", Path: source, Reason: err.Error(), NotFound: errors.Is(err, os.ErrNotExist)}
-	}
-	tmp := shwrap.PrivateDir()
-	var script string
-	if st.IsDir() {
-		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(transfer.WriteTar(ctx, pw, source)) }()
-		err = m.tb.Upload(ctx, tmp, pr)
-		pr.CloseWithError(errors.New("upload ended"))
-		script = fmt.Sprintf("T=%s; S=%s; mkdir -p \"$T\" && tar -xf \"$S\" -C \"$T\"; r=$?; rm -f \"$S\"; exit $r", shwrap.Quote(target), shwrap.Quote(tmp))
-	} else {
-		var f *os.File
-		if f, err = os.Open(source); err != nil {
-			return &machine.PathError{Op: "read", Path: source, Reason: err.Error(), NotFound: errors.Is(err, os.ErrNotExist)}
-		}
-		err = m.tb.Upload(ctx, tmp, f)
-		f.Close()
-		mode := strconv.FormatInt(transfer.TarMode(st.Mode()), 8)
-		script = fmt.Sprintf("T=%s; S=%s; mkdir -p %s && cat \"$S\" > \"$T\" && chmod %s \"$T\"; r=$?; rm -f \"$S\"; exit $r", shwrap.Quote(target), shwrap.Quote(tmp), shwrap.Quote(path.Dir(target)), mode)
-	}
+	_, script, err := remotemachine.Stage(ctx, source, target, m.tb.Upload)
 	if err != nil {
 		return err
 	}
-	r, err := m.exec(ctx, m.prelude()+script, nil, 0)
+	r, err := m.exec(ctx, m.workdir.Prelude()+script, nil, 0)
 	if err != nil {
 		return err
 	}
 	if r.ExitCode != 0 {
 		return &machine.PathError{Op: "write", Path: target, Reason: strings.TrimSpace(shwrap.Truncate(r.Result, 2000))}
 	}
-	m.prepared.Store(true)
+	m.workdir.Made()
 	return nil
 }
 
@@ -353,39 +247,24 @@ func (m *Machine) upload(ctx context.Context, source, target string) error {
 // extracted by lib/transfer, which treats the archive as hostile and
 // applies opts.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
-	if err := machine.ValidateGuestPath("source", source); err != nil {
-		return err
-	}
-	if err := machine.ValidateHostPath("target", target); err != nil {
-		return err
-	}
-	source = path.Clean(source)
-	octx, done, err := m.opContext(ctx)
+	source, err := remotemachine.DownloadPaths(source, target)
 	if err != nil {
 		return err
 	}
-	defer done()
-	return m.opErr(ctx, "download", m.download(octx, source, target, opts))
+	return m.life.Do(ctx, "download", func(ctx context.Context) error { return m.download(ctx, source, target, opts) })
 }
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	archive := shwrap.PrivateDir() + ".tar"
-	probe := m.prelude() + shwrap.ProbeScript(source, archive)
-	r, err := m.exec(ctx, probe, nil, 0)
+	r, err := m.exec(ctx, m.workdir.Prelude()+shwrap.ProbeScript(source, archive), nil, 0)
 	if err != nil {
 		return err
 	}
-	out := strings.TrimSpace(r.Result)
-	last := out[strings.LastIndex(out, "\n")+1:]
-	f := strings.Fields(last)
-	switch {
-	case len(f) == 0:
-		return fmt.Errorf("probing %s: %s", source, out)
-	case f[0] == shwrap.Missing:
-		return &machine.PathError{Op: "read", Path: source, Reason: "no such file or directory", NotFound: true}
-	case f[0] == shwrap.Special:
-		return &machine.PathError{Op: "read", Path: source, Reason: "not a regular file or directory"}
-	case f[0] == shwrap.Dir:
+	probe, err := remotemachine.ParseProbe(source, r.Result)
+	if err != nil {
+		return err
+	}
+	if probe.Dir {
 		defer m.cleanup(archive)
 		rc, err := m.tb.Download(ctx, archive)
 		if err != nil {
@@ -393,73 +272,34 @@ func (m *Machine) download(ctx context.Context, source, target string, opts mach
 		}
 		defer rc.Close()
 		return transfer.Extract(ctx, rc, target, transfer.ForDownload(opts))
-	case f[0] == shwrap.File && len(f) == 3:
-		mode, err1 := strconv.ParseInt(f[1], 8, 64)
-		size, err2 := strconv.ParseInt(f[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("probing %s: %s", source, out)
-		}
-		if max, bounded := transfer.Bound(opts); bounded && size > max {
-			return &machine.DownloadLimitExceeded{Path: source, Limit: max}
-		}
-		rc, err := m.tb.Download(ctx, source)
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		// One file as the one-entry archive lib/transfer extracts.
-		pr, pw := io.Pipe()
-		go func() {
-			tw := tar.NewWriter(pw)
-			err := tw.WriteHeader(&tar.Header{Name: transfer.RootName, Typeflag: tar.TypeReg, Mode: mode, Size: size})
-			if err == nil {
-				var n int64
-				n, err = io.Copy(tw, io.LimitReader(rc, size))
-				if err == nil && n < size {
-					err = fmt.Errorf("%s shrank while it was downloaded", source)
-				}
-			}
-			if err == nil {
-				err = tw.Close()
-			}
-			pw.CloseWithError(err)
-		}()
-		err = transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
-		pr.CloseWithError(errors.New("download ended"))
+	}
+	if max, bounded := transfer.Bound(opts); bounded && probe.Size > max {
+		return &machine.DownloadLimitExceeded{Path: source, Limit: max}
+	}
+	rc, err := m.tb.Download(ctx, source)
+	if err != nil {
 		return err
 	}
-	return fmt.Errorf("probing %s: %s", source, out)
+	defer rc.Close()
+	return remotemachine.ExtractFile(ctx, rc, source, probe.Mode, probe.Size, target, opts)
 }
 
 // Close deletes the sandbox (the snapshot stays for reuse) and ends the
 // machine's open processes and requests.
 func (m *Machine) Close(ctx context.Context) error {
-	m.mu.Lock()
-	if m.closed {
-		done := m.closeDone
-		m.mu.Unlock()
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return ctx.Err()
+	return m.life.Close(ctx, func(ctx context.Context) error {
+		m.procsMu.Lock()
+		procs := m.procs
+		m.procs = nil
+		m.procsMu.Unlock()
+		for p := range procs {
+			p.abort(machine.ErrClosed)
+		}
+		dctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		if err := m.f.client.DeleteSandbox(dctx, m.sandbox.ID); err != nil && !IsNotFound(err) {
+			return &machine.InfrastructureError{Op: "deleting sandbox " + m.sandbox.ID, Err: err}
 		}
 		return nil
-	}
-	m.closed = true
-	m.closeDone = make(chan struct{})
-	procs := m.procs
-	m.procs = nil
-	m.mu.Unlock()
-	defer close(m.closeDone)
-	m.cancel()
-	for p := range procs {
-		p.abort(machine.ErrClosed)
-	}
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	if err := m.f.client.DeleteSandbox(dctx, m.sandbox.ID); err != nil && !IsNotFound(err) {
-		m.closeErr = &machine.InfrastructureError{Op: "deleting sandbox " + m.sandbox.ID, Err: err}
-		return m.closeErr
-	}
-	return nil
+	})
 }

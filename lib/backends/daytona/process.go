@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/remote/remotemachine"
 	"github.com/shellbox/shellbox/lib/remote/shwrap"
 )
 
@@ -39,13 +40,13 @@ func (m *Machine) OpenProcess(ctx context.Context, cmd machine.Command) (machine
 			return nil, err
 		}
 	}
-	octx, done, err := m.opContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	p, err := m.openProcess(octx, cmd)
-	return p, m.opErr(ctx, "opening a process", err)
+	return remotemachine.Do(ctx, m.life, "opening a process", func(ctx context.Context) (machine.Process, error) {
+		p, err := m.openProcess(ctx, cmd)
+		if err != nil {
+			return nil, err // not a nil *process in the interface
+		}
+		return p, nil
+	})
 }
 
 func (m *Machine) openProcess(ctx context.Context, cmd machine.Command) (*process, error) {
@@ -61,9 +62,9 @@ func (m *Machine) openProcess(ctx context.Context, cmd machine.Command) (*proces
 	p := &process{m: m, limit: cmd.OutputLimit, user: cmd.User, dir: shwrap.PrivateDir(), session: "shellbox-" + hex.EncodeToString(b),
 		exited: make(chan struct{}), stopped: make(chan struct{})}
 	p.stdoutR, p.stdoutW = io.Pipe()
-	p.ctx, p.cancel = context.WithCancel(m.ctx)
+	p.ctx, p.cancel = context.WithCancel(m.life.Context())
 	script := shwrap.ProcessScript(shwrap.RunOptions{Dir: p.dir, Cwd: cwd, User: cmd.User, Argv: cmd.Argv, Env: cmd.Env,
-		Limit: cmd.OutputLimit, Prelude: m.prelude()})
+		Limit: cmd.OutputLimit, Prelude: m.workdir.Prelude()})
 	if err := m.tb.CreateSession(ctx, p.session); err != nil {
 		p.cancel()
 		return nil, err
@@ -82,14 +83,16 @@ func (m *Machine) openProcess(ctx context.Context, cmd machine.Command) (*proces
 	if err != nil {
 		return fail(err)
 	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
+	// Closing marks the machine closed before it takes the processes, so
+	// this one is either refused here or ended by the close.
+	m.procsMu.Lock()
+	if m.life.Closed() {
+		m.procsMu.Unlock()
 		logs.Close()
 		return fail(machine.ErrClosed)
 	}
 	m.procs[p] = struct{}{}
-	m.mu.Unlock()
+	m.procsMu.Unlock()
 	go p.pump(logs)
 	if cmd.Timeout > 0 {
 		p.timer = time.AfterFunc(cmd.Timeout, func() { p.stop(true) })
@@ -239,7 +242,7 @@ func (p *process) logEnded(err error, noise []byte) {
 	if errors.Is(err, io.EOF) {
 		err = fmt.Errorf("daytona: the process's log ended without its exit status: %s", strings.TrimSpace(shwrap.Truncate(string(noise), 2000)))
 	}
-	if p.m.isClosed() {
+	if p.m.life.Closed() {
 		err = machine.ErrClosed
 	}
 	p.stdoutW.CloseWithError(err)
@@ -262,7 +265,7 @@ func (p *process) stop(timedOut bool) {
 	p.stopRep, p.stopErr = rep, err
 	p.mu.Unlock()
 	close(p.stopped)
-	if err != nil && !p.m.isClosed() {
+	if err != nil && !p.m.life.Closed() {
 		// A group that could not be stopped leaves the machine in an
 		// unknown state.
 		go p.m.closeAfter(err)
@@ -281,14 +284,14 @@ func (p *process) finish(exit machine.ProcessExit, err error) {
 		p.timer.Stop()
 	}
 	close(p.exited)
-	p.m.mu.Lock()
+	p.m.procsMu.Lock()
 	delete(p.m.procs, p)
-	p.m.mu.Unlock()
+	p.m.procsMu.Unlock()
 }
 
 // deleteSession removes the process's session, best effort.
 func (p *process) deleteSession() {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.m.ctx), stopTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.m.life.Context()), stopTimeout)
 	defer cancel()
 	_ = p.m.tb.DeleteSession(ctx, p.session)
 }
@@ -296,7 +299,7 @@ func (p *process) deleteSession() {
 // abort ends the process: its group is stopped (unless the machine is
 // going), its log and input requests end, and Wait returns err.
 func (p *process) abort(err error) {
-	if !p.m.isClosed() {
+	if !p.m.life.Closed() {
 		p.stop(false)
 	}
 	p.cancel()

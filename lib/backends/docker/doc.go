@@ -12,9 +12,11 @@
 //
 // Because the wrapper takes its command from stdin, it can be started
 // before the command is known: the container's main process runs the
-// machine's first command (no exec on the create path), and each Run
-// leaves a standby exec waiting for the next one, so a Run does not wait
-// for the runtime to spawn a process in the container.
+// machine's first command (no exec on the create path), and a small pool
+// of spare execs (Config.SpareExecs, DefaultSpareExecs) waits for the
+// next ones: a Run that takes one starts its replacement at once, so
+// back-to-back Runs do not wait for the runtime to spawn a process in the
+// container.
 //
 // The main process's stdin is the owner's lifeline (primaryScript): it
 // also kills process groups on request without forking (a fork bomb at the
@@ -34,4 +36,8 @@
 // registered as "gvisor" (GvisorConfig); files then move with tar inside
 // the sandbox, since the daemon's archive endpoints cannot see a gVisor
 // sandbox's writes.
+//
+// Task groups (task.go): under runc the members share the primary's
+// network namespace; under gVisor each member joins a gate of its own and
+// the gates are linked by a private hub (grouphub_linux.go).
 package docker

@@ -76,22 +76,46 @@ func (f *Factory) prepareEgress(ctx context.Context, spec machine.Spec, image, i
 
 func (f *Factory) startGate(ctx context.Context, spec machine.Spec, image, id string) (*egressGate, error) {
 	labels := map[string]string{LabelMachine: id, LabelBackend: f.backend}
-	if f.owner != "" {
-		labels[LabelOwner] = f.owner
-	}
 	// The machine's environment too: whoever looks for the machine's
 	// containers by it finds the gate.
-	cfg := &container.Config{Image: image, Entrypoint: []string{"/bin/sh", "-c", "read x"}, Cmd: nil,
-		Env: envList(spec.Env, nil), OpenStdin: true, StdinOnce: true, AttachStdin: true, Labels: labels}
-	hostCfg := &container.HostConfig{Runtime: "runc", NetworkMode: "none", DNS: []string{vethFilterHost}}
-	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, "shellbox-"+id+"-gate")
+	cfg := &container.Config{Image: image, Env: envList(spec.Env, nil), Labels: labels}
+	hostCfg := &container.HostConfig{NetworkMode: "none", DNS: []string{vethFilterHost}}
+	g, pid, err := f.runGate(ctx, "shellbox-"+id+"-gate", cfg, hostCfg)
 	if err != nil {
-		return nil, fmt.Errorf("creating the network gate: %w", err)
+		return nil, err
 	}
-	g := &egressGate{id: resp.ID}
 	fail := func(err error) (*egressGate, error) {
 		g.close(f)
 		return nil, err
+	}
+	if g.guard, err = egress.NewGuard("shellbox-"+id, egress.ModeAllowlist, spec.AllowedHosts, spec.EgressLog); err != nil {
+		return fail(err)
+	}
+	if g.endpoint, err = g.guard.AttachVeth(fmt.Sprintf("/proc/%d/ns/net", pid), "eth0"); err != nil {
+		return fail(err)
+	}
+	return g, nil
+}
+
+// runGate starts a runc container that only holds a network namespace for
+// a gVisor container to join (its main process reads the stdin we hold,
+// so it ends when this process does) and returns its process id; cfg
+// gives the image, labels and environment, hostCfg the network.
+func (f *Factory) runGate(ctx context.Context, name string, cfg *container.Config, hostCfg *container.HostConfig) (*egressGate, int, error) {
+	if f.owner != "" {
+		cfg.Labels[LabelOwner] = f.owner
+	}
+	cfg.Entrypoint, cfg.Cmd = []string{"/bin/sh", "-c", "read x"}, nil
+	cfg.OpenStdin, cfg.StdinOnce, cfg.AttachStdin = true, true, true
+	hostCfg.Runtime = "runc"
+	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
+	if err != nil {
+		return nil, 0, fmt.Errorf("creating the network gate: %w", err)
+	}
+	g := &egressGate{id: resp.ID}
+	fail := func(err error) (*egressGate, int, error) {
+		g.close(f)
+		return nil, 0, err
 	}
 	if g.hj, err = f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true}); err != nil {
 		return fail(fmt.Errorf("attaching to the network gate: %w", err))
@@ -106,13 +130,7 @@ func (f *Factory) startGate(ctx context.Context, spec machine.Spec, image, id st
 	if info.State == nil || info.State.Pid == 0 {
 		return fail(fmt.Errorf("the network gate has no process"))
 	}
-	if g.guard, err = egress.NewGuard("shellbox-"+id, egress.ModeAllowlist, spec.AllowedHosts, spec.EgressLog); err != nil {
-		return fail(err)
-	}
-	if g.endpoint, err = g.guard.AttachVeth(fmt.Sprintf("/proc/%d/ns/net", info.State.Pid), "eth0"); err != nil {
-		return fail(err)
-	}
-	return g, nil
+	return g, info.State.Pid, nil
 }
 
 // close removes the gate (after its container, when there is one).

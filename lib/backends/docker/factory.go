@@ -113,7 +113,15 @@ type Config struct {
 	// PidsLimit bounds the tasks of each container: 0 means
 	// DefaultPidsLimit, a negative value no limit.
 	PidsLimit int64
+	// SpareExecs is how many wrapper execs each machine keeps started
+	// ahead of its Runs: 0 means DefaultSpareExecs, a negative value none.
+	SpareExecs int
 }
+
+// DefaultSpareExecs keeps back-to-back Runs from waiting on an exec's
+// start (one is taken while the next is still starting) at the cost of a
+// few idle shells per container.
+const DefaultSpareExecs = 2
 
 // Factory creates machines as containers of one Docker daemon.
 type Factory struct {
@@ -131,6 +139,8 @@ type Factory struct {
 	stopTimeout time.Duration
 	// removeTimeout bounds removing a machine's container on Close.
 	removeTimeout time.Duration
+	// spareExecs is Config.SpareExecs resolved.
+	spareExecs int
 }
 
 var _ machine.Factory = (*Factory)(nil)
@@ -176,7 +186,14 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 	if pids == 0 {
 		pids = DefaultPidsLimit
 	}
-	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second, removeTimeout: removeTimeout}
+	spares := cfg.SpareExecs
+	switch {
+	case spares == 0:
+		spares = DefaultSpareExecs
+	case spares < 0:
+		spares = 0
+	}
+	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second, removeTimeout: removeTimeout, spareExecs: spares}
 	if cfg.Runtime != "" {
 		rt, ok := info.Runtimes[cfg.Runtime]
 		if !ok {
@@ -311,8 +328,10 @@ func (f *Factory) CreateMachine(ctx context.Context, spec machine.Spec) (*Machin
 }
 
 // createMachine is CreateMachine with the container's configuration
-// adjusted by adjust, when not nil (a task group's network: task.go).
-func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust func(*container.Config, *container.HostConfig)) (*Machine, error) {
+// adjusted by adjust, when not nil (a task group's network: task.go),
+// which may return the network gate the container joins; the machine then
+// owns it as it owns an egress gate.
+func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust func(*container.Config, *container.HostConfig) (*egressGate, error)) (*Machine, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -331,12 +350,16 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 	id := newID()
 	name := "shellbox-" + id
 	cfg, hostCfg := f.containerConfig(spec, image, id)
+	var gate *egressGate
 	if adjust != nil {
-		adjust(cfg, hostCfg)
+		if gate, err = adjust(cfg, hostCfg); err != nil {
+			return nil, f.startupErr("preparing the group's network", err)
+		}
 	}
-	gate, err := f.prepareEgress(ctx, spec, image, id, cfg, hostCfg)
-	if err != nil {
-		return nil, f.startupErr("starting the egress filter", err)
+	if gate == nil {
+		if gate, err = f.prepareEgress(ctx, spec, image, id, cfg, hostCfg); err != nil {
+			return nil, f.startupErr("starting the egress filter", err)
+		}
 	}
 	created := false
 	defer func() {

@@ -44,6 +44,8 @@ type Machine struct {
 	removed bool
 	egress  *egress.Guard // the filter of an allowlisted container (egress.go)
 	gate    *egressGate   // the network gate of an allowlisted gVisor container
+	// groupAddr is its address on a gVisor task group's hub (task.go).
+	groupAddr string
 	// removeMu serializes removal attempts.
 	removeMu sync.Mutex
 
@@ -54,12 +56,18 @@ type Machine struct {
 	primaryMu sync.Mutex
 	primary   *execution
 
-	// standby is a wrapper exec started ahead of time that waits for its
+	// spares are wrapper execs started ahead of time that wait for their
 	// command on stdin, so a Run does not wait for the runtime to spawn a
-	// process in the container (the bulk of an exec's latency).
-	standbyMu    sync.Mutex
-	standby      *execution
-	standbyReady chan struct{} // closed when the refill in flight ends
+	// process in the container (the bulk of an exec's latency). Up to
+	// f.spareExecs wait; a Run that takes one starts its replacement at
+	// once, so back-to-back Runs find one ready.
+	standbyMu      sync.Mutex
+	spares         []*execution
+	starting       int           // spares being started
+	standbyChanged chan struct{} // closed (and replaced) when a start ends
+	// spareCtx bounds the starts; Close cancels it.
+	spareCtx    context.Context
+	spareCancel context.CancelFunc
 
 	// probeBin is where the readiness helper was copied (probe.go).
 	probeMu  sync.Mutex
@@ -75,62 +83,74 @@ func (m *Machine) takePrimary() *execution {
 	return e
 }
 
-// takeStandby returns the waiting standby exec (waiting for one being
-// started), or nil.
+// takeStandby returns a waiting spare exec, waiting for one being started
+// when none waits; nil when none is on its way.
 func (m *Machine) takeStandby(ctx context.Context) *execution {
 	m.standbyMu.Lock()
-	e, ready := m.standby, m.standbyReady
-	m.standby = nil
-	m.standbyMu.Unlock()
-	if e != nil || ready == nil {
-		return e
+	for {
+		if n := len(m.spares); n > 0 {
+			e := m.spares[n-1]
+			m.spares = m.spares[:n-1]
+			m.standbyMu.Unlock()
+			return e
+		}
+		if m.starting == 0 {
+			m.standbyMu.Unlock()
+			return nil
+		}
+		changed := m.standbyChanged
+		m.standbyMu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil
+		}
+		m.standbyMu.Lock()
 	}
-	select {
-	case <-ready:
-	case <-ctx.Done():
-		return nil
-	}
-	m.standbyMu.Lock()
-	e, m.standby = m.standby, nil
-	m.standbyMu.Unlock()
-	return e
 }
 
-// refillStandby starts a standby exec in the background unless one is
-// waiting or starting.
+// refillStandby starts, in the background, as many spare execs as the
+// pool lacks (counting those being started).
 func (m *Machine) refillStandby() {
 	m.standbyMu.Lock()
-	if m.standby != nil || m.standbyReady != nil || m.isClosed() {
-		m.standbyMu.Unlock()
+	defer m.standbyMu.Unlock()
+	if m.isClosed() {
 		return
 	}
-	ready := make(chan struct{})
-	m.standbyReady = ready
-	m.standbyMu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		e, err := m.startWrapped(ctx, "", nil, nil)
-		m.standbyMu.Lock()
-		m.standbyReady = nil
-		if err == nil && m.standby == nil && !m.isClosed() {
-			m.standby, e = e, nil
+	for ; len(m.spares)+m.starting < m.f.spareExecs; m.starting++ {
+		if m.standbyChanged == nil {
+			m.standbyChanged = make(chan struct{})
 		}
-		m.standbyMu.Unlock()
-		close(ready)
-		if e != nil {
-			e.raw.closeConn()
-		}
-	}()
+		go m.startSpare()
+	}
 }
 
-// dropStandby releases the waiting standby exec.
-func (m *Machine) dropStandby() {
+func (m *Machine) startSpare() {
+	ctx, cancel := context.WithTimeout(m.spareCtx, 30*time.Second)
+	defer cancel()
+	e, err := m.startWrapped(ctx, "", nil, nil)
 	m.standbyMu.Lock()
-	e := m.standby
-	m.standby = nil
+	m.starting--
+	// Close may have run meanwhile: a spare it could not see is ended here.
+	if err == nil && len(m.spares) < m.f.spareExecs && !m.isClosed() {
+		m.spares, e = append(m.spares, e), nil
+	}
+	close(m.standbyChanged)
+	m.standbyChanged = make(chan struct{})
 	m.standbyMu.Unlock()
 	if e != nil {
+		e.raw.closeConn()
+	}
+}
+
+// dropStandby ends the waiting spare execs (hanging up ends each
+// wrapper: its read of the command meets end of file).
+func (m *Machine) dropStandby() {
+	m.standbyMu.Lock()
+	spares := m.spares
+	m.spares = nil
+	m.standbyMu.Unlock()
+	for _, e := range spares {
 		e.raw.closeConn()
 	}
 }
@@ -141,7 +161,9 @@ var (
 )
 
 func newMachine(f *Factory, id, name string, spec machine.Spec) *Machine {
-	return &Machine{f: f, cli: f.cli, id: id, name: name, spec: spec}
+	m := &Machine{f: f, cli: f.cli, id: id, name: name, spec: spec}
+	m.spareCtx, m.spareCancel = context.WithCancel(context.Background())
+	return m
 }
 
 // ContainerID is the id of the machine's container.
@@ -172,6 +194,7 @@ func (m *Machine) Close(ctx context.Context) error {
 	m.closed = true
 	done := m.removed
 	m.mu.Unlock()
+	m.spareCancel()
 	m.dropStandby()
 	m.closeEgress()
 	if e := m.takePrimary(); e != nil {

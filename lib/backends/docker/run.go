@@ -339,7 +339,8 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 		if e == nil {
 			e = m.takeStandby(ctx)
 		}
-		defer m.refillStandby()
+		// The replacement starts while this command runs.
+		m.refillStandby()
 	}
 	fromStandby := standby && e != nil
 	if e == nil {

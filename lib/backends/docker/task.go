@@ -3,6 +3,8 @@ package docker
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"sync"
 
 	"github.com/docker/docker/api/types/container"
@@ -16,60 +18,116 @@ var _ task.Host = (*Factory)(nil)
 // LabelTask marks the containers of one task group.
 const LabelTask = "dev.shellbox.task"
 
-// NewGroup makes a task group's network: the primary's container gets a
-// network namespace with loopback only (NetworkMode "none") and every
-// other member joins it (NetworkMode "container:<primary>"), so members
-// reach each other on 127.0.0.1 and nothing else. Names resolve through
-// the primary's /etc/hosts, which the daemon shares with every container
-// joined to its namespace.
+// NewGroup makes a task group's network.
 //
-// A Docker network, even an internal one, is not used: a container on a
-// bridge reaches every address of the host (the bridge's gateway among
-// them), so a host service listening on all addresses would be open to the
-// guest. gVisor cannot share a namespace's loopback between sandboxes (each
-// sentry has its own network stack), so the gVisor backend refuses groups.
-func (f *Factory) NewGroup(ctx context.Context, names []string) (task.Group, error) {
-	if err := f.CheckGroup(); err != nil {
+// Under runc the primary's container gets a network namespace with
+// loopback only (NetworkMode "none"), or Docker's default bridge when the
+// group may reach outside (NetworkPolicy.ALLOW), and every other member
+// joins it (NetworkMode "container:<primary>"), so members reach each
+// other on 127.0.0.1. Names resolve through the primary's /etc/hosts,
+// which the daemon shares with every container joined to its namespace.
+//
+// A Docker network, even an internal one, is not used for a private
+// group: a container on a bridge reaches every address of the host (the
+// bridge's gateway among them), so a host service listening on all
+// addresses would be open to the guest; and macvlan or ipvlan networks
+// (whose members cannot reach their parent link) need kernel modules that
+// not every host has.
+//
+// gVisor cannot share one loopback between sandboxes (each sentry has its
+// own network stack), so under gVisor each member joins a gate of its own
+// (a runc container holding a network namespace, as for the egress
+// filter), and the gates are linked by a hub (groupHub): a namespace of
+// this process's with a bridge that has no address. Each member has its
+// own address on that link (hubAddr) and names resolve to those addresses
+// through each gate's /etc/hosts. A gate has Docker's "none" network, or
+// the default bridge when the group may reach outside, the hub's link
+// being its second card. Services must then listen on the member's
+// address or on 0.0.0.0: one bound to 127.0.0.1 is reachable only from
+// inside its own member.
+func (f *Factory) NewGroup(ctx context.Context, names []string, network machine.NetworkPolicy) (task.Group, error) {
+	if err := f.CheckGroup(network); err != nil {
 		return nil, err
 	}
-	hosts := make([]string, 0, len(names))
-	for _, n := range names {
-		hosts = append(hosts, n+":127.0.0.1")
+	g := &group{f: f, id: newID(), names: names, network: network}
+	if !f.usesGate() {
+		for _, n := range names {
+			g.hosts = append(g.hosts, n+":127.0.0.1")
+		}
+		return g, nil
 	}
-	return &group{f: f, id: newID(), hosts: hosts}, nil
+	if len(names) > maxHubMembers {
+		return nil, f.unsupported("containers", fmt.Sprintf("a gVisor task group has at most %d members, got %d", maxHubMembers, len(names)))
+	}
+	hub, err := newGroupHub()
+	if err != nil {
+		return nil, &machine.StartupError{Backend: f.backend, Err: err}
+	}
+	g.hub = hub
+	for i, n := range names {
+		g.hosts = append(g.hosts, n+":"+hubAddr(i))
+	}
+	return g, nil
 }
 
+// The hub's link is 198.18.0.0/24 (RFC 2544's benchmarking range: not a
+// network a group with a route out would need to reach); member i (in
+// creation order, the primary first) has 198.18.0.(i+2).
+const (
+	hubPrefix     = 24
+	maxHubMembers = 250
+)
+
+func hubAddr(i int) string { return fmt.Sprintf("198.18.0.%d", i+2) }
+
 type group struct {
-	f     *Factory
-	id    string
-	hosts []string
+	f       *Factory
+	id      string
+	names   []string
+	network machine.NetworkPolicy
+	hosts   []string // name:address, as ExtraHosts
+	hub     *groupHub
 
 	mu      sync.Mutex
-	primary string // the primary's container id, once started
+	primary string // the primary's container id, once started (runc)
 }
 
 // Start creates a member's container on the group's network.
 func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, task.ImageService, error) {
-	g.mu.Lock()
-	primary := g.primary
-	g.mu.Unlock()
-	m, err := g.f.createMachine(ctx, c.Machine, func(cfg *container.Config, host *container.HostConfig) {
-		cfg.Labels[LabelTask] = g.id
-		if primary == "" {
-			host.NetworkMode = "none"
-			host.ExtraHosts = g.hosts
-			cfg.Hostname = c.Name
-			return
+	var adjust func(cfg *container.Config, host *container.HostConfig) (*egressGate, error)
+	if g.hub != nil {
+		adjust = func(cfg *container.Config, host *container.HostConfig) (*egressGate, error) {
+			cfg.Labels[LabelTask] = g.id
+			return g.startGate(ctx, c.Name, cfg, host)
 		}
-		host.NetworkMode = container.NetworkMode("container:" + primary)
-	})
+	} else {
+		g.mu.Lock()
+		primary := g.primary
+		g.mu.Unlock()
+		adjust = func(cfg *container.Config, host *container.HostConfig) (*egressGate, error) {
+			cfg.Labels[LabelTask] = g.id
+			if primary == "" {
+				// containerConfig gave it "none" or, for a group that may
+				// reach outside, the default bridge.
+				host.ExtraHosts = g.hosts
+				cfg.Hostname = c.Name
+				return nil, nil
+			}
+			host.NetworkMode = container.NetworkMode("container:" + primary)
+			return nil, nil
+		}
+	}
+	m, err := g.f.createMachine(ctx, c.Machine, adjust)
 	if err != nil {
 		return nil, task.ImageService{}, err
 	}
-	if primary == "" {
-		g.mu.Lock()
+	g.mu.Lock()
+	if g.primary == "" {
 		g.primary = m.id
-		g.mu.Unlock()
+	}
+	g.mu.Unlock()
+	if g.hub != nil {
+		m.groupAddr = hubAddr(slices.Index(g.names, c.Name))
 	}
 	service, err := m.ImageCommand(ctx)
 	if err != nil {
@@ -79,17 +137,72 @@ func (g *group) Start(ctx context.Context, c task.Container) (machine.Machine, t
 	return m, service, nil
 }
 
-// CheckGroup refuses groups under gVisor.
-func (f *Factory) CheckGroup() error {
-	if f.runtime == "runsc" || f.backend == "gvisor" {
-		return f.unsupported("containers", "a task group of several containers needs one shared loopback, and gVisor keeps loopback inside each sandbox "+
-			"(a Docker network instead would let members reach the host's addresses); run groups on the docker or local backend")
+// startGate starts the gate member name's container joins (a gVisor
+// group): its network, the hub's link as eth0 (or eth1 beside the default
+// bridge), the group's names, the member's host name.
+func (g *group) startGate(ctx context.Context, name string, cfg *container.Config, host *container.HostConfig) (*egressGate, error) {
+	idx := slices.Index(g.names, name)
+	if idx < 0 {
+		return nil, fmt.Errorf("%q is not a member of the group", name)
+	}
+	labels := map[string]string{LabelTask: g.id, LabelBackend: g.f.backend}
+	if v, ok := cfg.Labels[LabelMachine]; ok {
+		labels[LabelMachine] = v
+	}
+	gcfg := &container.Config{Image: cfg.Image, Env: cfg.Env, Labels: labels, Hostname: name}
+	ifname, mode := "eth0", container.NetworkMode("none")
+	if g.network == machine.NetworkAllow {
+		ifname, mode = "eth1", "bridge"
+	}
+	gate, pid, err := g.f.runGate(ctx, "shellbox-"+cfg.Labels[LabelMachine]+"-gate", gcfg, &container.HostConfig{NetworkMode: mode, ExtraHosts: g.hosts})
+	if err != nil {
+		return nil, err
+	}
+	if err := g.hub.attach(gate.id, pid, idx, ifname, hubAddr(idx), hubPrefix); err != nil {
+		gate.close(g.f)
+		return nil, fmt.Errorf("linking member %q to the group: %w", name, err)
+	}
+	host.NetworkMode = container.NetworkMode("container:" + gate.id)
+	return gate, nil
+}
+
+// GroupAddrs is where the other members of its gVisor group reach it (they
+// share no loopback with it); nil outside such a group. serve_http listens
+// there too (lib/relay.GroupAddresser).
+func (m *Machine) GroupAddrs() []string {
+	if m.groupAddr == "" {
+		return nil
+	}
+	return []string{m.groupAddr}
+}
+
+// CheckGroup refuses what this host cannot give a group: under gVisor the
+// hub needs root (it makes network namespaces and moves links into the
+// gates'); it also needs the daemon on this host, which starting a member
+// checks (groupHub.attach).
+func (f *Factory) CheckGroup(network machine.NetworkPolicy) error {
+	if network != machine.NetworkDeny && network != machine.NetworkAllow {
+		return f.unsupported("network", fmt.Sprintf("a task group's members use NetworkPolicy.DENY or ALLOW, not %q", network))
+	}
+	if !f.usesGate() {
+		return nil
+	}
+	if err := hubSupported(); err != nil {
+		return f.unsupported("containers", err.Error())
+	}
+	if os.Geteuid() != 0 {
+		return f.unsupported("containers", "a gVisor task group links its members' network namespaces, which needs a host process running as root")
 	}
 	return nil
 }
 
-// Close has nothing to release: the namespace ends with the containers.
-func (g *group) Close(context.Context) error { return nil }
+// Close releases the hub, once every member (and with it its gate) is gone.
+func (g *group) Close(context.Context) error {
+	if g.hub != nil {
+		g.hub.close()
+	}
+	return nil
+}
 
 // ImageCommand is the image's ENTRYPOINT followed by its CMD in its
 // WORKDIR (what docker run would start).

@@ -13,6 +13,11 @@
 // machine.ErrTerminated. Commands run as the container's user: Iris offers
 // no user switch, and there are no process sessions.
 //
+// A factory reaches its controller by URL, or by a cluster name resolved as
+// marin-iris resolves it (ResolveCluster): the cluster's YAML config names a
+// manual controller; controllers marin-iris reaches through tunnels or IAP
+// are refused here (the Python factory hands those to marin-iris).
+//
 // lib/remote/irisd is a controller of ours speaking the same protocol,
 // whose tasks are shellbox machines; the tests run this client against it.
 package iris

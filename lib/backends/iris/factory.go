@@ -56,12 +56,14 @@ func init() {
 	})
 }
 
-// Options are the Python factory's keyword arguments (the Python factory
-// resolves cluster= to a controller URL).
+// Options are the Python factory's keyword arguments.
 type Options struct {
+	// Cluster names the cluster whose config (see ResolveCluster) gives
+	// the controller's URL; exactly one of Cluster and ControllerURL.
+	Cluster       string `json:"cluster"`
 	ControllerURL string `json:"controller_url"`
 	// Token is sent as "Authorization: Bearer <token>" ("" : $IRIS_TOKEN,
-	// else no header).
+	// else $MARIN_CLUSTER_TOKEN as marin-iris sends it, else no header).
 	Token string `json:"token"`
 	// User owns the jobs (their ids are /<user>/<name>); "" is the OS user.
 	User string `json:"user"`
@@ -93,6 +95,16 @@ var userRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // New checks the options and builds a factory; it does not contact the
 // controller.
 func New(o Options) (*Factory, error) {
+	if (o.Cluster == "") == (o.ControllerURL == "") {
+		return nil, &machine.InvalidSpec{Field: "cluster", Reason: "give exactly one of cluster and controller_url"}
+	}
+	if o.Cluster != "" {
+		addr, err := ResolveCluster(o.Cluster, ClusterConfigDirs())
+		if err != nil {
+			return nil, err
+		}
+		o.ControllerURL = addr
+	}
 	u, err := url.Parse(o.ControllerURL)
 	if o.ControllerURL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, &machine.InvalidSpec{Field: "controller_url", Reason: fmt.Sprintf("need an http(s) URL of an Iris controller, got %q", o.ControllerURL)}
@@ -135,8 +147,10 @@ func New(o Options) (*Factory, error) {
 		f.user = "shellbox"
 	}
 	token := o.Token
-	if token == "" {
-		token = os.Getenv(EnvToken)
+	for _, env := range []string{EnvToken, EnvClusterToken} {
+		if token == "" {
+			token = os.Getenv(env)
+		}
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 16

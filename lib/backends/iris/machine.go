@@ -1,7 +1,6 @@
 package iris
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -9,12 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -23,6 +19,7 @@ import (
 	"github.com/shellbox/shellbox/lib/backends/iris/irispb/cluster"
 	"github.com/shellbox/shellbox/lib/backends/iris/irispb/job"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/remote/remotemachine"
 	"github.com/shellbox/shellbox/lib/remote/shwrap"
 	"github.com/shellbox/shellbox/lib/transfer"
 )
@@ -63,62 +60,24 @@ type Machine struct {
 	userMu        sync.Mutex
 	uid, userName string // the container's user, asked when a command names one
 
-	// prepared is set once a script made the workdir.
-	prepared atomic.Bool
-
-	ctx    context.Context // ends when the machine closes
-	cancel context.CancelFunc
-
-	mu        sync.Mutex
-	closed    bool
-	closeDone chan struct{}
+	life    *remotemachine.Lifetime
+	workdir *remotemachine.Workdir
 }
 
 func newMachine(f *Factory, jobID, taskID string, spec machine.Spec) *Machine {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Machine{f: f, jobID: jobID, taskID: taskID, spec: spec, ctx: ctx, cancel: cancel}
+	m := &Machine{f: f, jobID: jobID, taskID: taskID, spec: spec, workdir: remotemachine.NewWorkdir(spec.Workdir)}
+	m.life = remotemachine.NewLifetime(m.explain)
+	return m
 }
 
 // JobID and TaskID are the job's and its task's ids at the controller.
 func (m *Machine) JobID() string  { return m.jobID }
 func (m *Machine) TaskID() string { return m.taskID }
 
-func (m *Machine) isClosed() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.closed
-}
-
-func (m *Machine) opContext(ctx context.Context) (context.Context, context.CancelFunc, error) {
-	if m.isClosed() {
-		return nil, nil, machine.ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	octx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(m.ctx, cancel)
-	return octx, func() { stop(); cancel() }, nil
-}
-
-func (m *Machine) opErr(ctx context.Context, what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if m.isClosed() {
-		return machine.ErrClosed
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var (
-		us *machine.UnsupportedSpec
-		iv *machine.InvalidSpec
-		pe *machine.PathError
-		le *machine.DownloadLimitExceeded
-		se *transfer.SpaceError
-	)
-	if errors.Is(err, machine.ErrTerminated) || errors.As(err, &us) || errors.As(err, &iv) || errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) {
+// explain reports a failed operation's error (remotemachine.Explain):
+// MachineTerminated unchanged, anything else with the task's id.
+func (m *Machine) explain(ctx context.Context, what string, err error) error {
+	if errors.Is(err, machine.ErrTerminated) {
 		return err
 	}
 	return fmt.Errorf("iris task %s: %s: %w", m.taskID, what, err)
@@ -137,7 +96,7 @@ func (m *Machine) exec(ctx context.Context, argv []string, timeout time.Duration
 	req := &cluster.Controller_ExecInContainerRequest{TaskId: proto.String(m.taskID), Command: argv, TimeoutSeconds: proto.Int32(secs)}
 	delay, start := shedInitial, time.Now()
 	for {
-		if m.isClosed() {
+		if m.life.Closed() {
 			return nil, machine.ErrClosed
 		}
 		cctx, cancel := context.WithTimeout(ctx, deadline)
@@ -293,18 +252,14 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 			return machine.Result{}, &machine.InvalidSpec{Field: "env", Reason: fmt.Sprintf("%q is not a variable name a shell can export", k)}
 		}
 	}
-	octx, done, err := m.opContext(ctx)
-	if err != nil {
-		return machine.Result{}, err
-	}
-	defer done()
-	if cmd.User != "" {
-		if err := m.checkUser(octx, cmd.User); err != nil {
-			return machine.Result{}, m.opErr(ctx, "run", err)
+	return remotemachine.Do(ctx, m.life, "run", func(ctx context.Context) (machine.Result, error) {
+		if cmd.User != "" {
+			if err := m.checkUser(ctx, cmd.User); err != nil {
+				return machine.Result{}, err
+			}
 		}
-	}
-	res, err := m.run(octx, cmd)
-	return res, m.opErr(ctx, "run", err)
+		return m.run(ctx, cmd)
+	})
 }
 
 // checkUser accepts only the container's own user, by name or uid (asked
@@ -327,14 +282,6 @@ func (m *Machine) checkUser(ctx context.Context, user string) error {
 		return m.f.unsupported("user", fmt.Sprintf("Iris runs commands as the container's user (%s, uid %s), not %q", m.userName, m.uid, user))
 	}
 	return nil
-}
-
-// prelude makes the workdir until a script did.
-func (m *Machine) prelude() string {
-	if m.spec.Workdir == "" || m.prepared.Load() {
-		return ""
-	}
-	return "mkdir -p " + shwrap.Quote(m.spec.Workdir) + " || exit 1\n"
 }
 
 func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
@@ -366,10 +313,10 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		defer cancel()
 		wtimeout = cmd.Timeout + execPadding*time.Second
 	}
-	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, Argv: cmd.Argv, Env: env, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.prelude()})
+	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, Argv: cmd.Argv, Env: env, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.workdir.Prelude()})
 	resp, err := m.shell(rctx, script, wtimeout)
 	if err != nil {
-		if rctx.Err() == nil || m.isClosed() || errors.Is(err, machine.ErrTerminated) {
+		if rctx.Err() == nil || m.life.Closed() || errors.Is(err, machine.ErrTerminated) {
 			m.cleanup(dir)
 			return machine.Result{}, err
 		}
@@ -390,7 +337,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		m.cleanup(dir)
 		return machine.Result{}, fmt.Errorf("%w (stderr: %s)", err, shwrap.Truncate(resp.GetStderr(), 2000))
 	}
-	m.prepared.Store(true)
+	m.workdir.Made()
 	if p.Marker == shwrap.NoSetsid {
 		return machine.Result{}, m.f.unsupported("source", "the image has no setsid, which stopping a command's process group needs")
 	}
@@ -412,27 +359,17 @@ func (m *Machine) result(ctx context.Context, dir string, p shwrap.Reply, limit 
 }
 
 func (m *Machine) stop(dir string, limit int) (shwrap.Reply, error) {
-	ctx, cancel := context.WithTimeout(m.ctx, stopTimeout)
+	ctx, cancel := context.WithTimeout(m.life.Context(), stopTimeout)
 	defer cancel()
 	resp, err := m.exec(ctx, []string{"sh", "-c", shwrap.StopScript(dir, limit)}, stopTimeout)
 	if err != nil {
 		return shwrap.Reply{}, err
 	}
-	p, err := shwrap.ParseReply(resp.GetStdout())
-	if err != nil {
-		return shwrap.Reply{}, err
-	}
-	switch p.Marker {
-	case shwrap.StopFail:
-		return p, errors.New("the process group still has members after SIGKILL")
-	case shwrap.NoPid:
-		return shwrap.Reply{Code: -1, Inline: true}, nil
-	}
-	return p, nil
+	return shwrap.ParseStopReply(resp.GetStdout())
 }
 
 func (m *Machine) cleanup(file string) {
-	ctx, cancel := context.WithTimeout(m.ctx, stopTimeout)
+	ctx, cancel := context.WithTimeout(m.life.Context(), stopTimeout)
 	defer cancel()
 	_, _ = m.exec(ctx, []string{"rm", "-rf", file}, 0)
 }
@@ -445,149 +382,67 @@ func (m *Machine) closeAfter() {
 
 // Upload copies a host file or directory to target in chunks.
 func (m *Machine) Upload(ctx context.Context, source, target string) error {
-	if err := machine.ValidateHostPath("source", source); err != nil {
-		return err
-	}
-	if err := machine.ValidateGuestPath("target", target); err != nil {
-		return err
-	}
-	target = path.Clean(target)
-	octx, done, err := m.opContext(ctx)
+	target, err := remotemachine.UploadPaths(source, target)
 	if err != nil {
 		return err
 	}
-	defer done()
-	return m.opErr(ctx, "upload", m.upload(octx, source, target))
+	return m.life.Do(ctx, "upload", func(ctx context.Context) error { return m.upload(ctx, source, target) })
 }
 
 func (m *Machine) upload(ctx context.Context, source, target string) error {
-	if err := transfer.Check(ctx, source); err != nil {
-		return err
-	}
-	st, err := os.Stat(source)
+	tmp, script, err := remotemachine.Stage(ctx, source, target, m.put)
 	if err != nil {
-		return &machine.PathError{Op: "read", Path: source, Reason: err.Error(), NotFound: errors.Is(err, os.ErrNotExist)}
-	}
-	tmp := shwrap.PrivateDir()
-	var script string
-	if st.IsDir() {
-		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(transfer.WriteTar(ctx, pw, source)) }()
-		err = m.put(ctx, tmp, pr)
-		pr.CloseWithError(errors.New("upload ended"))
-		script = fmt.Sprintf("T=%s; S=%s; mkdir -p \"$T\" && tar -xf \"$S\" -C \"$T\"; r=$?; rm -f \"$S\"; exit $r", shwrap.Quote(target), shwrap.Quote(tmp))
-	} else {
-		f, oerr := os.Open(source)
-		if oerr != nil {
-			return &machine.PathError{Op: "read", Path: source, Reason: oerr.Error(), NotFound: errors.Is(oerr, os.ErrNotExist)}
+		if tmp != "" {
+			m.cleanup(tmp)
 		}
-		err = m.put(ctx, tmp, f)
-		f.Close()
-		mode := strconv.FormatInt(transfer.TarMode(st.Mode()), 8)
-		script = fmt.Sprintf("T=%s; S=%s; mkdir -p %s && cat \"$S\" > \"$T\" && chmod %s \"$T\"; r=$?; rm -f \"$S\"; exit $r", shwrap.Quote(target), shwrap.Quote(tmp), shwrap.Quote(path.Dir(target)), mode)
-	}
-	if err != nil {
-		m.cleanup(tmp)
 		return err
 	}
-	if err := m.check(ctx, m.prelude()+script); err != nil {
+	if err := m.check(ctx, m.workdir.Prelude()+script); err != nil {
 		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
 	}
-	m.prepared.Store(true)
+	m.workdir.Made()
 	return nil
 }
 
 // Download copies a file or directory out of the task; lib/transfer
 // extracts it as hostile input and applies opts.
 func (m *Machine) Download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
-	if err := machine.ValidateGuestPath("source", source); err != nil {
-		return err
-	}
-	if err := machine.ValidateHostPath("target", target); err != nil {
-		return err
-	}
-	source = path.Clean(source)
-	octx, done, err := m.opContext(ctx)
+	source, err := remotemachine.DownloadPaths(source, target)
 	if err != nil {
 		return err
 	}
-	defer done()
-	return m.opErr(ctx, "download", m.download(octx, source, target, opts))
+	return m.life.Do(ctx, "download", func(ctx context.Context) error { return m.download(ctx, source, target, opts) })
 }
 
 func (m *Machine) download(ctx context.Context, source, target string, opts machine.DownloadOptions) error {
 	archive := shwrap.PrivateDir() + ".tar"
-	out, err := m.execText(ctx, m.prelude()+shwrap.ProbeScript(source, archive), 0)
+	out, err := m.execText(ctx, m.workdir.Prelude()+shwrap.ProbeScript(source, archive), 0)
 	if err != nil {
 		return err
 	}
-	out = strings.TrimSpace(out)
-	f := strings.Fields(out[strings.LastIndex(out, "\n")+1:])
-	switch {
-	case len(f) == 0:
-		return fmt.Errorf("probing %s: %s", source, out)
-	case f[0] == shwrap.Missing:
-		return &machine.PathError{Op: "read", Path: source, Reason: "no such file or directory", NotFound: true}
-	case f[0] == shwrap.Special:
-		return &machine.PathError{Op: "read", Path: source, Reason: "not a regular file or directory"}
-	case f[0] == shwrap.Dir && len(f) == 2:
-		defer m.cleanup(archive)
-		size, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			return fmt.Errorf("probing %s: %s", source, out)
-		}
-		return transfer.Extract(ctx, &reader{m: m, ctx: ctx, file: archive, size: size}, target, transfer.ForDownload(opts))
-	case f[0] == shwrap.File && len(f) == 3:
-		mode, err1 := strconv.ParseInt(f[1], 8, 64)
-		size, err2 := strconv.ParseInt(f[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("probing %s: %s", source, out)
-		}
-		if max, bounded := transfer.Bound(opts); bounded && size > max {
-			return &machine.DownloadLimitExceeded{Path: source, Limit: max}
-		}
-		pr, pw := io.Pipe()
-		go func() {
-			tw := tar.NewWriter(pw)
-			err := tw.WriteHeader(&tar.Header{Name: transfer.RootName, Typeflag: tar.TypeReg, Mode: mode, Size: size})
-			if err == nil {
-				_, err = io.Copy(tw, &reader{m: m, ctx: ctx, file: source, size: size})
-			}
-			if err == nil {
-				err = tw.Close()
-			}
-			pw.CloseWithError(err)
-		}()
-		err := transfer.Extract(ctx, pr, target, transfer.ForDownload(opts))
-		pr.CloseWithError(errors.New("download ended"))
+	probe, err := remotemachine.ParseProbe(source, out)
+	if err != nil {
 		return err
 	}
-	return fmt.Errorf("probing %s: %s", source, out)
+	if probe.Dir {
+		defer m.cleanup(archive)
+		return transfer.Extract(ctx, &reader{m: m, ctx: ctx, file: archive, size: probe.Size}, target, transfer.ForDownload(opts))
+	}
+	if max, bounded := transfer.Bound(opts); bounded && probe.Size > max {
+		return &machine.DownloadLimitExceeded{Path: source, Limit: max}
+	}
+	return remotemachine.ExtractFile(ctx, &reader{m: m, ctx: ctx, file: source, size: probe.Size}, source, probe.Mode, probe.Size, target, opts)
 }
 
 // Close terminates the job.
 func (m *Machine) Close(ctx context.Context) error {
-	m.mu.Lock()
-	if m.closed {
-		done := m.closeDone
-		m.mu.Unlock()
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return ctx.Err()
+	return m.life.Close(ctx, func(ctx context.Context) error {
+		tctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		_, err := m.f.rpc.TerminateJob(tctx, connect.NewRequest(&cluster.Controller_TerminateJobRequest{JobId: proto.String(m.jobID)}))
+		if err != nil && connect.CodeOf(err) != connect.CodeNotFound {
+			return &machine.InfrastructureError{Op: "terminating job " + m.jobID, Err: err}
 		}
 		return nil
-	}
-	m.closed = true
-	m.closeDone = make(chan struct{})
-	m.mu.Unlock()
-	defer close(m.closeDone)
-	m.cancel()
-	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	_, err := m.f.rpc.TerminateJob(tctx, connect.NewRequest(&cluster.Controller_TerminateJobRequest{JobId: proto.String(m.jobID)}))
-	if err != nil && connect.CodeOf(err) != connect.CodeNotFound {
-		return &machine.InfrastructureError{Op: "terminating job " + m.jobID, Err: err}
-	}
-	return nil
+	})
 }

@@ -38,13 +38,16 @@
 // command whose background jobs run the machine out of processes (a fork
 // bomb) is held until its timeout and then stopped, timed out.
 //
-// With Options.SystemDirectories "copy_on_write" (root hosts only), a
-// HostImage machine's real system directories are overlays instead: the
-// launcher mounts one per directory (lower: the host's, upper and work: the
-// machine directory) in a mount namespace of its own before it forks
-// bubblewrap, which has no overlay mounts of its own in 0.8; the mounts
-// live only as long as that namespace, and the host's mounts inside those
-// directories are bound again read-only. With Options.CgroupParent (a
+// With Options.SystemDirectories "copy_on_write", a HostImage machine's
+// real system directories are overlays instead: the launcher mounts one
+// per directory (lower: the host's, upper and work: the machine directory)
+// in a mount namespace of its own before it forks bubblewrap, which has no
+// overlay mounts of its own in 0.8; the mounts live only as long as that
+// namespace, and the host's mounts inside those directories are bound
+// again read-only. As root these are the kernel's overlays; without root
+// the namespace is in a user namespace of its own and the overlays are
+// fuse-overlayfs servers that end with it (the kernel's overlayfs there
+// cannot write below a directory the host's root owns). With Options.CgroupParent (a
 // cgroup v2 directory with cpu, memory and pids delegated, or a path in a
 // v1 hierarchy, used at the same relative path in the cpu, cpuacct and
 // memory hierarchies), each machine gets cgroups there that enforce

@@ -51,7 +51,9 @@ type Options struct {
 	// cgroup's pids.max when the host has one; 0 means 1024.
 	PidsLimit int `json:"pids_limit"`
 	// SystemDirectories is "read_only" ("" too) or "copy_on_write": /usr,
-	// /bin, /sbin, /lib* and /etc writable per machine (see overlay_linux.go).
+	// /bin, /sbin, /lib* and /etc writable per machine (see the launcher's
+	// overlay_linux.go, and userns_overlay_linux.go without root, which
+	// needs fuse-overlayfs).
 	SystemDirectories string `json:"system_directories"`
 	// TTL, in seconds, closes a machine that lives that long (nil: never).
 	TTL *float64 `json:"ttl"`
@@ -71,6 +73,9 @@ type Factory struct {
 	limits   *cgroup.Limits // cgroup_parent: CPU and memory limits; nil without
 	etc      etcTemplate    // a HostImage machine's /etc
 	etcFiles *os.File       // etc's files, for the helpers to write
+	// fuseOverlayfs serves copy_on_write's overlays when the host process
+	// is not root.
+	fuseOverlayfs string
 
 	unpackMu sync.Mutex
 	unpacks  map[string]*sync.Mutex
@@ -98,9 +103,20 @@ func New(o Options) (*Factory, error) {
 		return nil, &machine.InvalidSpec{Field: "system_directories", Reason: fmt.Sprintf("%q is neither read_only nor copy_on_write", o.SystemDirectories)}
 	}
 	if o.SystemDirectories == "copy_on_write" && f.uid != 0 {
-		// The launcher mounts the overlays in a mount namespace of its own,
-		// which takes CAP_SYS_ADMIN (overlay_linux.go).
-		return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories", Reason: "copy_on_write needs a host process running as root"}
+		// Without root the launcher serves the overlays with fuse-overlayfs
+		// in a user namespace (launcher/userns_overlay_linux.go).
+		fuse, err := exec.LookPath("fuse-overlayfs")
+		if err == nil {
+			var dev *os.File
+			if dev, err = os.OpenFile("/dev/fuse", os.O_RDWR, 0); err == nil {
+				dev.Close()
+			}
+		}
+		if err != nil {
+			return nil, &machine.UnsupportedSpec{Backend: Name, Field: "system_directories",
+				Reason: fmt.Sprintf("copy_on_write without root needs fuse-overlayfs and /dev/fuse: %v", err)}
+		}
+		f.fuseOverlayfs = fuse
 	}
 	if o.CgroupParent != "" {
 		l, err := cgroup.OpenLimits(o.CgroupParent)

@@ -25,6 +25,30 @@ func TestNonRootLimits(t *testing.T) {
 		nonRootChild(t)
 		return
 	}
+	t.Logf("%s", asNobody(t, "TestNonRootLimits"))
+}
+
+// asNobody runs the test named name of this binary as nobody (the
+// parent must be root, as CI is), with the helper and a temporary
+// directory nobody can reach, and returns its output once it passed.
+// The child sees SHELLBOX_NONROOT_CHILD=1.
+func asNobody(t *testing.T, name string) string {
+	cmd, tmp := nobodyCommand(t, name)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		if strings.HasPrefix(e.Name(), machineDirPrefix) {
+			t.Fatalf("the child left the machine directory %s", e.Name())
+		}
+	}
+	return string(out)
+}
+
+// nobodyCommand is the command asNobody runs, and the child's TMPDIR.
+func nobodyCommand(t *testing.T, name string) (*exec.Cmd, string) {
 	if os.Geteuid() != 0 {
 		t.Skip("the parent switches to nobody, which needs root (CI runs as root)")
 	}
@@ -52,14 +76,10 @@ func TestNonRootLimits(t *testing.T) {
 	os.Mkdir(tmp, 0o777)
 	os.Chmod(tmp, 0o1777)
 	cmd := exec.Command(setpriv, "--reuid", "65534", "--regid", "65534", "--clear-groups", bin,
-		"-test.run=^TestNonRootLimits$", "-test.v")
+		"-test.run=^"+name+"$", "-test.v")
 	cmd.Env = []string{"SHELLBOX_NONROOT_CHILD=1", "SHELLBOX_BIN_DIR=" + filepath.Join(dir, "bin"),
 		"TMPDIR=" + tmp, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestNonRootLimits") {
-		t.Fatalf("as nobody: %v\n%s", err, out)
-	}
-	t.Logf("%s", out)
+	return cmd, tmp
 }
 
 func nonRootChild(t *testing.T) {

@@ -378,6 +378,9 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, plan *layoutPlan
 	for _, o := range plan.overlays {
 		launch = append(launch, "--overlay", o)
 	}
+	if len(plan.overlays) > 0 && f.fuseOverlayfs != "" {
+		launch = append(launch, "--fuse-overlayfs", f.fuseOverlayfs)
+	}
 	launch = append(launch, "--", f.bwrap)
 	network := spec.Network
 	if plan.netns != nil {

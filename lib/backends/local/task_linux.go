@@ -23,8 +23,8 @@ var _ task.Host = (*Factory)(nil)
 // to 127.0.0.1 through each member's /etc/hosts. The namespace lives while
 // the group holds its descriptor or a member runs in it; nothing is
 // mounted, so nothing outlives the group.
-func (f *Factory) NewGroup(ctx context.Context, names []string) (task.Group, error) {
-	if err := f.CheckGroup(); err != nil {
+func (f *Factory) NewGroup(ctx context.Context, names []string, network machine.NetworkPolicy) (task.Group, error) {
+	if err := f.CheckGroup(network); err != nil {
 		return nil, err
 	}
 	ns, err := newLoopbackNetns()
@@ -37,8 +37,13 @@ func (f *Factory) NewGroup(ctx context.Context, names []string) (task.Group, err
 
 // CheckGroup refuses groups on a host process that is not root: joining
 // a namespace needs CAP_SYS_ADMIN over it, and an unprivileged host's
-// sandboxes each own a user namespace.
-func (f *Factory) CheckGroup() error {
+// sandboxes each own a user namespace. The namespace has loopback only,
+// so a group with a route out (NetworkPolicy.ALLOW) is refused.
+func (f *Factory) CheckGroup(network machine.NetworkPolicy) error {
+	if network != machine.NetworkDeny {
+		return &machine.UnsupportedSpec{Backend: Name, Field: "network",
+			Reason: "a local task group has only its private loopback; a group with a route out (NetworkPolicy.ALLOW) runs on docker or gvisor"}
+	}
 	if !f.root {
 		return &machine.UnsupportedSpec{Backend: Name, Field: "containers",
 			Reason: "a local task group of several containers needs a host process running as root (members join one network namespace)"}

@@ -95,8 +95,15 @@ func TestTaskGroupHasNoRouteToTheHost(t *testing.T) {
 			t.Fatalf("member %s reached a host listener", name)
 		}
 	}
+	// A group with a route out is the docker backend's; local refuses it.
+	allow := func(s *machine.Spec) { s.Network = machine.NetworkAllow }
+	_, err = task.Create(context.Background(), f, task.Spec{Primary: "agent", Containers: []task.Container{{Name: "agent", Machine: hostSpec(allow)}, {Name: "idle", Machine: hostSpec(allow), Command: []string{"sleep", "1000"}}}})
+	var un *machine.UnsupportedSpec
+	if !errors.As(err, &un) || un.Field != "network" {
+		t.Fatalf("an ALLOW group on local: %v", err)
+	}
 	// Sanity: the same command reaches the listener from an ALLOW machine.
-	m := newMachine(t, f, hostSpec(func(s *machine.Spec) { s.Network = machine.NetworkAllow }))
+	m := newMachine(t, f, hostSpec(allow))
 	res := run(t, m, sh(fmt.Sprintf("busybox nc -w 2 127.0.0.1 %d </dev/null", port)))
 	if !strings.Contains(string(res.Stdout), "HOST-SECRET") {
 		t.Fatalf("the control machine did not reach the listener: %q %q", res.Stdout, res.Stderr)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/oci"
 )
 
 // Name is the backend's registered name.
@@ -74,6 +75,14 @@ type Options struct {
 	// RegistryCertDir holds the registry's CA certificate (ca.crt) and
 	// client certificates; "" uses /etc/containers/certs.d/HOST:PORT.
 	RegistryCertDir string `json:"registry_cert_dir"`
+	// Policy is the containers-policy.json RegistryImage pulls must
+	// satisfy; "" reads the host's ($CONTAINERS_POLICY_JSON,
+	// ~/.config/containers/policy.json, /etc/containers/policy.json) and,
+	// when none exists, accepts every image (see oci.ReadPolicy).
+	Policy string `json:"policy"`
+	// RegistriesDir is the registries.d that says where signatures are
+	// (lookaside, sigstore attachments); "" uses containers/image's.
+	RegistriesDir string `json:"registries_dir"`
 	// RestoreRAM is how a template's RAM is saved: "file" (default; a RAM
 	// file restored machines map copy-on-write) or "stream" (in the
 	// migration stream, loaded by each restore).
@@ -158,6 +167,11 @@ func New(o Options) (*Factory, error) {
 	}
 	if o.CacheMaxMB < 0 {
 		return nil, &machine.InvalidSpec{Field: "cache_max_mb", Reason: "must not be negative"}
+	}
+	if o.Policy != "" {
+		if _, err := oci.ReadPolicy(o.Policy); err != nil {
+			return nil, &machine.InvalidSpec{Field: "policy", Reason: err.Error()}
+		}
 	}
 	f.cacheMax = int64(cmp.Or(o.CacheMaxMB, defaultCacheMaxMB)) << 20
 	var failures []machine.CandidateError

@@ -16,9 +16,10 @@ import (
 )
 
 // registryImage pulls a RegistryImage into an OCI layout with
-// containers/image, once per reference: like the Docker backend, an image
-// already pulled is not pulled again (pin a digest to follow a moving
-// tag).
+// containers/image, once per reference and signature policy: like the
+// Docker backend, an image already pulled is not pulled again (pin a
+// digest to follow a moving tag), but one admitted under another policy
+// is pulled and checked again.
 func (f *Factory) registryImage(ctx context.Context, src machine.RegistryImage) (machine.PreparedImage, *os.File, error) {
 	ref, err := oci.ParseSource(src.Reference)
 	if err == nil && ref.Transport().Name() != "docker" {
@@ -27,10 +28,20 @@ func (f *Factory) registryImage(ctx context.Context, src machine.RegistryImage) 
 	if err != nil {
 		return machine.PreparedImage{}, nil, &machine.InvalidSpec{Field: "source", Reason: fmt.Sprintf("RegistryImage %q: %v", src.Reference, err)}
 	}
-	sum := sha256.Sum256([]byte(ref.StringWithinTransport()))
+	// Read per pull: an edited policy takes effect without a new factory.
+	policy, err := oci.ReadPolicy(f.opts.Policy)
+	if err != nil {
+		return machine.PreparedImage{}, nil, &machine.InvalidSpec{Field: "policy", Reason: err.Error()}
+	}
+	key := ref.StringWithinTransport()
+	if id := policy.ID(); id != "" {
+		key += "\x00" + id
+	}
+	sum := sha256.Sum256([]byte(key))
 	dir := filepath.Join(f.cacheDir, "registry", hex.EncodeToString(sum[:]))
 	return f.cachedLayout(ctx, dir, src, func(tmp string) (string, error) {
-		d, err := oci.Pull(ctx, ref, tmp, oci.PullOptions{AuthFile: f.opts.AuthFile, CertDir: f.opts.RegistryCertDir})
+		d, err := oci.Pull(ctx, ref, tmp, oci.PullOptions{AuthFile: f.opts.AuthFile, CertDir: f.opts.RegistryCertDir,
+			Policy: policy, RegistriesDir: f.opts.RegistriesDir})
 		if err != nil {
 			return "", fmt.Errorf("pulling %s: %w", src.Reference, err)
 		}

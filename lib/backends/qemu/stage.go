@@ -23,8 +23,9 @@ type StageOptions struct {
 	// QemuBundle: rootfs.ext4 and image.json. Otherwise the disk is staged
 	// into the cache, where machines of the same image find it.
 	Output string
-	// AuthFile and RegistryCertDir are Options' for RegistryImage sources.
-	AuthFile, RegistryCertDir string
+	// AuthFile, RegistryCertDir, Policy and RegistriesDir are Options'
+	// for RegistryImage sources.
+	AuthFile, RegistryCertDir, Policy, RegistriesDir string
 	// Provenance recorded in an Output bundle's image.json.
 	OCITag, ImageReference, DockerfileSHA256 string
 }
@@ -39,7 +40,8 @@ func Stage(ctx context.Context, src machine.Source, o StageOptions) (string, err
 	if o.DiskSizeMB == 0 {
 		o.DiskSizeMB = defaultDiskSizeMB
 	}
-	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB, AuthFile: o.AuthFile, RegistryCertDir: o.RegistryCertDir}, cacheDir: o.CacheDir,
+	f := &Factory{opts: Options{DockerHost: o.DockerHost, DiskSizeMB: o.DiskSizeMB, AuthFile: o.AuthFile, RegistryCertDir: o.RegistryCertDir,
+		Policy: o.Policy, RegistriesDir: o.RegistriesDir}, cacheDir: o.CacheDir,
 		cacheMax: defaultCacheMaxMB << 20}
 	if f.cacheDir == "" {
 		f.cacheDir = defaultCacheDir()

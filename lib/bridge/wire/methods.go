@@ -203,12 +203,22 @@ type ResourceUsage struct {
 	PeakMemoryBytes uint64  `json:"peak_memory_bytes"`
 }
 
-// PrepareImageRequest turns a RegistryImage or DockerfileSource into an OCI
-// layout under cache, with the Docker daemon of options.
+// PrepareImageRequest turns a RegistryImage (pulled from its registry) or
+// DockerfileSource (built by the Docker daemon of options) into an OCI
+// layout under cache.
 type PrepareImageRequest struct {
 	Source  Source          `json:"source"`
 	Cache   string          `json:"cache"`
 	Options json.RawMessage `json:"options,omitempty"` // the Docker factory's
+	// AuthFile holds registry credentials (containers-auth.json or a Docker
+	// config.json); "" uses containers/image's lookup.
+	AuthFile string `json:"authfile,omitempty"`
+	// CertDir holds the registry's CA and client certificates; "" uses
+	// /etc/containers/certs.d/<host:port> and /etc/docker/certs.d.
+	CertDir string `json:"cert_dir,omitempty"`
+	// Policy is the containers-policy.json the image must satisfy; "" uses
+	// the host's (lib/oci.ReadPolicy).
+	Policy string `json:"policy,omitempty"`
 }
 
 // PrepareImageReply is the prepared layout.

@@ -74,7 +74,8 @@ type CreateTaskReply struct {
 // ComposeTaskRequest starts a Docker Compose project as a task group
 // (lib/task/compose): env interpolates the files, primary_build (a build
 // context) or primary_image gives the primary its image unless the files
-// do, primary_env joins the primary's environment.
+// do, primary_env joins the primary's environment; network is every
+// member's policy ("deny", the default, or "allow").
 type ComposeTaskRequest struct {
 	Factory      uint64            `json:"factory"`
 	Files        []string          `json:"files"`
@@ -85,6 +86,7 @@ type ComposeTaskRequest struct {
 	PrimaryBuild string            `json:"primary_build,omitempty"`
 	PrimaryImage string            `json:"primary_image,omitempty"`
 	PrimaryEnv   map[string]string `json:"primary_env,omitempty"`
+	Network      string            `json:"network,omitempty"`
 }
 
 // ServeHTTPRequest starts a relay (lib/relay) on a machine's guest

@@ -1,13 +1,15 @@
 // Package ocitest runs a real OCI distribution registry on loopback for
 // tests (these machines reach no registry): go-containerregistry's
 // registry behind TLS with its own CA and basic authentication, filled
-// with go-containerregistry's client.
+// with go-containerregistry's client. Its command, ocitest-registry, serves
+// one to tests outside Go.
 package ocitest
 
 import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -45,6 +47,17 @@ type Registry struct {
 // NewRegistry starts a registry, stopped at the end of t.
 func NewRegistry(t testing.TB) *Registry {
 	t.Helper()
+	r, err := Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// Start starts a registry whose CA and auth file are written under dir
+// (for a process outside go test: cmd/ocitest-registry); Close stops it.
+func Start(dir string) (*Registry, error) {
 	r := &Registry{}
 	r.tamper.Store("")
 	h := registry.New(registry.Logger(log.New(io.Discard, "", 0)))
@@ -75,21 +88,28 @@ func NewRegistry(t testing.TB) *Registry {
 	}))
 	r.srv.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are tested
 	r.srv.StartTLS()
-	t.Cleanup(r.srv.Close)
 	r.Host = strings.TrimPrefix(r.srv.URL, "https://")
-	r.CertDir = t.TempDir()
+	r.CertDir = filepath.Join(dir, "certs")
+	r.AuthFile = filepath.Join(dir, "config.json")
 	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: r.srv.Certificate().Raw})
-	if err := os.WriteFile(filepath.Join(r.CertDir, "ca.crt"), cert, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	auth, _ := json.Marshal(map[string]any{"auths": map[string]any{r.Host: map[string]string{
 		"auth": base64.StdEncoding.EncodeToString([]byte(User + ":" + Password))}}})
-	r.AuthFile = filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(r.AuthFile, auth, 0o600); err != nil {
-		t.Fatal(err)
+	err := os.MkdirAll(r.CertDir, 0o755)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(r.CertDir, "ca.crt"), cert, 0o644)
 	}
-	return r
+	if err == nil {
+		err = os.WriteFile(r.AuthFile, auth, 0o600)
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
 }
+
+// Close stops the registry.
+func (r *Registry) Close() { r.srv.Close() }
 
 // Tamper makes the registry flip a byte of the blob with this digest
 // ("" stops it).
@@ -99,9 +119,18 @@ func (r *Registry) Tamper(digest string) { r.tamper.Store(digest) }
 // its full reference.
 func (r *Registry) Push(t testing.TB, repo string, v any) string {
 	t.Helper()
-	ref, err := name.ParseReference(r.Host + "/" + repo)
+	ref, err := r.Upload(repo, v)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return ref
+}
+
+// Upload is Push returning its error.
+func (r *Registry) Upload(repo string, v any) (string, error) {
+	ref, err := name.ParseReference(r.Host + "/" + repo)
+	if err != nil {
+		return "", err
 	}
 	o := []remote.Option{remote.WithTransport(r.srv.Client().Transport),
 		remote.WithAuth(&authn.Basic{Username: User, Password: Password})}
@@ -111,28 +140,40 @@ func (r *Registry) Push(t testing.TB, repo string, v any) string {
 	case v1.ImageIndex:
 		err = remote.WriteIndex(ref, v, o...)
 	default:
-		t.Fatalf("cannot push a %T", v)
+		err = fmt.Errorf("cannot push a %T", v)
 	}
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	return ref.String()
+	return ref.String(), nil
 }
 
 // PushLayout uploads the one image of an OCI layout as repo.
 func (r *Registry) PushLayout(t testing.TB, dir, repo string) string {
 	t.Helper()
-	idx, err := layout.ImageIndexFromPath(dir)
+	ref, err := r.UploadLayout(dir, repo)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ref
+}
+
+// UploadLayout is PushLayout returning its error.
+func (r *Registry) UploadLayout(dir, repo string) (string, error) {
+	idx, err := layout.ImageIndexFromPath(dir)
+	if err != nil {
+		return "", err
+	}
 	man, err := idx.IndexManifest()
-	if err != nil || len(man.Manifests) != 1 {
-		t.Fatalf("layout %s: %v (%d manifests)", dir, err, len(man.Manifests))
+	if err != nil {
+		return "", err
+	}
+	if len(man.Manifests) != 1 {
+		return "", fmt.Errorf("layout %s holds %d manifests, not 1", dir, len(man.Manifests))
 	}
 	img, err := idx.Image(man.Manifests[0].Digest)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	return r.Push(t, repo, img)
+	return r.Upload(repo, img)
 }

@@ -62,6 +62,9 @@ func TestOfficialSDK(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(cctx, py, "testdata/sdk_check.py", hs.URL+"/api", "sdk-key", image)
 	cmd.Env = append(os.Environ(), "DAYTONA_API_KEY=", "DAYTONA_API_URL=")
+	// Once the deadline kills python, output held open by anything it
+	// started does not keep the test waiting.
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil || !strings.Contains(string(out), "SDK CHECK OK") {

@@ -19,7 +19,7 @@ import (
 
 // IrisVersion is the marin-iris whose generated client checks the
 // controller (the wheel the protos come from).
-const IrisVersion = "0.2.227.dev40316220070"
+const IrisVersion = remotetest.MarinIrisVersion
 
 // IrisPythonEnv names a Python with marin-iris's rpc modules importable;
 // without it the test makes (once, cached) a virtual environment with the
@@ -66,6 +66,9 @@ func TestOfficialClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(cctx, py, "testdata/client_check.py", hs.URL, "client-token", dockertest.BusyboxImage)
 	cmd.Env = os.Environ()
+	// Once the deadline kills python, output held open by anything it
+	// started does not keep the test waiting.
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil || !strings.Contains(string(out), "CLIENT CHECK OK") {

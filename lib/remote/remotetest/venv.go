@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// MarinIrisVersion is the marin-iris wheel the Iris tests check against
+// (the one lib/backends/iris/irispb is generated from).
+const MarinIrisVersion = "0.2.227.dev40316220070"
+
 // Venv returns the python of a virtual environment named name under the
 // user's cache directory, made once (under a lock, so parallel test
 // binaries share it) by running each install as "<python> -m pip install

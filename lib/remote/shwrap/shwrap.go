@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -268,4 +270,35 @@ if [ -d "$S" ]; then tar -cf "$A" -C "$S" . && echo "%s $(wc -c < "$A")"
 elif [ -f "$S" ]; then echo "%s $(stat -c %%a "$S") $(wc -c < "$S")"
 elif [ -e "$S" ]; then echo %s
 else echo %s; fi`, Quote(source), Quote(archive), Dir, File, Special, Missing)
+}
+
+// ParseStopReply reads a stop script's reply: an error when the group
+// outlived SIGKILL; for a command the wrapper never started (NoPid: the
+// request ended before the service ran it), an empty inline reply with
+// code -1, as there is nothing to stop and nothing was printed.
+func ParseStopReply(text string) (Reply, error) {
+	p, err := ParseReply(text)
+	if err != nil {
+		return Reply{}, err
+	}
+	switch p.Marker {
+	case StopFail:
+		return p, errors.New("the process group still has members after SIGKILL")
+	case NoPid:
+		return Reply{Code: -1, Inline: true}, nil
+	}
+	return p, nil
+}
+
+// UntarScript extracts the tar archive at archive into the directory
+// target (made if missing) and removes the archive.
+func UntarScript(target, archive string) string {
+	return fmt.Sprintf("T=%s; S=%s; mkdir -p \"$T\" && tar -xf \"$S\" -C \"$T\"; r=$?; rm -f \"$S\"; exit $r", Quote(target), Quote(archive))
+}
+
+// PlaceScript copies the file at tmp to target (its directory made if
+// missing) with the octal mode, and removes tmp.
+func PlaceScript(target, tmp string, mode int64) string {
+	return fmt.Sprintf("T=%s; S=%s; mkdir -p %s && cat \"$S\" > \"$T\" && chmod %s \"$T\"; r=$?; rm -f \"$S\"; exit $r",
+		Quote(target), Quote(tmp), Quote(path.Dir(target)), strconv.FormatInt(mode, 8))
 }

@@ -674,24 +674,30 @@ func biUnset(sh *Shell, args []string) int {
 
 func biEval(sh *Shell, args []string) int {
 	src := strings.Join(args[1:], " ")
-	f, err := sh.Parse(src, "eval")
+	f, synErr, err := sh.parseOrPrefix(src, "eval")
 	if err != nil {
 		if sh.exiting {
 			return sh.exitCode
 		}
-		var pe syntax.ParseError
-		if errors.As(err, &pe) {
-			sh.errf("syntax error: %s", pe.Text)
-		} else {
-			sh.errf("%v", err)
-		}
+		sh.errf("%v", err)
 		return 2
 	}
 	if !sh.enter() {
 		return 1
 	}
 	sh.status = 0
-	sh.stmts(f.Stmts)
+	base := sh.lineBase
+	if sh.curStmt != nil {
+		sh.lineBase += int(sh.curStmt.End().Line()) - 1
+	}
+	if f != nil {
+		sh.units(f.Stmts)
+	}
+	if synErr != nil && !sh.exiting {
+		// the commands before a syntax error ran; eval fails with it
+		sh.reportSyntaxError(src, *synErr, sh.errName()+": eval")
+	}
+	sh.lineBase = base
 	sh.leave()
 	return sh.status
 }
@@ -721,7 +727,7 @@ func biSource(sh *Shell, args []string) int {
 		sh.errf("%s: %s", name, command.Message(err))
 		return 1
 	}
-	f, err := sh.Parse(string(b), name)
+	f, synErr, err := sh.parseOrPrefix(string(b), name)
 	if err != nil {
 		if sh.exiting {
 			return sh.exitCode
@@ -739,7 +745,16 @@ func biSource(sh *Shell, args []string) int {
 	}
 	sh.sourceDepth++
 	sh.status = 0
-	sh.stmts(f.Stmts)
+	// diagnostics name the sourced file and count its lines
+	oldName, oldBase := sh.name, sh.lineBase
+	sh.name, sh.lineBase = name, 0
+	if f != nil {
+		sh.units(f.Stmts)
+	}
+	if synErr != nil && !sh.exiting {
+		sh.reportSyntaxError(string(b), *synErr, name)
+	}
+	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()
 	if sh.returning && sh.sourceDepth >= 0 && len(sh.funcNames) == 0 {
@@ -1150,7 +1165,7 @@ func (sh *Shell) waitJob(j *job) int {
 				t.Interruptible = false
 				for _, s := range sigs {
 					if tr, ok := sh.traps[signalName(s)]; ok && tr != "" {
-						sh.runTrap(tr)
+						sh.runTrap(tr, true)
 					}
 				}
 				if len(sigs) > 0 {
@@ -1188,7 +1203,7 @@ func biWait(sh *Shell, args []string) int {
 				sigs := t.TakeSignals()
 				for _, s := range sigs {
 					if tr, ok := sh.traps[signalName(s)]; ok && tr != "" {
-						sh.runTrap(tr)
+						sh.runTrap(tr, true)
 					}
 				}
 				if len(sigs) > 0 {

@@ -130,8 +130,8 @@ func (sh *Shell) assignError(err error) {
 	var ro errReadonly
 	if errors.As(err, &ro) {
 		sh.errf("%v", err)
-		// bash: assigning a readonly variable aborts a non-interactive shell
-		sh.exit(1)
+		// bash: assigning a readonly variable abandons the command line
+		sh.discard()
 		return
 	}
 	sh.wordError(err)
@@ -223,9 +223,9 @@ func (sh *Shell) indexKey(name string, idx syntax.ArithmExpr) (string, error) {
 	if v != nil && v.Kind == expand.Associative {
 		return expand.AssocIndex(sh.ecfg(), idx)
 	}
-	n, err := sh.arith(idx)
+	n, err := sh.arithTop(idx, syntax.Pos{}, "")
 	if err != nil {
-		return "", err
+		return "", expand.MarkSubscript(err)
 	}
 	return fmt.Sprint(n), nil
 }
@@ -279,9 +279,9 @@ func (sh *Shell) assignArray(name string, arr *syntax.ArrayExpr, appendVals, loc
 		next := maxIndex(nv) + 1
 		for _, el := range arr.Elems {
 			if el.Index != nil {
-				i, err := sh.arith(el.Index)
+				i, err := sh.arithTop(el.Index, syntax.Pos{}, "")
 				if err != nil {
-					return err
+					return expand.MarkSubscript(err)
 				}
 				v, err := sh.literal(el.Value)
 				if err != nil {
@@ -856,8 +856,16 @@ func (sh *Shell) runMaybe(src, name string, noexec bool) int {
 			if sh.exiting {
 				return sh.exitCode
 			}
-			io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
-			return 2
+			var pe syntax.ParseError
+			if !errors.As(err, &pe) {
+				io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
+				return 2
+			}
+			prefix := sh.name
+			if sh.cmdString {
+				prefix += ": -c"
+			}
+			return sh.reportSyntaxError(src, pe, prefix)
 		}
 		return 0
 	}

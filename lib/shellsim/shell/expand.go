@@ -215,23 +215,48 @@ func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
 	return n, nil
 }
 
-// arithString evaluates s as an arithmetic expression.
+// arithTop evaluates the expression of ((...)) or let (prefix names it in
+// bash's diagnostics); right is the closing "))".
+func (sh *Shell) arithTop(e syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	if err := sh.charge(resources.CostNode); err != nil {
+		return 0, err
+	}
+	cfg := sh.ecfg()
+	sh.cfgDepth++
+	n, err := expand.ArithmTop(cfg, e, right, prefix)
+	sh.cfgDepth--
+	if err != nil {
+		return 0, sh.expandErr(err)
+	}
+	return n, nil
+}
+
+// arithString evaluates s as an arithmetic expression (a -eq operand, a
+// declare -i value, an array index). Text the parser rejects is evaluated
+// as bash does, by the text evaluator, which also words the errors.
 func (sh *Shell) arithString(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 0, nil
 	}
 	if command.CheckSyntaxNest(s) != nil {
 		return 0, errors.New(s + ": expression recursion level exceeded")
 	}
 	e, err := sh.rt.parser().Arithmetic(strings.NewReader(s))
-	if err != nil {
-		return 0, errors.New(s + ": syntax error in expression")
+	if err != nil || e == nil {
+		if err := sh.charge(int64(len(s)) * resources.CostParseByte); err != nil {
+			return 0, err
+		}
+		cfg := sh.ecfg()
+		sh.cfgDepth++
+		n, err := expand.ArithString(cfg, s, false)
+		sh.cfgDepth--
+		if err != nil {
+			return 0, sh.expandErr(err)
+		}
+		return int(n), nil
 	}
-	if e == nil {
-		return 0, nil
-	}
-	return sh.arith(e)
+	// the text ends at the end of s (bash's messages keep trailing blanks)
+	return sh.arithTop(e, syntax.NewPos(uint(len(s)), 1, uint(len(s)+1)), "")
 }
 
 func matchPattern(pat, s string, ext bool) bool {

@@ -34,7 +34,12 @@ func (sh *Shell) redirect(rs []*syntax.Redirect) (cleanup func(), err error) {
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			s, err := sh.document(r.Hdoc)
+			s, err := "", error(nil)
+			if body, ok := quotedHdoc(r); ok {
+				s = body // a quoted delimiter: the body is taken as is
+			} else {
+				s, err = sh.document(r.Hdoc)
+			}
 			if err != nil {
 				sh.exprError(err)
 				return cleanup, err
@@ -229,4 +234,36 @@ func stripTabs(s string) string {
 		lines[i] = strings.TrimLeft(l, "\t")
 	}
 	return strings.Join(lines, "")
+}
+
+// quotedHdoc returns the raw body of a here-document whose delimiter is
+// quoted ('E', "E", \E), which bash does not expand at all (backslashes
+// included).
+func quotedHdoc(r *syntax.Redirect) (string, bool) {
+	if r.Word == nil || r.Hdoc == nil {
+		return "", false
+	}
+	quoted := false
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "\\") {
+				quoted = true
+			}
+		}
+	}
+	if !quoted {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(lit.Value)
+	}
+	return b.String(), true
 }

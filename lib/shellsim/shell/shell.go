@@ -54,21 +54,26 @@ type Shell struct {
 	umask   int
 	dirs    []string
 
-	exiting     bool
-	exitCode    int
-	brk, cont   int
-	returning   bool
-	inCond      int
-	loopDepth   int
-	funcNames   []string
-	lineno      int
-	varMem      int64
-	top         bool // the environment's main shell
-	persist     bool // exec with only redirections: keep them
-	substSt     int
-	substRan    bool
-	optind      int // getopts position inside the current argument
-	inTrap      bool
+	exiting   bool
+	exitCode  int
+	brk, cont int
+	returning bool
+	inCond    int
+	loopDepth int
+	funcNames []string
+	lineno    int
+	varMem    int64
+	top       bool // the environment's main shell
+	persist   bool // exec with only redirections: keep them
+	substSt   int
+	substRan  bool
+	optind    int // getopts position inside the current argument
+	inTrap    bool
+	trapLines bool // the running trap handler numbers its own lines
+	// lineBase is added to the line numbers of the source being run: eval
+	// text counts from the last line of its eval command (curStmt).
+	lineBase    int
+	curStmt     *syntax.Stmt
 	aliasDepth  int
 	sourceDepth int
 	nest        int   // nested execution levels (see nest.go), inherited by subshells and child shells
@@ -80,11 +85,15 @@ type Shell struct {
 	cmdPID      int // command process running on this shell's task
 	topPID      int // $$: the PID of the shell process (not of subshells)
 	subshell    bool
-	cmdString   bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
-	execLookup  bool // resolve like execvp (default PATH) for System.Exec
-	psubs       []*procSub
-	expFuncs    map[string]bool // export -f
-	readDirFn   func(string) ([]fs.DirEntry, error)
+	// discarding: an expansion error (or a readonly assignment) abandons
+	// the rest of the input unit being run, as bash's jump to top level
+	// does; the unit loop (script, eval, source, trap) clears it.
+	discarding bool
+	cmdString  bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
+	execLookup bool // resolve like execvp (default PATH) for System.Exec
+	psubs      []*procSub
+	expFuncs   map[string]bool // export -f
+	readDirFn  func(string) ([]fs.DirEntry, error)
 }
 
 // New returns the environment's main shell.
@@ -217,7 +226,7 @@ func (sh *Shell) fatal(err error) {
 
 // stopped reports whether execution of the current list must stop.
 func (sh *Shell) stopped() bool {
-	return sh.exiting || sh.returning || sh.brk > 0 || sh.cont > 0
+	return sh.exiting || sh.discarding || sh.returning || sh.brk > 0 || sh.cont > 0
 }
 
 // Parse parses bash source, charging for it. Like bash, a here-document
@@ -229,7 +238,7 @@ func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 	if err := command.CheckSyntaxNest(src); err != nil {
 		return nil, syntax.ParseError{Filename: name, Pos: syntax.NewPos(0, 1, 1), Text: err.Error()}
 	}
-	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
+	f, err := sh.parseDeferring(src, name)
 	for tries := 0; err != nil && tries < 8; tries++ {
 		var pe syntax.ParseError
 		if !errors.As(err, &pe) || !strings.HasPrefix(pe.Text, "unclosed here-document `") {
@@ -244,7 +253,7 @@ func (sh *Shell) Parse(src, name string) (*syntax.File, error) {
 		fmt.Fprintf(sh.stderr(), "%s: line %d: warning: here-document at line %d delimited by end-of-file (wanted `%s')\n",
 			sh.name, lines, pe.Pos.Line(), word)
 		src += word + "\n"
-		f, err = sh.rt.parser().Parse(strings.NewReader(src), name)
+		f, err = sh.parseDeferring(src, name)
 	}
 	return f, err
 }
@@ -262,18 +271,17 @@ func ParseErrorText(prefix string, err error) string {
 	return fmt.Sprintf("%s: %v\n", prefix, err)
 }
 
-// RunSource parses and runs src; a parse error runs nothing and gives 2.
+// RunSource parses and runs src; on a syntax error only the commands
+// before it run, and the status is 2 (see runSyntaxError).
 func (sh *Shell) RunSource(src, name string) int {
 	f, err := sh.Parse(src, name)
 	if err != nil {
 		if sh.exiting {
 			return sh.exitCode
 		}
-		io.WriteString(sh.stderr(), ParseErrorText(sh.name, err))
-		sh.status = 2
-		return 2
+		return sh.runSyntaxError(src, name, err)
 	}
-	sh.stmts(f.Stmts)
+	sh.units(f.Stmts)
 	if sh.exiting {
 		return sh.exitCode
 	}
@@ -282,11 +290,45 @@ func (sh *Shell) RunSource(src, name string) int {
 
 // RunFile runs an already parsed file.
 func (sh *Shell) RunFile(f *syntax.File) int {
-	sh.stmts(f.Stmts)
+	sh.units(f.Stmts)
 	if sh.exiting {
 		return sh.exitCode
 	}
 	return sh.status
+}
+
+// units runs the commands of a script, eval or source like bash's reader
+// loop: a discarded command ends the rest of its input unit (the commands
+// up to the end of the line, or the whole compound command) with status 1,
+// then the next line runs (also under set -e, as in bash).
+func (sh *Shell) units(list []*syntax.Stmt) {
+	for i, st := range list {
+		if sh.discarding {
+			if list[i-1].End().Line() >= st.Pos().Line() {
+				continue
+			}
+			sh.endDiscard()
+		}
+		if sh.stopped() {
+			return
+		}
+		sh.stmt(st)
+	}
+	if sh.discarding {
+		sh.endDiscard()
+	}
+}
+
+// discard abandons the current input unit.
+func (sh *Shell) discard() {
+	sh.discarding = true
+	sh.status = 1
+}
+
+// endDiscard ends a discarded unit.
+func (sh *Shell) endDiscard() {
+	sh.discarding = false
+	sh.status = 1
 }
 
 func (sh *Shell) stmts(list []*syntax.Stmt) {
@@ -310,9 +352,11 @@ func errexitEligible(c syntax.Command) bool {
 }
 
 func (sh *Shell) stmt(st *syntax.Stmt) {
-	if !sh.inTrap {
-		// $LINENO inside a trap handler is the line that triggered it.
-		sh.lineno = int(st.Pos().Line())
+	if !sh.inTrap || sh.trapLines {
+		// $LINENO inside an ERR trap handler is the line that triggered
+		// it; other handlers count the lines of their own text.
+		sh.lineno = sh.lineBase + int(st.Pos().Line())
+		sh.curStmt = st
 	}
 	if sh.charge(resources.CostNode) != nil {
 		return
@@ -372,7 +416,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		}
 	} else if sh.status != 0 && !sh.stopped() && errexitEligible(st.Cmd) && sh.inCond == 0 {
 		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap {
-			sh.runTrap(t)
+			sh.runTrap(t, false)
 		}
 		if sh.opts.errexit {
 			sh.exit(sh.status)
@@ -420,7 +464,7 @@ func (sh *Shell) command(c syntax.Command) {
 		sh.funcs[c.Name.Value] = c.Body
 		sh.status = 0
 	case *syntax.ArithmCmd:
-		n, err := sh.arith(c.X)
+		n, err := sh.arithTop(c.X, c.Right, "((")
 		if err != nil {
 			sh.exprError(err)
 			return
@@ -432,6 +476,13 @@ func (sh *Shell) command(c syntax.Command) {
 		}
 		ok, err := sh.testExpr(c.X)
 		if err != nil {
+			if ae, isArith := err.(expand.ArithError); isArith {
+				// an arithmetic error in [[ ]] fails it with status 1
+				ae.Prefix = "[["
+				sh.errf("%v", ae)
+				sh.status = 1
+				return
+			}
 			sh.errf("%v", err)
 			sh.status = 2
 			return
@@ -442,7 +493,7 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.LetClause:
 		sh.status = 1
 		for _, e := range c.Exprs {
-			n, err := sh.arith(e)
+			n, err := sh.arithTop(e, syntax.Pos{}, "let")
 			if err != nil {
 				sh.exprError(err)
 				return
@@ -504,11 +555,17 @@ func (sh *Shell) exprError(err error) {
 }
 
 // wordError reports a failed word expansion; like bash, a non-interactive
-// shell exits (status 1) after any expansion error.
+// shell abandons the command line being run (status 1), and exits on
+// ${x:?} and set -u errors.
 func (sh *Shell) wordError(err error) {
 	sh.exprError(err)
-	if !sh.exiting {
+	var ae expand.ArithError
+	if !sh.exiting && errors.As(err, &ae) && ae.Subscript && sh.cmdString && !sh.subshell {
+		// bash -c ends on an error in a subscript or integer assignment
 		sh.exit(1)
+	}
+	if !sh.exiting {
+		sh.discard()
 	}
 }
 
@@ -536,6 +593,9 @@ func (sh *Shell) ifClause(c *syntax.IfClause) {
 // loopControl consumes break/continue for one loop level; it reports whether
 // the loop must end.
 func (sh *Shell) loopControl() bool {
+	if sh.discarding {
+		return true
+	}
 	if sh.brk > 0 {
 		sh.brk--
 		return true
@@ -558,7 +618,7 @@ func (sh *Shell) whileClause(c *syntax.WhileClause) {
 		sh.inCond++
 		sh.stmts(c.Cond)
 		sh.inCond--
-		if sh.exiting || sh.returning {
+		if sh.exiting || sh.returning || sh.discarding {
 			return
 		}
 		if sh.brk > 0 || sh.cont > 0 {
@@ -624,7 +684,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 		}
 	case *syntax.CStyleLoop:
 		if l.Init != nil {
-			if _, err := sh.arith(l.Init); err != nil {
+			if _, err := sh.arithTop(l.Init, syntax.Pos{}, "(("); err != nil {
 				sh.exprError(err)
 				return
 			}
@@ -634,7 +694,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 				return
 			}
 			if l.Cond != nil {
-				n, err := sh.arith(l.Cond)
+				n, err := sh.arithTop(l.Cond, syntax.Pos{}, "((")
 				if err != nil {
 					sh.exprError(err)
 					return
@@ -649,7 +709,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 				break
 			}
 			if l.Post != nil {
-				if _, err := sh.arith(l.Post); err != nil {
+				if _, err := sh.arithTop(l.Post, syntax.Pos{}, "(("); err != nil {
 					sh.exprError(err)
 					return
 				}
@@ -785,7 +845,7 @@ func (sh *Shell) fork() *Shell {
 	c.dirs = append([]string(nil), sh.dirs...)
 	p := sh.rt.Sched.NewProc(sh.pid, sh.pgid, []string{"bash"}, sh.dir)
 	c.pid, c.ppid = p.PID, sh.pid
-	c.exiting, c.returning, c.brk, c.cont = false, false, 0, 0
+	c.exiting, c.returning, c.discarding, c.brk, c.cont = false, false, false, 0, 0
 	c.loopDepth = 0
 	c.subshell = true
 	c.nest = sh.nest + 1
@@ -816,6 +876,11 @@ func (sh *Shell) join(c *Shell) int {
 
 // finish runs the EXIT trap of a subshell or script and releases its memory.
 func (sh *Shell) finish() {
+	if sh.discarding {
+		// A subshell whose command was discarded exits with status 1.
+		sh.discarding = false
+		sh.status = 1
+	}
 	sh.runExitTrap()
 	if p, ok := sh.rt.Sched.Proc(sh.pid); ok && !sh.top {
 		sh.rt.Sched.Reap(p)
@@ -835,7 +900,7 @@ func (sh *Shell) runExitTrap() {
 		}
 		wasExiting := sh.exiting
 		sh.exiting = false
-		sh.runTrap(t)
+		sh.runTrap(t, true)
 		if !sh.exiting || wasExiting {
 			sh.status = st
 			if wasExiting {
@@ -848,18 +913,21 @@ func (sh *Shell) runExitTrap() {
 // RunExitTrap runs a pending EXIT trap (end of action).
 func (sh *Shell) RunExitTrap() { sh.guard(sh.runExitTrap) }
 
-func (sh *Shell) runTrap(src string) {
-	st := sh.status
-	sh.inTrap = true
+func (sh *Shell) runTrap(src string, ownLines bool) {
+	st, line, base := sh.status, sh.lineno, sh.lineBase
+	sh.inTrap, sh.trapLines = true, ownLines
+	if ownLines {
+		sh.lineBase = 0
+	}
 	err := command.CheckSyntaxNest(src)
 	var f *syntax.File
 	if err == nil {
 		f, err = sh.rt.parser().Parse(strings.NewReader(src), "trap")
 	}
 	if err == nil {
-		sh.stmts(f.Stmts)
+		sh.units(f.Stmts)
 	}
-	sh.inTrap = false
+	sh.inTrap, sh.trapLines, sh.lineno, sh.lineBase = false, false, line, base
 	if !sh.exiting {
 		sh.status = st
 	}
@@ -872,7 +940,7 @@ func (sh *Shell) runTraps() {
 	}
 	for _, sig := range sh.task.TakeSignals() {
 		if t, ok := sh.traps[signalName(sig)]; ok && t != "" {
-			sh.runTrap(t)
+			sh.runTrap(t, true)
 		}
 	}
 }

@@ -106,7 +106,7 @@ func TestControlFlow(t *testing.T) {
 		{"getopts", `f() { while getopts "ab:" o; do case $o in a) echo A;; b) echo B=$OPTARG;; esac; done; }; f -a -b val`, "A\nB=val\n", "", 0},
 		{"eval", `eval 'echo evaluated $((1+1))'`, "evaluated 2\n", "", 0},
 		{"trap-exit", `trap 'echo bye' EXIT; echo main`, "main\nbye\n", "", 0},
-		{"parse-error", "echo a; if", "", "bash: line 1: syntax error: `if` must be followed by a statement list\n", 2},
+		{"parse-error", "echo a; if", "", "bash: -c: line 2: syntax error: unexpected end of file\n", 2},
 		{"not-found", `nosuchcmd; echo $?`, "127\n", "bash: line 1: nosuchcmd: command not found\n", 0},
 	})
 }

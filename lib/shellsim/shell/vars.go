@@ -142,7 +142,7 @@ func (sh *Shell) transform(v *Var, s string) (string, error) {
 	if v != nil && v.Integer {
 		n, err := sh.arithString(s)
 		if err != nil {
-			return "", err
+			return "", expand.MarkSubscript(err)
 		}
 		s = strconv.Itoa(n)
 	}
@@ -224,7 +224,7 @@ func (sh *Shell) setIndex(name, key, val string, appendVal bool) error {
 		}
 		i, err := sh.arithString(key)
 		if err != nil {
-			return err
+			return expand.MarkSubscript(err)
 		}
 		if i < 0 {
 			n := arrayLen(nv)

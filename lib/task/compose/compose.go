@@ -36,6 +36,10 @@ type Options struct {
 	PrimaryImage string
 	// PrimaryEnv is added to the primary's environment (the task's env).
 	PrimaryEnv map[string]string
+	// Network is every member's policy: NetworkDeny (""; the group's
+	// private network only) or NetworkAllow (also a route out, for a task
+	// that allows internet, as Harbor's allow_internet).
+	Network machine.NetworkPolicy
 }
 
 // base is Harbor's base file: the primary's image, kept alive.
@@ -83,6 +87,14 @@ func Load(ctx context.Context, o Options) (task.Spec, error) {
 	if o.PrimaryBuild != "" && o.PrimaryImage != "" {
 		return task.Spec{}, &machine.InvalidSpec{Field: "primary_image", Reason: "give primary_build or primary_image, not both"}
 	}
+	network := o.Network
+	switch network {
+	case "":
+		network = machine.NetworkDeny
+	case machine.NetworkDeny, machine.NetworkAllow:
+	default:
+		return task.Spec{}, &machine.InvalidSpec{Field: "network", Reason: fmt.Sprintf("a compose group is %q or %q, not %q", machine.NetworkDeny, machine.NetworkAllow, network)}
+	}
 	details := types.ConfigDetails{WorkingDir: dir, Environment: o.Env}
 	if base, ok := o.base(primary); ok {
 		details.ConfigFiles = append(details.ConfigFiles, base)
@@ -120,6 +132,7 @@ func Load(ctx context.Context, o Options) (task.Spec, error) {
 		if err != nil {
 			return task.Spec{}, err
 		}
+		c.Machine.Network = network
 		if n == primary {
 			for k, v := range o.PrimaryEnv {
 				c.Machine.Env[k] = v

@@ -144,3 +144,28 @@ func TestComposeGroupOnDocker(t *testing.T) {
 		t.Fatalf("main querying web: %+v %v", res, err)
 	}
 }
+
+// Every member gets the project's one policy: DENY by default, ALLOW for a
+// task that allows internet; nothing else.
+func TestNetworkPolicy(t *testing.T) {
+	env, files := project(t, taskCompose)
+	ctx := context.Background()
+	for _, c := range []struct {
+		in, want machine.NetworkPolicy
+	}{{"", machine.NetworkDeny}, {machine.NetworkDeny, machine.NetworkDeny}, {machine.NetworkAllow, machine.NetworkAllow}} {
+		spec, err := compose.Load(ctx, compose.Options{Files: files, Env: map[string]string{"CONTEXT_DIR": env}, Network: c.in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range spec.Containers {
+			if m.Machine.Network != c.want {
+				t.Fatalf("Network %q: member %s has %q", c.in, m.Name, m.Machine.Network)
+			}
+		}
+	}
+	_, err := compose.Load(ctx, compose.Options{Files: files, Env: map[string]string{"CONTEXT_DIR": env}, Network: machine.NetworkAllowlist})
+	var inv *machine.InvalidSpec
+	if !errors.As(err, &inv) || inv.Field != "network" {
+		t.Fatalf("an allowlist project: %v", err)
+	}
+}

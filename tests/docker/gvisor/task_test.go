@@ -2,8 +2,6 @@ package gvisor_test
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,31 +11,30 @@ import (
 	"github.com/shellbox/shellbox/tests/docker/dockertest"
 )
 
-// gVisor runs one-member tasks (probes inside the sandbox) and refuses
-// groups, naming why: each sentry keeps loopback to itself.
-func TestTaskOneMemberAndNoGroups(t *testing.T) {
+// The docker backend's task group suites under gVisor: members linked by a
+// hub between per-member gates instead of one shared loopback.
+func TestTaskGroupImageServiceReachedByName(t *testing.T) {
+	dockertest.TaskGroupReachedByName(t, factory)
+}
+func TestTaskGroupCannotReachTheHost(t *testing.T) {
+	dockertest.TaskGroupCannotReachTheHost(t, factory)
+}
+func TestTaskGroupsOnTheSamePort(t *testing.T)   { dockertest.TaskGroupsOnTheSamePort(t, factory) }
+func TestTaskGroupFailuresTearDown(t *testing.T) { dockertest.TaskGroupFailuresTearDown(t, factory) }
+func TestTaskGroupsLeaveNothing(t *testing.T)    { dockertest.TaskGroupsLeaveNothing(t, factory, 10) }
+func TestTaskComposeRouteOut(t *testing.T)       { dockertest.TaskComposeRouteOut(t, factory) }
+func TestTaskGroupRelay(t *testing.T)            { dockertest.TaskGroupRelay(t, factory) }
+
+// A one-member task runs its probe inside the sandbox.
+func TestTaskOneMember(t *testing.T) {
 	helperstest.Build(t) // the readiness helper (shellbox-probe)
 	ctx := context.Background()
-	spec := machine.Spec{Source: machine.DockerImage{Reference: dockertest.BusyboxImage}, Workdir: "/workspace", Network: machine.NetworkDeny}
 	probe := &task.Probe{Command: []string{"sh", "-c", "test -e /tmp/up"}, Timeout: 10 * time.Second, Interval: 50 * time.Millisecond}
-	tk, err := task.Create(ctx, factory, task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: spec, Readiness: probe}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tk.Close(ctx)
+	tk := dockertest.NewTask(t, factory, task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: dockertest.BusyboxSpec(dockertest.BusyboxImage), Readiness: probe}}})
 	if _, err := tk.Members()["main"].Run(ctx, machine.Command{Argv: []string{"touch", "/tmp/up"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := tk.WaitReady(ctx, 120*time.Second); err != nil {
 		t.Fatal(err)
-	}
-	group := task.Spec{Primary: "main", Containers: []task.Container{{Name: "main", Machine: spec}, {Name: "db", Machine: spec, Command: []string{"sleep", "100"}}}}
-	if err := task.CheckEnvironment(factory, machine.Requirements{}, group); err == nil || !strings.Contains(err.Error(), "loopback") {
-		t.Fatalf("CheckEnvironment of a gVisor group: %v", err)
-	}
-	_, err = task.Create(ctx, factory, group)
-	var un *machine.UnsupportedSpec
-	if !errors.As(err, &un) || un.Field != "containers" || !strings.Contains(un.Reason, "loopback") {
-		t.Fatalf("a gVisor group: %v", err)
 	}
 }

@@ -170,10 +170,12 @@ func TestWrongToken(t *testing.T) {
 	}
 }
 
-// shedCounter counts the calls the controller shed.
+// shedCounter counts the calls the controller shed, and the execs in
+// flight.
 type shedCounter struct {
-	h    http.Handler
-	shed atomic.Int64
+	h        http.Handler
+	shed     atomic.Int64
+	inFlight atomic.Int64
 }
 
 type statusWriter struct {
@@ -185,6 +187,10 @@ func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.Write
 
 func (c *shedCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w, status: 200}
+	if strings.HasSuffix(r.URL.Path, "/ExecInContainer") {
+		c.inFlight.Add(1)
+		defer c.inFlight.Add(-1)
+	}
 	c.h.ServeHTTP(sw, r)
 	if sw.status == http.StatusTooManyRequests { // Connect's HTTP status of RESOURCE_EXHAUSTED
 		c.shed.Add(1)
@@ -213,9 +219,15 @@ func TestShedExecsAreRetried(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		sh(t, a, "sleep 3")
+		sh(t, a, "sleep 5")
 	}()
-	time.Sleep(time.Second)
+	// b's command goes once a's holds the slot (however slow the host),
+	// so its first exec is shed.
+	for deadline := time.Now().Add(time.Minute); counter.inFlight.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a's command never reached the controller")
+		}
+	}
 	if r := sh(t, b, "echo ran"); string(r.Stdout) != "ran\n" {
 		t.Fatalf("got %q", r.Stdout)
 	}

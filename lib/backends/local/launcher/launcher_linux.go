@@ -44,8 +44,9 @@ func Main(args []string) int {
 	fl := flag.NewFlagSet("shellbox-sandboxd launch", flag.ContinueOnError)
 	cg := fl.String("cgroup", "", "the machine's cgroup directory (empty: none)")
 	home := fl.String("cgroup-home", "", "cgroup v1: the directory this process returns to after starting bubblewrap")
+	fuse := fl.String("fuse-overlayfs", "", "without root: the fuse-overlayfs that serves the overlays (userns_overlay_linux.go)")
 	var join, overlays []string
-	fl.Func("overlay", "lower:upper:work:target, an overlay mounted in this process's own mount namespace before bubblewrap starts (repeatable)", func(o string) error {
+	fl.Func("overlay", "lower:upper:work:target, an overlay mounted in a mount namespace of bubblewrap's own before it starts (repeatable)", func(o string) error {
 		overlays = append(overlays, o)
 		return nil
 	})
@@ -72,8 +73,11 @@ func Main(args []string) int {
 			return fail(fmt.Errorf("joining %s: %w", d, err))
 		}
 	}
-	if err := mountOverlays(overlays); err != nil {
-		return fail(err)
+	rootless := len(overlays) > 0 && os.Geteuid() != 0
+	if !rootless {
+		if err := mountOverlays(overlays); err != nil {
+			return fail(err)
+		}
 	}
 	var group *cgroup.Group
 	if *cg != "" {
@@ -89,6 +93,9 @@ func Main(args []string) int {
 		}
 	}
 	attr := &syscall.ProcAttr{Env: os.Environ(), Files: files, Sys: &syscall.SysProcAttr{}}
+	if rootless {
+		argv = startUserNamespaceOverlays(*fuse, overlays, argv, attr)
+	}
 	pid, err := forkInto(group, *home, argv, attr)
 	if err != nil {
 		if group != nil {

@@ -14,9 +14,13 @@ A task whose ``environment/`` holds a compose file (``docker-compose.yaml``
 and its spellings) runs as a task group (shellbox.task, lib/task/compose):
 each service a member built or pulled like the main image, Harbor's ``main``
 the machine the agent and verifier drive, services reached by name on the
-group's private network, which has no route out; healthchecks gate the
-start; keys a group cannot honour (ports, volumes, other networks, ...) are
-refused naming the key. gVisor (``runtime="runsc"``) refuses groups.
+group's private network; healthchecks gate the start; keys a group cannot
+honour (ports, volumes, other networks, ...) are refused naming the key. The
+group has a route out (the daemon's bridge) only when every network policy
+of the trial is public (Harbor's allow_internet); otherwise, allowlists
+included, it has none. Under gVisor (``runtime="runsc"``) members are linked
+by a private network instead of one loopback, so a service must listen on
+0.0.0.0 (as compose services usually do) to be reached by name.
 
 As with Harbor's own docker environment, the files of ``environment/`` are
 copied into the workdir only for a prebuilt image without a Dockerfile
@@ -53,10 +57,10 @@ from harbor.environments.capabilities import EnvironmentCapabilities, Environmen
 from harbor.environments.definition import should_upload_environment_dir
 
 from shellbox.backends.docker.machine import DockerMachineFactory
-from shellbox.harbor_egress import allowlist_capabilities
+from shellbox.harbor_egress import allowlist_capabilities, network_for
 from shellbox.harbor_support import MachineEnvironment
 from shellbox.image import DockerfileSource, RegistryImage
-from shellbox.machine import Command, DockerImage, MachineSpec, Requirements, UnsupportedMachineSpec
+from shellbox.machine import Command, DockerImage, MachineSpec, NetworkPolicy, Requirements, UnsupportedMachineSpec
 from shellbox.task import create_compose_task
 
 __all__ = ["DockerEnvironment"]
@@ -240,8 +244,8 @@ class DockerEnvironment(MachineEnvironment):
     async def _start_group(self, compose: Path) -> None:
         """A compose task as a task group (shellbox.task): each service a
         member, Harbor's ``main`` the machine agents drive, services reached by
-        name on the group's private network and nothing else (a group has no
-        route out, whatever the task's network policy)."""
+        name on the group's private network; a route out only when every
+        network policy of the trial is public (_group_network)."""
         prebuilt = self._uses_prebuilt_image()
         env = self._startup_env() or {}
         self._task = await create_compose_task(
@@ -253,10 +257,20 @@ class DockerEnvironment(MachineEnvironment):
             primary_build=None if prebuilt else self.environment_dir,
             primary_image=str(self.task_env_config.docker_image) if prebuilt else None,
             primary_env=env,
+            network=self._group_network(),
         )
         self._machine = self._task.containers[self._task.primary]
         timeout = self.task_env_config.build_timeout_sec
         await self._task.wait_ready(timeout=float(timeout) if timeout else 600.0)
+
+    def _group_network(self) -> NetworkPolicy:
+        """ALLOW (the daemon's bridge for the whole group) when every network
+        policy of the trial, phases included, is public; else DENY: a group
+        has no egress filter, so an allowlist gets no route out at all."""
+        policies = [self.network_policy, *getattr(self, "_phase_network_policies", [])]
+        if all(network_for(p)[0] == NetworkPolicy.ALLOW for p in policies):
+            return NetworkPolicy.ALLOW
+        return NetworkPolicy.DENY
 
     async def start(self, force_build: bool) -> None:
         began = time.perf_counter()

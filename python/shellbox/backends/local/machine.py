@@ -48,7 +48,8 @@ class SystemDirectories(StrEnum):
     """Bound read-only: writes fail."""
     COPY_ON_WRITE = "copy_on_write"
     """Writable per machine: each command sees the machine's earlier writes, close discards them, and
-    the host's files never change. Mounts the host has inside these directories stay read-only."""
+    the host's files never change. Mounts the host has inside these directories stay read-only. Without
+    root the overlays are served by fuse-overlayfs (which must be installed, with /dev/fuse usable)."""
 
 
 def _overlaid() -> tuple[str, ...]:

@@ -21,8 +21,9 @@ Keyword arguments (``--ek``) with marin-shellbox's names: ``guest_bundle``,
 ``image_cache`` (the cache of staged disks and saved states), ``qemu_assets``
 (a dict of QemuAssets fields), ``network_policy``, ``guest_memory_mb``
 (default 512), ``acceleration`` ("auto", "kvm", "tcg"), ``registry_authfile``
-(registry credentials for registry images); ``skopeo`` and ``signature_policy``
-are accepted and unused (no skopeo; signature policies are not enforced); and
+(registry credentials for registry images), ``signature_policy`` (the
+containers-policy.json registry images must satisfy; QemuMachineFactory's
+``policy``); ``skopeo`` is accepted and unused (no skopeo); and
 ``shell_mode`` for the agent's shell (see shellbox.harbor_support.open_shell)."""
 
 from __future__ import annotations
@@ -62,12 +63,13 @@ def _factory_for(key: tuple) -> QemuMachineFactory:
     with _factories_lock:
         factory = _factories.get(key)
         if factory is None:
-            acceleration, assets, cache, authfile = key
+            acceleration, assets, cache, authfile, policy = key
             factory = QemuMachineFactory(
                 Acceleration(acceleration),
                 assets=QemuAssets(**dict(assets)) if assets else None,
                 bundle_cache=Path(cache) if cache else None,
                 authfile=Path(authfile) if authfile else None,
+                policy=Path(policy) if policy else None,
             )
             _factories[key] = factory
         return factory
@@ -109,6 +111,7 @@ class QemuEnvironment(MachineEnvironment):
             assets,
             str(Path(image_cache).absolute()) if image_cache else None,
             str(Path(registry_authfile).absolute()) if registry_authfile else None,
+            str(Path(signature_policy).absolute()) if signature_policy else None,
         )
         self._image: DockerImage | DockerfileSource | QemuBundle | None = None
         self._resolved_workdir: str | None = None

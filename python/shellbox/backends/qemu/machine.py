@@ -40,7 +40,16 @@ class QemuMachineFactory(GoMachineFactory):
     the least recently used images, never one a machine uses. ``image_cache``, ``authfile`` and ``policy`` are
     marin-shellbox's registry options: ``authfile`` holds registry
     credentials (default: where containers/image looks, ~/.docker/config.json
-    included); signature ``policy`` files are not enforced. ``restore``
+    included); ``policy`` is the containers-policy.json that RegistryImage
+    pulls must satisfy (signedBy, sigstoreSigned, reject, per-registry and
+    per-repository scopes, evaluated by containers/image). Without it the
+    host's policy applies ($CONTAINERS_POLICY_JSON,
+    ~/.config/containers/policy.json, /etc/containers/policy.json), and a
+    host with none accepts every image, as marin-shellbox does without a
+    policy. ``registries_dir`` (ours) is the registries.d that says where
+    signatures are (lookaside, sigstore attachments; default
+    containers/image's). A refused image raises MachineStartupError naming
+    the image and the policy. ``restore``
     (ours) starts machines by restoring a saved booted state of the same image
     and configuration, made by the first create, instead of booting."""
 
@@ -56,6 +65,7 @@ class QemuMachineFactory(GoMachineFactory):
         image_cache: Path | None = None,
         authfile: Path | None = None,
         policy: Path | None = None,
+        registries_dir: Path | None = None,
         restore: bool = True,
         cache_max_mb: int = 0,
         egress_log: Path | None = None,
@@ -67,6 +77,7 @@ class QemuMachineFactory(GoMachineFactory):
         self.image_cache = image_cache
         self.authfile = authfile
         self.policy = policy
+        self.registries_dir = registries_dir
         super().__init__(
             _wire.QemuOptions(
                 acceleration=self.acceleration,
@@ -77,6 +88,8 @@ class QemuMachineFactory(GoMachineFactory):
                 cache_dir=_path(bundle_cache),
                 disk_size_mb=self.assets.disk_size_mb,
                 authfile=_path(authfile),
+                policy=_path(policy),
+                registries_dir=_path(registries_dir),
                 restore=restore,
                 cache_max_mb=cache_max_mb,
             )

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/shellbox/shellbox/lib/shellsim/command"
 )
 
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
@@ -19,6 +17,17 @@ import (
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
+		if len(expr.Parts) > 0 {
+			if m, ok := expr.Parts[0].(*syntax.Lit); ok && m.Value == DeferredArithMarker {
+				// ShellSim: text the parser rejected, checked now as bash does
+				field, err := cfg.wordField(expr.Parts[1:], quoteHeredoc)
+				if err != nil {
+					return 0, err
+				}
+				n, err := cfg.arithString(cfg.fieldJoin(field), false)
+				return int(n), err
+			}
+		}
 		str, err := Literal(cfg, expr)
 		if err != nil {
 			return 0, err
@@ -26,12 +35,16 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		// recursively fetch vars
 		i := 0
 		for syntax.ValidName(str) {
+			if cfg.NoUnset && !cfg.Env.Get(str).IsSet() {
+				return 0, UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: str}}, Message: "unbound variable"}
+			}
 			val := cfg.envGet(str)
 			if val == "" {
 				break
 			}
 			if i++; i >= maxNameRefDepth {
-				break
+				// ShellSim: a name that refers to itself, as bash
+				return 0, fmt.Errorf("%s: expression recursion level exceeded", str)
 			}
 			str = val
 		}
@@ -39,17 +52,10 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		// evaluated as an arithmetic expression ("1+2" in $((x*2))).
 		if t := strings.TrimSpace(str); syntax.ValidName(t) {
 			return 0, nil // unset variable
-		} else if t != "" && !numberLike(t) && cfg.arithDepth < 64 {
-			if command.CheckSyntaxNest(t) != nil {
-				return 0, fmt.Errorf("%s: expression recursion level exceeded", t)
-			}
-			e, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(t))
-			if perr != nil || e == nil {
-				return 0, fmt.Errorf("%s: syntax error in expression", t)
-			}
-			cfg.arithDepth++
-			defer func() { cfg.arithDepth-- }()
-			return Arithm(cfg, e)
+		} else if t != "" && !numberLike(t) {
+			// evaluated as bash evaluates a value: as text
+			n, err := cfg.arithString(str, false)
+			return int(n), err
 		}
 		if t := strings.TrimSpace(str); t != "" {
 			if err := checkNumber(t); err != nil {
@@ -71,7 +77,10 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			old := atoi(cur)
+			old, err := cfg.valueOf(cur)
+			if err != nil {
+				return 0, err
+			}
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
@@ -272,11 +281,17 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	cur, err := ref.get()
-	if err != nil {
-		return 0, err
+	var val int64
+	if b.Op != syntax.Assgn {
+		// bash evaluates the old value only to combine it
+		cur, err := ref.get()
+		if err != nil {
+			return 0, err
+		}
+		if val, err = cfg.valueOf(cur); err != nil {
+			return 0, err
+		}
 	}
-	val := atoi(cur)
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
@@ -401,42 +416,12 @@ func numberLike(s string) bool {
 	return true
 }
 
-// checkNumber reports bash's "value too great for base" for constants with
-// digits outside their base, such as 08 or 2#3.
+// checkNumber reports bash's errors for constants with digits outside
+// their base (08, 2#3), a bad base (65#1) or no digits (2#).
 func checkNumber(t string) error {
 	s := strings.TrimLeft(t, "+-")
-	base := 10
-	switch {
-	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
-		base, s = 16, s[2:]
-	case len(s) > 1 && s[0] == '0':
-		base, s = 8, s[1:]
-	default:
-		if b, rest, ok := strings.Cut(s, "#"); ok {
-			n, err := strconv.Atoi(b)
-			if err != nil || n < 2 || n > 64 {
-				return fmt.Errorf("%s: invalid arithmetic base (error token is \"%s\")", t, t)
-			}
-			if n > 36 {
-				return nil
-			}
-			base, s = n, rest
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		d := 99
-		switch {
-		case c >= '0' && c <= '9':
-			d = int(c - '0')
-		case c >= 'a' && c <= 'z':
-			d = int(c-'a') + 10
-		case c >= 'A' && c <= 'Z':
-			d = int(c-'A') + 10
-		}
-		if d >= base {
-			return fmt.Errorf("%s: value too great for base (error token is \"%s\")", t, t)
-		}
+	if _, msg := bashNumber(s); msg != "" && s != "" && s[0] >= '0' && s[0] <= '9' {
+		return ArithError{Expr: t, Msg: msg, Token: t}
 	}
 	return nil
 }

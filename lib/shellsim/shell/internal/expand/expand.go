@@ -681,7 +681,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 			field = append(field, fieldPart{val: val})
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := cfg.arithmTop(wp.X, wp.Right, "")
 			if err != nil {
 				return nil, err
 			}
@@ -846,7 +846,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			}
 			splitAdd(val)
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := cfg.arithmTop(wp.X, wp.Right, "")
 			if err != nil {
 				return nil, err
 			}
@@ -1010,6 +1010,14 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		length, err := Arithm(cfg, pe.Slice.Length)
 		if err != nil {
 			return elems
+		}
+		if length < 0 {
+			// ShellSim: bash refuses a negative length for lists; the
+			// expansion reports it (checkErr)
+			if cfg.checkErr == nil {
+				cfg.checkErr = cfg.substringError(pe.Slice.Length, length)
+			}
+			return nil
 		}
 		elems = elems[:slicePos(length)]
 	}

@@ -58,6 +58,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		return "", fmt.Errorf("unsupported")
 	}
 	name := pe.Param.Value
+	if strings.HasPrefix(name, BadSubstMarker) {
+		return "", fmt.Errorf("%s: bad substitution", name[len(BadSubstMarker):])
+	}
 	index := pe.Index
 	switch name {
 	case "@", "*":
@@ -92,15 +95,19 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if pe.Slice != nil {
 		var err error
 		if pe.Slice.Offset != nil {
-			sliceOffset, err = Arithm(cfg, pe.Slice.Offset)
+			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
 		}
 		if pe.Slice.Length != nil {
-			sliceLen, err = Arithm(cfg, pe.Slice.Length)
+			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
+			}
+			if l := nodeLit(index); sliceLen < 0 && (l == "@" || l == "*") {
+				// ShellSim: bash refuses a negative length for arrays
+				return "", cfg.substringError(pe.Slice.Length, sliceLen)
 			}
 		}
 	}
@@ -165,9 +172,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case pe.Index != nil && vr.Kind == Associative:
 			strs = AssocKeys(vr.Map)
 		case !vr.IsSet():
-			return "", fmt.Errorf("invalid indirect expansion")
-		case str == "":
-			return "", nil
+			return "", fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
+		case !validIndirect(str):
+			// ShellSim: as bash, the value must name a parameter
+			return "", fmt.Errorf("%s: invalid variable name", str)
 		default:
 			vr = cfg.Env.Get(str)
 			strs = append(strs, vr.String())
@@ -196,6 +204,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 				rs = rs[slicePos(sliceOffset):]
 			}
 			if pe.Slice.Length != nil {
+				if sliceLen < 0 && len(rs)+sliceLen < 0 {
+					return "", cfg.substringError(pe.Slice.Length, sliceLen)
+				}
 				rs = rs[:slicePos(sliceLen)]
 			}
 			str = string(rs)
@@ -490,7 +501,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
-		n, err := Arithm(cfg, idx)
+		n, err := cfg.subscript(idx)
 		if err != nil {
 			return "", false, err
 		}
@@ -502,7 +513,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		case "*", "@":
 			return cfg.join(vr.List, " "), vr.IsSet(), nil
 		}
-		i, err := Arithm(cfg, idx)
+		i, err := cfg.subscript(idx)
 		if err != nil {
 			return "", false, err
 		}
@@ -571,7 +582,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		i := 0
 		if idx != nil {
 			var err error
-			if i, err = Arithm(cfg, idx); err != nil {
+			if i, err = cfg.subscript(idx); err != nil {
 				return err
 			}
 			if i < 0 {
@@ -704,4 +715,30 @@ func AssocIndex(cfg *Config, idx syntax.ArithmExpr) (string, error) {
 		return "(" + v + ")", err
 	}
 	return "", fmt.Errorf("bad array subscript")
+}
+
+// substringError is bash's report of a negative ${x:o:len} length, named
+// by the length's text as written.
+func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
+	text, ok, _ := cfg.arithText(length, syntax.Pos{}, textRaw)
+	if !ok {
+		text = strconv.Itoa(n)
+	}
+	return fmt.Errorf("%s: substring expression < 0", text)
+}
+
+// validIndirect reports whether s names a parameter ${!x} may expand: a
+// variable, an array element, a positional or a special parameter.
+func validIndirect(s string) bool {
+	if syntax.ValidName(s) {
+		return true
+	}
+	if s != "" && strings.Trim(s, "0123456789") == "" {
+		return true
+	}
+	if len(s) == 1 && strings.Contains("@*#?-$!", s) {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i > 0 && strings.HasSuffix(s, "]") && syntax.ValidName(s[:i])
 }

@@ -1,0 +1,415 @@
+package shell
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/resources"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
+)
+
+// Deferred syntax errors. The parser checks arithmetic ($((...)), $[...],
+// ((...)), let) and parameter expansions (${...}) while it parses, but bash
+// checks them only when the line runs: the lines before run, then the
+// error ends the line ($((...)), ${...}) or fails the command ((( )), let)
+// with status 1. So a parse error inside such a construct is deferred: the
+// construct is blanked out in the source (same length, newlines kept, so
+// every other position is unchanged), the source is parsed again, and the
+// construct's node is given back its text, to be checked when it runs.
+// Genuine syntax errors (unclosed quotes, if without fi) stay parse errors.
+
+// maxDeferred bounds the re-parses of one source (each is also charged
+// as parsing).
+const maxDeferred = 1024
+
+type deferKind int
+
+const (
+	deferArith     deferKind = iota // $((...)), $[...]
+	deferArithCmd                   // ((...))
+	deferLet                        // an unquoted let argument
+	deferParam                      // ${...}
+	deferForPart                    // one expression of for ((init; cond; post))
+	deferSubscript                  // name[...] in ${...} or an assignment
+)
+
+type deferredSpan struct {
+	kind      deferKind
+	open, end int    // the construct's bytes: src[open:end]
+	inner     string // its text between the brackets (the whole word for let)
+}
+
+// deferrable reports parse errors that bash reports only at run time, in
+// arithmetic or in a parameter expansion.
+func deferrable(text string) (ok, arith bool) {
+	for _, s := range []string{
+		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
+		"must follow a name", "must be followed by a literal", "must follow an expression",
+	} {
+		if strings.Contains(text, s) {
+			return true, true
+		}
+	}
+	for _, s := range []string{
+		"not a valid parameter expansion operator", "cannot combine multiple parameter expansion operators",
+	} {
+		if strings.Contains(text, s) {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// parseDeferring parses src, deferring arithmetic and substitution errors.
+func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
+	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
+	if err == nil || strings.IndexByte(src, 0) >= 0 {
+		return f, err
+	}
+	var spans []deferredSpan
+	work := []byte(src)
+	for len(spans) < maxDeferred {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) || pe.Incomplete && !strings.Contains(pe.Text, "must be followed") {
+			break
+		}
+		ok, arith := deferrable(pe.Text)
+		if !ok {
+			break
+		}
+		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
+		if !ok {
+			break
+		}
+		before := string(work[sp.open:sp.end])
+		blank(work, sp)
+		if string(work[sp.open:sp.end]) == before {
+			break // nothing to blank (m[]): the error stays
+		}
+		spans = append(spans, sp)
+		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
+			return nil, err
+		}
+		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
+		if err == nil {
+			restoreDeferred(f, spans)
+			return f, nil
+		}
+	}
+	// the first error that is not deferred is reported (blanking kept
+	// every position, so it reads as in the source)
+	return nil, err
+}
+
+// blank replaces the inside of a span with a valid construct of the same
+// length: "0" and spaces for arithmetic, a name of underscores for ${...}.
+func blank(b []byte, sp deferredSpan) {
+	lo, hi := sp.open, sp.end
+	switch sp.kind {
+	case deferArith:
+		if b[lo+1] == '[' {
+			lo, hi = lo+2, hi-1
+		} else {
+			lo, hi = lo+3, hi-2
+		}
+	case deferArithCmd:
+		lo, hi = lo+2, hi-2
+	case deferParam:
+		lo, hi = lo+2, hi-1
+	case deferSubscript:
+		lo, hi = lo+1, hi-1
+	}
+	if sp.kind == deferForPart {
+		lo, hi = sp.open, sp.end
+	}
+	first := true
+	for i := lo; i < hi; i++ {
+		switch {
+		case b[i] == '\n':
+		case first && (b[i] == ' ' || b[i] == '\t') && (sp.kind == deferForPart || sp.kind == deferSubscript):
+		case sp.kind == deferParam:
+			b[i] = '_'
+		case first:
+			b[i], first = '0', false
+		default:
+			b[i] = ' '
+		}
+	}
+}
+
+// findDeferSpan finds the innermost arithmetic (or, with arith unset,
+// parameter) expansion around the error offset: the nearest opener before
+// it whose match closes after it.
+func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
+	if off >= len(src) {
+		off = len(src) - 1
+	}
+	for o := off; o >= 0 && off-o < 4096; o-- {
+		var sp deferredSpan
+		switch {
+		case strings.HasPrefix(src[o:], "$(("):
+			end, ok := matchClose(src, o+3, '(', ')', 2)
+			if !ok || src[end-2] != ')' {
+				continue
+			}
+			sp = deferredSpan{deferArith, o, end, src[o+3 : end-2]}
+		case strings.HasPrefix(src[o:], "$["):
+			end, ok := matchClose(src, o+2, '[', ']', 1)
+			if !ok {
+				continue
+			}
+			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1]}
+		case strings.HasPrefix(src[o:], "((") && forBefore(src, o):
+			end, ok := matchClose(src, o+2, '(', ')', 2)
+			if !ok || src[end-2] != ')' {
+				continue
+			}
+			// the expression (between semicolons) holding the error
+			lo := o + 2
+			for i := lo; i < end-2; i++ {
+				if src[i] == ';' {
+					if i >= off {
+						sp = deferredSpan{deferForPart, lo, i, src[lo:i]}
+						break
+					}
+					lo = i + 1
+				}
+			}
+			if sp.end == 0 {
+				sp = deferredSpan{deferForPart, lo, end - 2, src[lo : end-2]}
+			}
+			if strings.TrimSpace(sp.inner) == "" {
+				continue
+			}
+			if sp.open <= off && off < sp.end {
+				return sp, true
+			}
+			continue
+		case strings.HasPrefix(src[o:], "((") && (o == 0 || src[o-1] != '$' && src[o-1] != '('):
+			end, ok := matchClose(src, o+2, '(', ')', 2)
+			if !ok || src[end-2] != ')' || atCommandStart(src, o) == false {
+				continue
+			}
+			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2]}
+		case src[o] == '[' && o > 0 && isNameByte(src[o-1]):
+			end, ok := matchClose(src, o+1, '[', ']', 1)
+			if !ok || end >= len(src) || !strings.ContainsRune("}=+", rune(src[end])) || strings.Contains(src[o:end], "\n") {
+				continue
+			}
+			sp = deferredSpan{deferSubscript, o, end, src[o+1 : end-1]}
+		case strings.HasPrefix(src[o:], "${"):
+			end, ok := matchClose(src, o+2, '{', '}', 1)
+			if !ok || strings.Contains(src[o:end], "\n") {
+				continue
+			}
+			sp = deferredSpan{deferParam, o, end, src[o:end]}
+		case o > 0 && isBlank(src[o-1]) && !isBlank(src[o]) && letBefore(src, o-1):
+			end := o
+			for end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n<>()'\"`$", rune(src[end])) {
+				end++
+			}
+			if end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n", rune(src[end])) {
+				continue
+			}
+			sp = deferredSpan{deferLet, o, end, src[o:end]}
+		default:
+			continue
+		}
+		if (sp.kind == deferParam) == arith {
+			continue
+		}
+		if sp.open <= off && off < sp.end || sp.kind == deferLet && off < sp.end {
+			return sp, true
+		}
+	}
+	return deferredSpan{}, false
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// forBefore reports whether the word before src[o] is "for".
+func forBefore(src string, o int) bool {
+	i := o - 1
+	for i >= 0 && isBlank(src[i]) {
+		i--
+	}
+	return i >= 2 && src[i-2:i+1] == "for" && (i == 2 || !isNameByte(src[i-3]))
+}
+
+// letBefore reports whether the words before src[i] (a blank) on the line
+// are "let" and unquoted let arguments.
+func letBefore(src string, i int) bool {
+	line := src[:i]
+	if n := strings.LastIndexAny(line, "\n;&|"); n >= 0 {
+		line = line[n+1:]
+	}
+	fields := strings.Fields(line)
+	return len(fields) > 0 && fields[0] == "let" && !strings.ContainsAny(line, "'\"`$(")
+}
+
+// atCommandStart reports whether src[o] begins a command.
+func atCommandStart(src string, o int) bool {
+	i := o - 1
+	for i >= 0 && isBlank(src[i]) {
+		i--
+	}
+	if i < 0 || strings.ContainsRune("\n;&|({", rune(src[i])) {
+		return true
+	}
+	j := i
+	for j >= 0 && src[j] >= 'a' && src[j] <= 'z' {
+		j--
+	}
+	switch src[j+1 : i+1] {
+	case "then", "else", "do", "if", "elif", "while", "until", "time", "!":
+		return true
+	}
+	return false
+}
+
+// matchClose finds the end of a bracketed construct starting at i with the
+// given depth, skipping quoted text.
+func matchClose(src string, i int, open, close byte, depth int) (int, bool) {
+	var quote byte
+	for ; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == open:
+			depth++
+		case c == close:
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// restoreDeferred gives each blanked construct its node back with the
+// original text, checked when it runs.
+func restoreDeferred(f *syntax.File, spans []deferredSpan) {
+	byOpen := make(map[uint]deferredSpan, len(spans))
+	for _, sp := range spans {
+		byOpen[uint(sp.open)] = sp
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmExp:
+			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
+				n.X = deferredWord(sp.inner, n.X.Pos(), true)
+				return false
+			}
+		case *syntax.ArithmCmd:
+			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArithCmd {
+				n.X = deferredWord(sp.inner, n.X.Pos(), true)
+				return false
+			}
+		case *syntax.LetClause:
+			for i, e := range n.Exprs {
+				if sp, ok := byOpen[e.Pos().Offset()]; ok && sp.kind == deferLet {
+					n.Exprs[i] = deferredWord(sp.inner, e.Pos(), false)
+				}
+			}
+		case *syntax.ParamExp:
+			if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
+				n.Param.Value = expand.BadSubstMarker + sp.inner
+				return false
+			}
+			if n.Index != nil {
+				n.Index = restoreSubscript(byOpen, n.Index)
+			}
+		case *syntax.Assign:
+			if n.Index != nil {
+				n.Index = restoreSubscript(byOpen, n.Index)
+			}
+		case *syntax.CStyleLoop:
+			for _, e := range []*syntax.ArithmExpr{&n.Init, &n.Cond, &n.Post} {
+				if *e == nil {
+					continue
+				}
+				if sp, ok := byFirst(byOpen, (*e).Pos().Offset(), deferForPart); ok {
+					*e = deferredWord(sp.inner, (*e).Pos(), true)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// byFirst finds the span of a kind whose text's first non-blank byte is
+// at off (where the parser put the blanked expression's node).
+func byFirst(byOpen map[uint]deferredSpan, off uint, kind deferKind) (deferredSpan, bool) {
+	for _, sp := range byOpen {
+		if sp.kind != kind {
+			continue
+		}
+		base := sp.open
+		if kind == deferSubscript {
+			base++
+		}
+		if uint(base+len(sp.inner)-len(strings.TrimLeft(sp.inner, " \t"))) == off {
+			return sp, true
+		}
+	}
+	return deferredSpan{}, false
+}
+
+func restoreSubscript(byOpen map[uint]deferredSpan, idx syntax.ArithmExpr) syntax.ArithmExpr {
+	if sp, ok := byFirst(byOpen, idx.Pos().Offset(), deferSubscript); ok {
+		return deferredWord(sp.inner, idx.Pos(), true)
+	}
+	return idx
+}
+
+// deferredWord is an arithmetic operand whose text is evaluated by the
+// text evaluator when it runs; the text keeps its expansions ($x, $(...))
+// when it parses as a here-document body would (bash expands the text of
+// an arithmetic expression like a double-quoted string).
+func deferredWord(text string, pos syntax.Pos, expanding bool) *syntax.Word {
+	if expanding {
+		text = removeDoubleQuotes(text)
+	}
+	marker := &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: expand.DeferredArithMarker}
+	if expanding && strings.ContainsAny(text, "$`\\") {
+		if w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(text)); err == nil {
+			return &syntax.Word{Parts: append([]syntax.WordPart{marker}, w.Parts...)}
+		}
+	}
+	return &syntax.Word{Parts: []syntax.WordPart{marker, &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: text}}}
+}
+
+// removeDoubleQuotes drops the double quotes of arithmetic text, which
+// bash removes before it evaluates (backslash-escaped ones stay).
+func removeDoubleQuotes(s string) string {
+	if !strings.Contains(s, "\"") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s):
+			b.WriteByte(s[i])
+			i++
+			b.WriteByte(s[i])
+		case s[i] != '"':
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
