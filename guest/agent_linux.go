@@ -29,7 +29,7 @@ func serveAgent(name string) error {
 	if _, err := port.Write([]byte(channel.ReadyLine)); err != nil {
 		return fmt.Errorf("announcing readiness: %w", err)
 	}
-	session, err := yamux.Server(port, channel.Config())
+	session, err := yamux.Server(channel.Coalesce(port), channel.Config())
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,12 @@
 package guest
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -114,7 +114,7 @@ func initMachine() error {
 		}
 	}
 	params := readCmdline()
-	if err := loadModules(ModuleOrder); err != nil {
+	if err := loadModules(ModuleOrder, params["net"] == "user"); err != nil {
 		return err
 	}
 	if root := params["root"]; root != "" {
@@ -148,33 +148,61 @@ func initMachine() error {
 	return nil
 }
 
-// loadModules loads the listed modules in order with finit_module.
-func loadModules(order string) error {
-	f, err := os.Open(order)
+// loadModules loads the listed modules with finit_module, wave after
+// wave (see boot.ModuleOrder): the modules of one wave at the same time,
+// so that one device's probe (the disk reads its partition table) does
+// not hold up the next module; the network card's only when the machine
+// has a network.
+func loadModules(order string, net bool) error {
+	b, err := os.ReadFile(order)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // a kernel with everything built in
 	}
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		p := strings.TrimSpace(sc.Text())
-		if p == "" {
-			continue
-		}
-		m, err := os.Open(p)
-		if err != nil {
-			return fmt.Errorf("module %s: %w", p, err)
-		}
-		err = unix.FinitModule(int(m.Fd()), "", 0)
-		m.Close()
-		if err != nil && !errors.Is(err, unix.EEXIST) {
-			return fmt.Errorf("loading module %s: %w", p, err)
+	var wave []string
+	for _, l := range append(strings.Split(string(b), "\n"), "-") {
+		p, tag, _ := strings.Cut(strings.TrimSpace(l), " ")
+		switch {
+		case p == "":
+		case p == "-":
+			if err := loadWave(wave); err != nil {
+				return err
+			}
+			wave = wave[:0]
+		case tag != "net" || net:
+			wave = append(wave, p)
 		}
 	}
-	return sc.Err()
+	return nil
+}
+
+// loadWave loads modules that do not depend on each other, concurrently.
+func loadWave(paths []string) error {
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = loadModule(p)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func loadModule(p string) error {
+	m, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("module %s: %w", p, err)
+	}
+	defer m.Close()
+	if err := unix.FinitModule(int(m.Fd()), "", 0); err != nil && !errors.Is(err, unix.EEXIST) {
+		return fmt.Errorf("loading module %s: %w", p, err)
+	}
+	return nil
 }
 
 // switchRoot mounts the image's ext4 root and makes it the root of this

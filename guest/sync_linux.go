@@ -1,11 +1,12 @@
 package guest
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path"
@@ -61,34 +62,70 @@ func (r *streamRouter) Accept() (net.Conn, error) {
 func (r *streamRouter) Close() error   { return r.session.Close() }
 func (r *streamRouter) Addr() net.Addr { return r.session.Addr() }
 
-// route looks at a stream's first frame without consuming it.
+// route reads a stream's first frame and answers it when it is a sync
+// request; any other stream goes to execd with the frame in front of the
+// rest. The frame is read into a buffer of its own size, and only a frame
+// that names the sync operation is decoded: this runs for every command.
 func (r *streamRouter) route(c net.Conn) {
-	br := bufio.NewReaderSize(c, 5+maxPeekPayload)
-	if hdr, err := br.Peek(5); err == nil && hdr[0] == channel.FrameRequest {
-		if n := int(binary.BigEndian.Uint32(hdr[1:])); n <= maxPeekPayload {
-			if frame, err := br.Peek(5 + n); err == nil {
-				var req channel.SyncRequest
-				if json.Unmarshal(frame[5:], &req) == nil && req.Op == channel.OpSync {
-					br.Discard(5 + n)
-					r.answerSync(c, &req)
-					return
-				}
-			}
+	r.pass(c, r.readFirst(c))
+}
+
+// readFirst reads the first frame of a stream, answering it when it is a
+// sync request (then it returns nil); otherwise it returns the bytes it
+// read, all of them, for execd (which judges short or broken frames).
+func (r *streamRouter) readFirst(c net.Conn) []byte {
+	var hdr [5]byte
+	if n, err := io.ReadFull(c, hdr[:]); err != nil {
+		return hdr[:n]
+	}
+	n := int(binary.BigEndian.Uint32(hdr[1:]))
+	if hdr[0] != channel.FrameRequest || n > maxPeekPayload {
+		return hdr[:]
+	}
+	frame := make([]byte, 5+n)
+	copy(frame, hdr[:])
+	if m, err := io.ReadFull(c, frame[5:]); err != nil {
+		return frame[:5+m]
+	}
+	if bytes.Contains(frame[5:], syncOpName) {
+		var req channel.SyncRequest
+		if json.Unmarshal(frame[5:], &req) == nil && req.Op == channel.OpSync {
+			r.answerSync(c, &req)
+			return nil
 		}
 	}
+	return frame
+}
+
+// pass hands a stream to execd, head first (nil: the stream was answered).
+func (r *streamRouter) pass(c net.Conn, head []byte) {
+	if head == nil {
+		return
+	}
 	select {
-	case r.conns <- &peekedConn{Conn: c, r: br}:
+	case r.conns <- &peekedConn{Conn: c, head: head}:
 	case <-r.session.CloseChan():
 		c.Close()
 	}
 }
 
+// syncOpName is in every sync request's JSON.
+var syncOpName = []byte(`"` + channel.OpSync + `"`)
+
+// peekedConn is a stream whose first bytes were read already.
 type peekedConn struct {
 	net.Conn
-	r *bufio.Reader
+	head []byte
 }
 
-func (p *peekedConn) Read(b []byte) (int, error) { return p.r.Read(b) }
+func (p *peekedConn) Read(b []byte) (int, error) {
+	if len(p.head) > 0 {
+		n := copy(b, p.head)
+		p.head = p.head[n:]
+		return n, nil
+	}
+	return p.Conn.Read(b)
+}
 
 func (r *streamRouter) answerSync(c net.Conn, req *channel.SyncRequest) {
 	defer c.Close()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -59,7 +60,7 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 	if a.guestID, err = fileID(f.guest); err != nil {
 		return nil, fmt.Errorf("guest program: %w", err)
 	}
-	sum := sha256.Sum256([]byte("boot-v1\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
+	sum := sha256.Sum256([]byte("boot-v2\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
 	dir := filepath.Join(f.cacheDir, "boot", hex.EncodeToString(sum[:16]))
 	a.vmlinux = filepath.Join(dir, "vmlinux")
 	a.initramfs = filepath.Join(dir, "initramfs.cpio")
@@ -82,9 +83,9 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 		if err := os.WriteFile(filepath.Join(tmp, "vmlinux"), vmlinux, 0o644); err != nil {
 			return err
 		}
-		var mods []string
+		var mods boot.Modules
 		if f.kernel.modules != "" {
-			if mods, err = boot.ModuleClosure(f.kernel.modules, boot.GuestModules); err != nil {
+			if mods, err = guestModules(f.kernel.modules); err != nil {
 				return err
 			}
 		}
@@ -105,6 +106,25 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 		return nil, fmt.Errorf("preparing the boot assets: %w", err)
 	}
 	return a, nil
+}
+
+// guestModules are the modules the guest loads from the initramfs, in
+// waves, the network card's marked.
+func guestModules(dir string) (boot.Modules, error) {
+	base, err := boot.ModuleClosure(dir, boot.GuestModules)
+	if err != nil {
+		return boot.Modules{}, err
+	}
+	all, err := boot.ModuleClosure(dir, append(append([]string(nil), boot.GuestModules...), boot.NetModules...))
+	if err != nil {
+		return boot.Modules{}, err
+	}
+	mods := boot.Modules{Net: map[string]bool{}}
+	for _, m := range all {
+		mods.Net[m] = !slices.Contains(base, m)
+	}
+	mods.Waves, err = boot.ModuleWaves(dir, all)
+	return mods, err
 }
 
 // withLock runs fn holding an exclusive flock on lockPath (created, with

@@ -72,6 +72,16 @@ func TestMachine(t *testing.T) {
 		}
 	})
 
+	t.Run("guest kernel setup", func(t *testing.T) {
+		// Under TCG the kernel keeps the TSC as its clock (not jiffies,
+		// of 4 ms resolution); a machine without a network loads no card
+		// driver.
+		r := run(t, m, sh(`cat /sys/devices/system/clocksource/clocksource0/current_clocksource; grep -c '^virtio_net ' /proc/modules; grep -c '^virtio_console ' /proc/modules`))
+		if got := strings.Fields(string(r.Stdout)); strings.Join(got, " ") != "tsc 0 1" {
+			t.Fatalf("clocksource, network and console modules: %q %q", r.Stdout, r.Stderr)
+		}
+	})
+
 	t.Run("clock follows the host", func(t *testing.T) {
 		r := run(t, m, machine.Command{Argv: []string{"date", "+%s"}})
 		guest, err := strconv.ParseInt(strings.TrimSpace(string(r.Stdout)), 10, 64)

@@ -40,7 +40,7 @@ import (
 const ignoreSharedRAM = `{"execute":"migrate-set-capabilities","arguments":{"capabilities":[{"capability":"x-ignore-shared","state":true}]}}`
 
 // stateFormat versions the saved state layout (a change invalidates keys).
-const stateFormat = "state-v2"
+const stateFormat = "state-v3"
 
 // Ways of saving the template's RAM (Options.RestoreRAM).
 const (

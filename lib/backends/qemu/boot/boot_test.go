@@ -3,6 +3,7 @@ package boot
 import (
 	"bytes"
 	"debug/elf"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -79,6 +80,13 @@ func TestModuleClosureOrdersDependenciesFirst(t *testing.T) {
 	if _, err := ModuleClosure(dir, []string{"nonexistent"}); err == nil {
 		t.Fatal("an unknown module must be an error")
 	}
+	waves, err := ModuleWaves(dir, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(waves) != "[[kernel/v/virtio_ring.ko] [kernel/v/virtio.ko] [kernel/a/virtio_mmio.ko kernel/c/virtio-rng.ko]]" {
+		t.Fatalf("waves %v", waves)
+	}
 }
 
 func TestInitramfsHoldsInitModulesAndOrder(t *testing.T) {
@@ -88,7 +96,9 @@ func TestInitramfsHoldsInitModulesAndOrder(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "mods", "kernel", "v"), 0o755)
 	os.WriteFile(filepath.Join(dir, "mods", "kernel", "v", "virtio.ko"), []byte("module"), 0o644)
 	var buf bytes.Buffer
-	if err := WriteInitramfs(&buf, guest, filepath.Join(dir, "mods"), []string{"kernel/v/virtio.ko"}); err != nil {
+	os.WriteFile(filepath.Join(dir, "mods", "kernel", "v", "virtio_net.ko"), []byte("net module"), 0o644)
+	mods := Modules{Waves: [][]string{{"kernel/v/virtio.ko"}, {"kernel/v/virtio_net.ko"}}, Net: map[string]bool{"kernel/v/virtio_net.ko": true}}
+	if err := WriteInitramfs(&buf, guest, filepath.Join(dir, "mods"), mods); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]string{}
@@ -108,10 +118,11 @@ func TestInitramfsHoldsInitModulesAndOrder(t *testing.T) {
 		}
 	}
 	if files["init"] != "guest program" || files["lib/modules/virtio.ko"] != "module" ||
-		files[ModuleOrder] != "/lib/modules/virtio.ko\n" {
+		files["lib/modules/virtio_net.ko"] != "net module" ||
+		files[ModuleOrder] != "/lib/modules/virtio.ko\n-\n/lib/modules/virtio_net.ko net\n" {
 		t.Fatalf("got %v", files)
 	}
-	if err := WriteInitramfs(io.Discard, guest, dir, []string{"x.ko.xz"}); err == nil {
+	if err := WriteInitramfs(io.Discard, guest, dir, Modules{Waves: [][]string{{"x.ko.xz"}}}); err == nil {
 		t.Fatal("a compressed module must be refused")
 	}
 }

@@ -13,19 +13,35 @@ import (
 )
 
 // GuestModules are the kernel modules the guest needs when the kernel has
-// them as modules: the microvm transport, the root disk, the host channel,
-// the entropy source and the network card.
-var GuestModules = []string{"virtio_mmio", "virtio_blk", "virtio_console", "virtio_rng", "virtio_net"}
+// them as modules: the microvm transport, the root disk, the host channel
+// and the entropy source; NetModules are the network card's, loaded only
+// by a machine with a network.
+var (
+	GuestModules = []string{"virtio_mmio", "virtio_blk", "virtio_console", "virtio_rng"}
+	NetModules   = []string{"virtio_net"}
+)
 
-// ModuleOrder is where the initramfs lists the modules to load, in order
-// (guest.ModuleOrder).
+// ModuleOrder is where the initramfs lists the modules to load
+// (guest.ModuleOrder): one path per line, followed by " net" for a module
+// only the network needs; a line "-" ends a wave, whose modules must be
+// loaded before those of the next (the modules of one wave may load at
+// the same time).
 const ModuleOrder = "lib/modules/shellbox.order"
+
+// Modules are the kernel modules an initramfs carries, as paths relative
+// to the modules directory.
+type Modules struct {
+	// Waves are the modules in load waves (see ModuleWaves).
+	Waves [][]string
+	// Net marks the modules only the network card needs.
+	Net map[string]bool
+}
 
 // WriteInitramfs writes an uncompressed newc initramfs (the kernel unpacks
 // it faster than a compressed one, and it is small) holding the guest
-// program as /init and the given modules (paths relative to modDir) with
-// their load order.
-func WriteInitramfs(w io.Writer, guest, modDir string, modules []string) error {
+// program as /init and the given modules (in modDir) with their load
+// order.
+func WriteInitramfs(w io.Writer, guest, modDir string, modules Modules) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	cw := cpio.NewWriter(bw)
 	dirs := map[string]bool{}
@@ -76,15 +92,24 @@ func WriteInitramfs(w io.Writer, guest, modDir string, modules []string) error {
 		return err
 	}
 	var order strings.Builder
-	for _, m := range modules {
-		if !strings.HasSuffix(m, ".ko") {
-			return fmt.Errorf("module %s is compressed; the guest loads only plain .ko files", m)
+	for i, wave := range modules.Waves {
+		if i > 0 {
+			order.WriteString("-\n")
 		}
-		name := "lib/modules/" + filepath.Base(m)
-		if err := copyFile(name, 0o644, filepath.Join(modDir, m)); err != nil {
-			return err
+		for _, m := range wave {
+			if !strings.HasSuffix(m, ".ko") {
+				return fmt.Errorf("module %s is compressed; the guest loads only plain .ko files", m)
+			}
+			name := "lib/modules/" + filepath.Base(m)
+			if err := copyFile(name, 0o644, filepath.Join(modDir, m)); err != nil {
+				return err
+			}
+			order.WriteString("/" + name)
+			if modules.Net[m] {
+				order.WriteString(" net")
+			}
+			order.WriteString("\n")
 		}
-		order.WriteString("/" + name + "\n")
 	}
 	if err := file(ModuleOrder, 0o644, strings.NewReader(order.String()), int64(order.Len())); err != nil {
 		return err

@@ -248,6 +248,44 @@ func ModuleClosure(dir string, names []string) ([]string, error) {
 	return order, nil
 }
 
+// ModuleWaves groups modules (ModuleClosure's order, paths relative to
+// dir) into load waves: each module depends only on modules of earlier
+// waves, so the modules of one wave may load at the same time.
+func ModuleWaves(dir string, order []string) ([][]string, error) {
+	f, err := os.Open(filepath.Join(dir, "modules.dep"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	deps := map[string][]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if mod, rest, ok := strings.Cut(sc.Text(), ":"); ok {
+			deps[mod] = strings.Fields(rest)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	wave := map[string]int{}
+	var waves [][]string
+	for _, m := range order { // dependencies come first in order
+		w := 0
+		for _, d := range deps[m] {
+			if dw, ok := wave[d]; ok {
+				w = max(w, dw+1)
+			}
+		}
+		wave[m] = w
+		for len(waves) <= w {
+			waves = append(waves, nil)
+		}
+		waves[w] = append(waves[w], m)
+	}
+	return waves, nil
+}
+
 // moduleName is a module's name from its path: base name without .ko and
 // compression suffixes, with dashes as underscores.
 func moduleName(p string) string {
