@@ -65,7 +65,10 @@ func ForkBomb(t *testing.T, f *docker.Factory, limit int, sandboxEnds bool) {
 		start := time.Now()
 		r, err := m.Run(context.Background(), machine.Command{Argv: []string{"sh", "-c", "f(){ f|f& };f; sleep 100"}, Timeout: 5 * time.Second, OutputLimit: 1 << 10})
 		took := time.Since(start)
-		if sandboxEnds && errors.Is(err, machine.ErrTerminated) && took < 15*time.Second {
+		// A saturated gVisor sandbox may not answer the stop request; the
+		// run then gives up on the group after its 60 s stop deadline
+		// (measured 65 s on a loaded CI host) and ends the machine.
+		if sandboxEnds && errors.Is(err, machine.ErrTerminated) && took < 90*time.Second {
 			t.Logf("a foreground fork bomb (first command %v) ended the sandbox after %v: %v", first, took, err)
 			if err := m.Close(context.Background()); err != nil {
 				t.Fatal(err)
