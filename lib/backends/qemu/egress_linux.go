@@ -12,10 +12,15 @@ import (
 )
 
 // An allowlisted machine's QEMU runs in a network namespace of its own
-// that holds only loopback, where the host opens the egress filter's DNS
-// server and proxy. The VM's one card is on QEMU's user-mode network,
-// whose gateway (10.0.2.2) leads to that loopback: the filter is the only
-// thing the guest can reach.
+// that holds loopback, where the host opens the egress filter's DNS
+// server and proxy, and an intercepting device as the default route
+// (egress.Filter.Intercept). The VM's one card is on QEMU's user-mode
+// network: its gateway (10.0.2.2) leads to that loopback, and every other
+// address the guest dials (QEMU opens the connection on its behalf, in
+// the namespace) to the intercepting device, which admits only the
+// addresses the filter's DNS handed out for allowed names and answers DNS
+// sent to any resolver, QEMU's own forwarder (10.0.2.3) included. The
+// filter is the only thing the guest can reach.
 
 // guestEndpoint is the filter as the guest addresses it.
 var guestEndpoint = egress.Endpoint{DNS: "10.0.2.2:53", Proxy: "10.0.2.2:3128"}
@@ -76,7 +81,12 @@ func (m *Machine) startEgress() error {
 	if err != nil {
 		return err
 	}
-	if _, err := g.Attach(fmt.Sprintf("/proc/%d/ns/net", m.cmd.Process.Pid)); err != nil {
+	nsPath := fmt.Sprintf("/proc/%d/ns/net", m.cmd.Process.Pid)
+	_, err = g.Attach(nsPath)
+	if err == nil {
+		err = g.Intercept(nsPath)
+	}
+	if err != nil {
 		g.Close()
 		return err
 	}

@@ -41,6 +41,10 @@ type Options struct {
 	// Intercepts: direct connections reach the filter too
 	// (egress.Filter.Intercept); otherwise they fail.
 	Intercepts bool
+	// Resolvers are more guest-visible resolvers (ADDR:53) the backend
+	// offers, such as a user-mode network's forwarder: with Intercepts
+	// each must be answered by the filter, like any other resolver.
+	Resolvers []string
 }
 
 // Run runs the suite. base is a spec the backend can create (its source,
@@ -119,6 +123,9 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 		// Whichever resolver the guest asks, the filter answers (this
 		// name is not allowed: NXDOMAIN).
 		expect("DNS to another resolver", run("udp", "8.8.8.8:53"), "answered")
+		for _, r := range opts.Resolvers {
+			expect("DNS to the backend's resolver "+r, run("udp", r), "answered")
+		}
 	} else {
 		expect("direct http to an allowed name", run("direct", httpURL("allowed.test")), "error")
 		expect("DNS to another resolver", run("udp", "8.8.8.8:53"), "error")
