@@ -66,6 +66,40 @@ func (f *Filter) serveIn(nsPath string, ep Endpoint) error {
 	return nil
 }
 
+// ServeDNSIn answers DNS (UDP and TCP) at addr inside the namespace at
+// nsPath too, until Close. It is for a resolver address that a program in
+// the namespace forwards the guest's queries to: QEMU's user-mode DNS
+// forwarder sends to the host's resolv.conf resolver, which may be a
+// loopback stub (127.0.0.53) and so is the namespace's own loopback.
+func (f *Filter) ServeDNSIn(nsPath, addr string) error {
+	var udp net.PacketConn
+	var tcp net.Listener
+	err := inNetns(nsPath, func() error {
+		var err error
+		if udp, err = net.ListenPacket("udp4", addr); err != nil {
+			return err
+		}
+		tcp, err = net.Listen("tcp4", addr)
+		return err
+	})
+	if err != nil {
+		if udp != nil {
+			udp.Close()
+		}
+		return fmt.Errorf("egress: DNS at %s in %s: %w", addr, nsPath, err)
+	}
+	if !f.goServe(func() { f.ServeDNS(udp) }) {
+		udp.Close()
+		tcp.Close()
+		return net.ErrClosed
+	}
+	if !f.goServe(func() { f.ServeDNSStream(tcp) }) {
+		tcp.Close()
+		return net.ErrClosed
+	}
+	return nil
+}
+
 // inNetns runs fn on an OS thread moved into the namespace at nsPath;
 // sockets created there stay in that namespace. The thread goes back to
 // its own namespace afterwards, or is retired if it cannot.

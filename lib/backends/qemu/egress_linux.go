@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/machine"
@@ -86,6 +90,11 @@ func (m *Machine) startEgress() error {
 	if err == nil {
 		err = g.Intercept(nsPath)
 	}
+	for _, addr := range loopbackResolvers("/etc/resolv.conf") {
+		if err == nil && addr != "127.0.0.1" { // 127.0.0.1:53 is Attach's
+			err = g.ServeDNSIn(nsPath, net.JoinHostPort(addr, "53"))
+		}
+	}
 	if err != nil {
 		g.Close()
 		return err
@@ -94,6 +103,30 @@ func (m *Machine) startEgress() error {
 	m.egress = g
 	m.mu.Unlock()
 	return nil
+}
+
+// loopbackResolvers are the IPv4 loopback nameservers of a resolv.conf.
+// QEMU's DNS forwarder (10.0.2.3) sends to the host's nameserver from
+// QEMU's namespace: a non-loopback one is reached through the
+// intercepting device, which answers DNS to any address, but a loopback
+// one (a local stub such as 127.0.0.53) is that namespace's own loopback,
+// where the filter must listen itself.
+func loopbackResolvers(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil // QEMU then has no resolver but its fallback, 127.0.0.1
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[0] != "nameserver" {
+			continue
+		}
+		if a, err := netip.ParseAddr(fields[1]); err == nil && a.Is4() && a.IsLoopback() && !slices.Contains(out, a.String()) {
+			out = append(out, a.String())
+		}
+	}
+	return out
 }
 
 // writeResolvConf replaces the resolver the guest set for user-mode

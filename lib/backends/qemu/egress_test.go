@@ -2,7 +2,9 @@ package qemu
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,4 +53,18 @@ func openFDs(t testing.TB) int {
 		t.Fatal(err)
 	}
 	return len(ents)
+}
+
+func TestLoopbackResolvers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "resolv.conf")
+	conf := "# a comment\nsearch example.internal\nnameserver 10.255.255.53\nnameserver 127.0.0.53\nnameserver ::1\nnameserver 127.0.0.53\nnameserver 127.0.0.1\noptions edns0\n"
+	if err := os.WriteFile(p, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := loopbackResolvers(p); !slices.Equal(got, []string{"127.0.0.53", "127.0.0.1"}) {
+		t.Errorf("loopback resolvers: %q", got)
+	}
+	if got := loopbackResolvers(filepath.Join(t.TempDir(), "missing")); got != nil {
+		t.Errorf("a missing file: %q", got)
+	}
 }
