@@ -42,6 +42,9 @@ func TestHostileGuestInNamespace(t *testing.T) {
 	t.Run("loopback", func(t *testing.T) { hostileGuest(t, "loopback") })
 	t.Run("veth", func(t *testing.T) { hostileGuest(t, "veth") })
 	t.Run("intercept", func(t *testing.T) { hostileGuest(t, "intercept") })
+	// gVisor's way: the veth, and the filter's namespace forwards the
+	// rest to its own intercepting device.
+	t.Run("veth-intercept", func(t *testing.T) { hostileGuest(t, "veth-intercept") })
 }
 
 func hostileGuest(t *testing.T, mode string) {
@@ -75,6 +78,8 @@ func hostileGuest(t *testing.T, mode string) {
 		ep, err = h.f.AttachVeth(nsPath, "eth0")
 	case "loopback":
 		ep, err = h.f.Attach(nsPath)
+	case "veth-intercept":
+		ep, err = h.f.AttachVethIntercepting(nsPath, "eth0")
 	case "intercept":
 		if ep, err = h.f.Attach(nsPath); err == nil {
 			err = h.f.Intercept(nsPath)
@@ -112,7 +117,8 @@ func hostileGuest(t *testing.T, mode string) {
 		"another port of the filter": "refused",
 	}
 	wantConns := int64(1)
-	if mode == "intercept" {
+	intercepting := strings.HasSuffix(mode, "intercept")
+	if intercepting {
 		// A program that ignores the proxy reaches the allowed host by
 		// name (through its synthetic address) and nothing else; DNS to
 		// any resolver is the filter's.
@@ -140,7 +146,7 @@ func hostileGuest(t *testing.T, mode string) {
 		len(find(recs, EventDecision, "http", "other.test", Block)) != int(wantConns) {
 		t.Errorf("records: %+v", recs)
 	}
-	if mode != "intercept" {
+	if !intercepting {
 		return
 	}
 	var via []string
@@ -173,7 +179,7 @@ func TestGuestHelper(t *testing.T) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, dnsAddr)
 	}}
-	intercept := os.Getenv("EGRESS_MODE") == "intercept"
+	intercept := strings.HasSuffix(os.Getenv("EGRESS_MODE"), "intercept")
 	var synthetic string
 	if a, err := r.LookupHost(ctx, "up.test"); err == nil {
 		res["dns allowed"] = "ok " + strings.Join(a, ",")

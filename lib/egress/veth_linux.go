@@ -3,6 +3,7 @@ package egress
 import (
 	"fmt"
 	"net"
+	"os"
 	"runtime"
 
 	"github.com/vishvananda/netlink"
@@ -29,6 +30,20 @@ const (
 // ifname, with a default route to the filter. The filter's namespace goes
 // away when Close closes its sockets.
 func (f *Filter) AttachVeth(nsPath, ifname string) (Endpoint, error) {
+	return f.attachVeth(nsPath, ifname, false)
+}
+
+// AttachVethIntercepting is AttachVeth, and the filter's namespace also
+// forwards whatever else the machine sends to an intercepting device
+// (Intercept), so that programs that ignore the proxy reach allowed
+// names, under the same checks. Forwarding is a setting of that namespace
+// alone, whose only other card is the machine's link: nothing is routed
+// to the host.
+func (f *Filter) AttachVethIntercepting(nsPath, ifname string) (Endpoint, error) {
+	return f.attachVeth(nsPath, ifname, true)
+}
+
+func (f *Filter) attachVeth(nsPath, ifname string, intercept bool) (Endpoint, error) {
 	guestNS, err := netns.GetFromPath(nsPath)
 	if err != nil {
 		return Endpoint{}, err
@@ -85,8 +100,21 @@ func (f *Filter) AttachVeth(nsPath, ifname string) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("egress: the machine's default route: %w", err)
 	}
 	ep := VethEndpoint
-	if err := f.serveIn(fmt.Sprintf("/proc/self/fd/%d", int(ownNS)), ep); err != nil {
+	ownPath := fmt.Sprintf("/proc/self/fd/%d", int(ownNS))
+	if err := f.serveIn(ownPath, ep); err != nil {
 		return Endpoint{}, err
+	}
+	if intercept {
+		err := inNetns(ownPath, func() error {
+			// /proc/sys/net is the opening thread's namespace's.
+			return os.WriteFile("/proc/sys/net/ipv4/ip_forward", []byte("1\n"), 0o644)
+		})
+		if err != nil {
+			return Endpoint{}, fmt.Errorf("egress: forwarding in the filter's namespace: %w", err)
+		}
+		if err := f.Intercept(ownPath); err != nil {
+			return Endpoint{}, err
+		}
 	}
 	return ep, nil
 }

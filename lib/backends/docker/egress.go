@@ -26,8 +26,11 @@ import (
 // allowlisted gVisor container therefore joins the namespace of a small
 // runc "gate" container (its image, running `read`) whose only card is a
 // veth to a namespace holding nothing but the egress filter
-// (egress.AttachVeth); runsc takes that card over at start. The gate reads
-// its stdin from us, so it ends when this process does.
+// (egress.AttachVethIntercepting); runsc takes that card over at start.
+// The filter's namespace forwards what the guest sends elsewhere to its
+// intercepting device, so programs that ignore the proxy reach allowed
+// names there too. The gate reads its stdin from us, so it ends when this
+// process does.
 
 // egressGate is the gate of an allowlisted gVisor container.
 type egressGate struct {
@@ -93,7 +96,7 @@ func (f *Factory) startGate(ctx context.Context, spec machine.Spec, image, id st
 	if g.guard, err = egress.NewGuard("shellbox-"+id, egress.ModeAllowlist, spec.AllowedHosts, spec.EgressLog); err != nil {
 		return fail(err)
 	}
-	if g.endpoint, err = g.guard.AttachVeth(fmt.Sprintf("/proc/%d/ns/net", pid), "eth0"); err != nil {
+	if g.endpoint, err = g.guard.AttachVethIntercepting(fmt.Sprintf("/proc/%d/ns/net", pid), "eth0"); err != nil {
 		return fail(err)
 	}
 	return g, nil

@@ -9,10 +9,11 @@ import (
 )
 
 // TestEgressAllowlist: gVisor's own network stack reaches only the filter,
-// through the veth of its network gate.
+// through the veth of its network gate, whose far end also leads programs
+// that ignore the proxy to the filter's intercepting device.
 func TestEgressAllowlist(t *testing.T) {
 	base := machine.Spec{Source: dockertest.Busybox, Workdir: "/workspace"}
 	egresstest.Run(t, base, func(t *testing.T, spec machine.Spec) machine.Machine {
 		return dockertest.NewMachine(t, factory, func(s *machine.Spec) { *s = spec })
-	}, egresstest.Options{})
+	}, egresstest.Options{Intercepts: true})
 }
