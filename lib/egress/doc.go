@@ -10,17 +10,19 @@
 // end of a veth that is the namespace's only card (AttachVeth: gVisor,
 // whose network stack is not the kernel's). There is a DNS server and an
 // HTTP proxy (CONNECT for TLS, absolute URIs for plain HTTP) whose address
-// the backend puts in the guest's HTTP_PROXY and HTTPS_PROXY. Where the
-// namespace's stack is the kernel's (local, runc, and QEMU, whose
-// user-mode network opens the guest's connections from it), Intercept
-// also makes a TUN device its default route, served by a user-space
-// TCP/IP stack in this process, so that programs that ignore the proxy
-// reach allowed names too (through synthetic addresses the DNS hands out)
-// under the same checks, and everything else they try is refused and
-// recorded. Elsewhere (gVisor) everything else the guest tries (another
-// resolver, an IP literal, IPv6, UDP, ICMP, raw sockets) has no route, so
-// the filter fails closed for programs that ignore the proxy. No host
-// firewall rule is involved.
+// the backend puts in the guest's HTTP_PROXY and HTTPS_PROXY. Intercept
+// also makes a TUN device the namespace's default route, served by a
+// user-space TCP/IP stack in this process, so that programs that ignore
+// the proxy reach allowed names too (through synthetic addresses the DNS
+// hands out) under the same checks, and everything else they try is
+// refused and recorded: in the machine's namespace where its stack is the
+// kernel's (local, runc, and QEMU, whose user-mode network opens the
+// guest's connections from it), or in the filter's own namespace behind
+// the veth, which forwards there (AttachVethIntercepting, for gVisor).
+// Without it everything else the guest tries (another resolver, an IP
+// literal, UDP, ICMP, raw sockets) has no route, so the filter fails
+// closed for programs that ignore the proxy. IPv6 has no route anywhere.
+// No host firewall rule is involved.
 //
 // Entries follow Harbor's allowed_hosts: "example.com" admits that name
 // alone, "*.example.com" admits every name below example.com (any depth)

@@ -7,13 +7,11 @@ allowed_hosts=(...))`` reaches the network only through shellbox's filter
 resolver, so ``/etc/hosts`` works) and NXDOMAIN for the rest, and its HTTP
 proxy (``HTTP_PROXY``/``HTTPS_PROXY`` in every command's environment) admits
 a connection only when the CONNECT or URL host is allowed and the TLS SNI or
-HTTP Host names it. On local, Docker (runc) and QEMU machines, programs
-that ignore the proxy reach allowed names too: the namespace's default route is
-a device the filter serves, allowed names resolve to synthetic addresses
-(198.18.0.0/15) that lead to their host with the same SNI/Host checks, and
-every other address, UDP (but DNS, which the filter answers) and ICMP is
-refused. On gVisor the namespace holds nothing else, so such
-programs, other resolvers, IP literals, UDP, ICMP and IPv6 get no route.
+HTTP Host names it. Programs that ignore the proxy reach allowed names too,
+on every backend: the default route leads to a device the filter serves,
+allowed names resolve to synthetic addresses (198.18.0.0/15) that lead to
+their host with the same SNI/Host checks, and every other address, UDP (but
+DNS, which the filter answers) and ICMP is refused. IPv6 has no route.
 
 Entries follow Harbor's ``allowed_hosts``: ``example.com`` admits that name
 alone (not ``www.example.com``); ``*.example.com`` admits every name below

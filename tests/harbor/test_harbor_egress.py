@@ -65,8 +65,8 @@ def probe(tmp_path_factory) -> Path:
 
 
 def make_task(root: Path, probe: Path, port: int, dockerfile: bool, intercepts: bool = False) -> Path:
-    """The task; with `intercepts`, its solution also fetches ignoring the proxy variables (local and runc
-    intercept such connections; elsewhere they fail closed)."""
+    """The task; with `intercepts`, its solution also fetches ignoring the proxy variables (the filter
+    intercepts such connections)."""
     direct_fetch = f"./probe direct http://mirror.test:{port}/data.txt > direct.txt\n" if intercepts else ""
     direct_check = f"grep -q '^status 200 {PAYLOAD}$' direct.txt || ok=0\n" if intercepts else ""
     task = root / "egress-allowlist"
@@ -143,7 +143,7 @@ def test_allowlist_task_gets_reward_one(backend, harbor_ready: Path, mirror, pro
     (ip, port), seen = mirror
     hosts = tmp_path / "hosts"
     hosts.write_text(f"{ip} mirror.test blocked.test\n")
-    intercepts = backend in ("local", "docker")
+    intercepts = True  # every backend intercepts programs that ignore the proxy
     task = make_task(tmp_path / "tasks", probe, port, dockerfile=backend != "local", intercepts=intercepts)
     marker = uuid.uuid4().hex
     if backend in ("docker", "gvisor"):

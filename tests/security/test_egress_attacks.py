@@ -149,18 +149,17 @@ SCENARIO = textwrap.dedent(
             out["flood"] = r.stdout.decode().strip()
             r = await m.run(Command(["/tmp/probe", "fetch", f"http://allowed.test:{port}/"], timeout=120))
             out["after"] = r.stdout.decode().strip()
-            if backend != "gvisor":
-                # The same, from a program that ignores the proxy variables (the filter intercepts it).
-                async def probe_(*args):
-                    r = await m.run(Command(["/tmp/probe", *args], timeout=300))
-                    return r.stdout.decode().strip()
-                synthetic = (await probe_("resolve", "allowed.test")).removeprefix("addrs [").removesuffix("]")
-                out["direct flood"] = await probe_("flood", f"{synthetic}:{port}", flood)
-                out["direct after"] = await probe_("direct", f"http://allowed.test:{port}/")
-                out["direct unlisted name"] = await probe_("direct", f"http://other.test:{port}/")
-                out["direct unlisted address"] = await probe_("tcp", "192.0.2.1:80")
-                out["direct unlisted SNI"] = await probe_("tls", f"{synthetic}:{port}", "other.test")
-                out["udp"] = await probe_("udp", f"{ip}:9999")
+            # The same, from a program that ignores the proxy variables (the filter intercepts it).
+            async def probe_(*args):
+                r = await m.run(Command(["/tmp/probe", *args], timeout=300))
+                return r.stdout.decode().strip()
+            synthetic = (await probe_("resolve", "allowed.test")).removeprefix("addrs [").removesuffix("]")
+            out["direct flood"] = await probe_("flood", f"{synthetic}:{port}", flood)
+            out["direct after"] = await probe_("direct", f"http://allowed.test:{port}/")
+            out["direct unlisted name"] = await probe_("direct", f"http://other.test:{port}/")
+            out["direct unlisted address"] = await probe_("tcp", "192.0.2.1:80")
+            out["direct unlisted SNI"] = await probe_("tls", f"{synthetic}:{port}", "other.test")
+            out["udp"] = await probe_("udp", f"{ip}:9999")
         print(json.dumps(out))
 
     asyncio.run(main())
@@ -199,17 +198,16 @@ def test_flooded_filter_keeps_working_and_leaves_nothing(backend, probe, server,
     garbage = [r for r in refused if "not an HTTP proxy request" in r["reason"]]
     assert len(stalled) == FLOOD, f"{len(stalled)} refusals of stalled handshakes recorded, want {FLOOD}"
     assert len(garbage) == FLOOD, f"{len(garbage)} refusals of garbage recorded, want {FLOOD}"
-    if backend != "gvisor":
-        assert out["direct flood"] == f"held {2 * FLOOD}", out
-        assert out["direct after"] == "status 200 hello", out
-        for k in ("direct unlisted name", "direct unlisted address", "direct unlisted SNI", "udp"):
-            assert out[k].startswith("error"), (k, out)
-        intercepted = [r for r in refused if r.get("via") == "intercept"]
-        flooded = [r for r in intercepted if r.get("name") == "allowed.test"]
-        assert len(flooded) == 2 * FLOOD, f"{len(flooded)} intercepted refusals recorded, want {2 * FLOOD}"
-        assert any(r["protocol"] == "tls" and r.get("name") == "other.test" for r in intercepted), intercepted[-5:]
-        assert any(r["protocol"] == "tcp" and r.get("address") == "192.0.2.1" for r in intercepted)
-        assert any(r["protocol"] == "udp" and r.get("port") == 9999 for r in intercepted)
+    assert out["direct flood"] == f"held {2 * FLOOD}", out
+    assert out["direct after"] == "status 200 hello", out
+    for k in ("direct unlisted name", "direct unlisted address", "direct unlisted SNI", "udp"):
+        assert out[k].startswith("error"), (k, out)
+    intercepted = [r for r in refused if r.get("via") == "intercept"]
+    flooded = [r for r in intercepted if r.get("name") == "allowed.test"]
+    assert len(flooded) == 2 * FLOOD, f"{len(flooded)} intercepted refusals recorded, want {2 * FLOOD}"
+    assert any(r["protocol"] == "tls" and r.get("name") == "other.test" for r in intercepted), intercepted[-5:]
+    assert any(r["protocol"] == "tcp" and r.get("address") == "192.0.2.1" for r in intercepted)
+    assert any(r["protocol"] == "udp" and r.get("port") == 9999 for r in intercepted)
     assert our_links() == before_links, "the filter's interfaces left on the host"
     assert firewall() == before_rules, "firewall rules changed"
     if backend != "local":
