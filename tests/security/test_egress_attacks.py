@@ -1,7 +1,7 @@
 """Hostile guests behind the egress allowlist (local, Docker, gVisor), through the public Python API.
 
 The guest floods the filter with connections that never finish their handshake and with garbage, then checks
-that an allowed fetch still works; on local and Docker (runc) it does the same again as a program that
+that an allowed fetch still works; it does the same again as a program that
 ignores the proxy variables (connections the filter intercepts), and tries an unlisted name, an unlisted
 address, an unlisted SNI on an allowed name's address and UDP to an arbitrary port; the parent checks that
 the machine left nothing on the host: no processes, zombies, mounts or temp dirs (host_state), no containers
