@@ -110,6 +110,16 @@ var errorCases = []struct{ name, src string }{
 	{"substring_negative_length_list", "a=(1 2); echo ${a[@]:1:-5}; echo st=$?\necho \"${a[@]:0:-1}\" c\nset -- a b c; echo ${@:1:-1}\necho c"},
 	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
 	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
+	{"bad_substitution_word_text", "x=1; echo \"[${x!}]\"; echo st=$?\necho pre${x!}'q'\necho x\"a ${x!} b\"y\necho c"},
+	{"indirect_special", "set -- p q; x=@; echo ${!x}; x=#; echo ${!x}\na=(1 2); x=a[1]; echo ${!x}; x=\"a[@]\"; echo ${!x}\ndeclare -A m=([k]=v); x=\"m[k]\"; echo ${!x}\nx=\"a[1+]\"; echo ${!x}; echo st=$?\necho b"},
+	// ${x@op} with an unknown op: nothing when x is unset, else a bad
+	// substitution that ends the shell (bash -c: status 127).
+	{"transform_unknown_unset", "echo ${x@Z}x; echo st=$?\na=(); echo \"[${a[@]@Z}]\" \"[${@@Z}]\" \"[${a[3]@Z}]\"\nx=y; echo \"[${!x@Z}]\"\necho b"},
+	{"transform_unknown", "x=a; echo a; echo ${x@Z}; echo st=$?\necho b"},
+	{"transform_unknown_empty", "x=; trap 'echo trap' EXIT; echo \"[${x@}]\"; echo b"},
+	{"transform_unknown_array", "a=(1 2); echo ${a[@]@ZZ}\necho b"},
+	{"transform_unknown_in_subshell", "x=1; ( echo \"a ${x@Z}\"; echo in ); echo st=$?\ny=$(echo ${x@Z}; echo in); echo \"st=$? $y\"\nf(){ echo ${x@Q} ${x@Z}; echo in; }; f; echo b"},
+	{"transform_unknown_nounset", "set -u; echo ${x@Z}; echo b"},
 
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.

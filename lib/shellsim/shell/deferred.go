@@ -33,12 +33,14 @@ const (
 	deferParam                      // ${...}
 	deferForPart                    // one expression of for ((init; cond; post))
 	deferSubscript                  // name[...] in ${...} or an assignment
+	deferTransform                  // ${name@op} with an unknown op, at span.op
 )
 
 type deferredSpan struct {
 	kind      deferKind
 	open, end int    // the construct's bytes: src[open:end]
 	inner     string // its text between the brackets (the whole word for let)
+	op        int    // deferTransform: the offset of its '@'
 }
 
 // deferrable reports parse errors that bash reports only at run time, in
@@ -54,6 +56,7 @@ func deferrable(text string) (ok, arith bool) {
 	}
 	for _, s := range []string{
 		"not a valid parameter expansion operator", "cannot combine multiple parameter expansion operators",
+		"invalid @ expansion operator", "@ expansion operator requires a literal",
 	} {
 		if strings.Contains(text, s) {
 			return true, false
@@ -83,6 +86,11 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		if !ok {
 			break
 		}
+		if strings.Contains(pe.Text, "@ expansion operator") {
+			if at := transformOp(sp.inner); at > 0 {
+				sp.kind, sp.op = deferTransform, sp.open+at
+			}
+		}
 		before := string(work[sp.open:sp.end])
 		blank(work, sp)
 		if string(work[sp.open:sp.end]) == before {
@@ -94,7 +102,7 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
 		if err == nil {
-			restoreDeferred(f, spans)
+			restoreDeferred(f, spans, src)
 			return f, nil
 		}
 	}
@@ -123,6 +131,15 @@ func blank(b []byte, sp deferredSpan) {
 	}
 	if sp.kind == deferForPart {
 		lo, hi = sp.open, sp.end
+	}
+	if sp.kind == deferTransform {
+		// ${name+___}: expanded only when name is set, as bash checks
+		// the operator only then
+		b[sp.op] = '+'
+		for i := sp.op + 1; i < sp.end-1; i++ {
+			b[i] = '_'
+		}
+		return
 	}
 	first := true
 	for i := lo; i < hi; i++ {
@@ -154,13 +171,13 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			if !ok || src[end-2] != ')' {
 				continue
 			}
-			sp = deferredSpan{deferArith, o, end, src[o+3 : end-2]}
+			sp = deferredSpan{deferArith, o, end, src[o+3 : end-2], 0}
 		case strings.HasPrefix(src[o:], "$["):
 			end, ok := matchClose(src, o+2, '[', ']', 1)
 			if !ok {
 				continue
 			}
-			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1]}
+			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1], 0}
 		case strings.HasPrefix(src[o:], "((") && forBefore(src, o):
 			end, ok := matchClose(src, o+2, '(', ')', 2)
 			if !ok || src[end-2] != ')' {
@@ -171,14 +188,14 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			for i := lo; i < end-2; i++ {
 				if src[i] == ';' {
 					if i >= off {
-						sp = deferredSpan{deferForPart, lo, i, src[lo:i]}
+						sp = deferredSpan{deferForPart, lo, i, src[lo:i], 0}
 						break
 					}
 					lo = i + 1
 				}
 			}
 			if sp.end == 0 {
-				sp = deferredSpan{deferForPart, lo, end - 2, src[lo : end-2]}
+				sp = deferredSpan{deferForPart, lo, end - 2, src[lo : end-2], 0}
 			}
 			if strings.TrimSpace(sp.inner) == "" {
 				continue
@@ -192,19 +209,19 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			if !ok || src[end-2] != ')' || atCommandStart(src, o) == false {
 				continue
 			}
-			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2]}
+			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2], 0}
 		case src[o] == '[' && o > 0 && isNameByte(src[o-1]):
 			end, ok := matchClose(src, o+1, '[', ']', 1)
 			if !ok || end >= len(src) || !strings.ContainsRune("}=+", rune(src[end])) || strings.Contains(src[o:end], "\n") {
 				continue
 			}
-			sp = deferredSpan{deferSubscript, o, end, src[o+1 : end-1]}
+			sp = deferredSpan{deferSubscript, o, end, src[o+1 : end-1], 0}
 		case strings.HasPrefix(src[o:], "${"):
 			end, ok := matchClose(src, o+2, '{', '}', 1)
 			if !ok || strings.Contains(src[o:end], "\n") {
 				continue
 			}
-			sp = deferredSpan{deferParam, o, end, src[o:end]}
+			sp = deferredSpan{deferParam, o, end, src[o:end], 0}
 		case o > 0 && isBlank(src[o-1]) && !isBlank(src[o]) && letBefore(src, o-1):
 			end := o
 			for end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n<>()'\"`$", rune(src[end])) {
@@ -213,7 +230,7 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			if end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n", rune(src[end])) {
 				continue
 			}
-			sp = deferredSpan{deferLet, o, end, src[o:end]}
+			sp = deferredSpan{deferLet, o, end, src[o:end], 0}
 		default:
 			continue
 		}
@@ -226,6 +243,38 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 	}
 	return deferredSpan{}, false
 }
+
+// transformOp finds the '@' of ${name@op} (name a parameter, perhaps with
+// a subscript, after an optional '!'), as an offset in the span's text.
+func transformOp(text string) int {
+	i := 2
+	if i < len(text) && text[i] == '!' {
+		i++
+	}
+	start := i
+	for i < len(text) && isNameByte(text[i]) && (i == start || !isDigit(text[start])) {
+		i++
+	}
+	if i == start && i < len(text) && strings.IndexByte("@*#?-$!0123456789", text[i]) >= 0 {
+		i++
+	}
+	if i == start {
+		return 0
+	}
+	if i < len(text) && text[i] == '[' {
+		end, ok := matchClose(text, i+1, '[', ']', 1)
+		if !ok {
+			return 0
+		}
+		i = end
+	}
+	if i < len(text) && text[i] == '@' {
+		return i
+	}
+	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
@@ -303,53 +352,93 @@ func matchClose(src string, i int, open, close byte, depth int) (int, bool) {
 
 // restoreDeferred gives each blanked construct its node back with the
 // original text, checked when it runs.
-func restoreDeferred(f *syntax.File, spans []deferredSpan) {
+func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 	byOpen := make(map[uint]deferredSpan, len(spans))
 	for _, sp := range spans {
 		byOpen[uint(sp.open)] = sp
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ArithmExp:
-			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
-				n.X = deferredWord(sp.inner, n.X.Pos(), true)
-				return false
-			}
-		case *syntax.ArithmCmd:
-			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArithCmd {
-				n.X = deferredWord(sp.inner, n.X.Pos(), true)
-				return false
-			}
-		case *syntax.LetClause:
-			for i, e := range n.Exprs {
-				if sp, ok := byOpen[e.Pos().Offset()]; ok && sp.kind == deferLet {
-					n.Exprs[i] = deferredWord(sp.inner, e.Pos(), false)
+	// the words and double-quoted strings being walked: bash names the
+	// innermost one in a bad substitution error
+	var stack []syntax.Node
+	context := func(sp deferredSpan) string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			lo, hi := int(stack[i].Pos().Offset()), int(stack[i].End().Offset())
+			switch n := stack[i].(type) {
+			case *syntax.Word:
+			case *syntax.DblQuoted:
+				if lo, hi = lo+1, hi-1; n.Dollar {
+					lo++
 				}
+			default:
+				continue
 			}
-		case *syntax.ParamExp:
-			if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
-				n.Param.Value = expand.BadSubstMarker + sp.inner
-				return false
-			}
-			if n.Index != nil {
-				n.Index = restoreSubscript(byOpen, n.Index)
-			}
-		case *syntax.Assign:
-			if n.Index != nil {
-				n.Index = restoreSubscript(byOpen, n.Index)
-			}
-		case *syntax.CStyleLoop:
-			for _, e := range []*syntax.ArithmExpr{&n.Init, &n.Cond, &n.Post} {
-				if *e == nil {
-					continue
-				}
-				if sp, ok := byFirst(byOpen, (*e).Pos().Offset(), deferForPart); ok {
-					*e = deferredWord(sp.inner, (*e).Pos(), true)
-				}
+			if lo <= sp.open && sp.end <= hi && hi <= len(src) {
+				return src[lo:hi]
 			}
 		}
+		return src[sp.open:sp.end]
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if !restoreNode(n, byOpen, context) {
+			return false
+		}
+		stack = append(stack, n)
 		return true
 	})
+}
+
+// restoreNode restores one node; it reports whether to walk its children.
+func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(deferredSpan) string) bool {
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
+			n.X = deferredWord(sp.inner, n.X.Pos(), true)
+			return false
+		}
+	case *syntax.ArithmCmd:
+		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArithCmd {
+			n.X = deferredWord(sp.inner, n.X.Pos(), true)
+			return false
+		}
+	case *syntax.LetClause:
+		for i, e := range n.Exprs {
+			if sp, ok := byOpen[e.Pos().Offset()]; ok && sp.kind == deferLet {
+				n.Exprs[i] = deferredWord(sp.inner, e.Pos(), false)
+			}
+		}
+	case *syntax.ParamExp:
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
+			n.Param.Value = expand.BadSubstMarker + context(sp)
+			return false
+		}
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferTransform && n.Exp != nil {
+			n.Exp.Word = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{
+				Dollar: n.Dollar, Param: &syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: expand.FatalSubstMarker + context(sp)},
+			}}}
+			return false
+		}
+		if n.Index != nil {
+			n.Index = restoreSubscript(byOpen, n.Index)
+		}
+	case *syntax.Assign:
+		if n.Index != nil {
+			n.Index = restoreSubscript(byOpen, n.Index)
+		}
+	case *syntax.CStyleLoop:
+		for _, e := range []*syntax.ArithmExpr{&n.Init, &n.Cond, &n.Post} {
+			if *e == nil {
+				continue
+			}
+			if sp, ok := byFirst(byOpen, (*e).Pos().Offset(), deferForPart); ok {
+				*e = deferredWord(sp.inner, (*e).Pos(), true)
+			}
+		}
+	}
+	return true
 }
 
 // byFirst finds the span of a kind whose text's first non-blank byte is

@@ -539,8 +539,13 @@ func (sh *Shell) exprError(err error) {
 		return
 	}
 	var ue expand.UnsetParameterError
-	if errors.As(err, &ue) {
-		sh.errf("%s", ue.Error())
+	var fe expand.FatalSubstError
+	if errors.As(err, &ue) || errors.As(err, &fe) {
+		if fe.Text != "" {
+			sh.errf("%s", fe.Error())
+		} else {
+			sh.errf("%s", ue.Error())
+		}
 		// A non-interactive shell exits on ${x:?} and set -u errors: bash
 		// -c exits 127, bash FILE, bash < FILE and subshells exit 1.
 		if sh.cmdString && !sh.subshell {

@@ -52,10 +52,12 @@ func (e ArithError) Error() string {
 // whose text (the rest of the word) the parser rejected; it is evaluated
 // as text when it runs. BadSubstMarker begins the name of a parameter
 // expansion the parser rejected (its source text follows), which fails
-// with "bad substitution" when it runs. Source text cannot hold NUL.
+// with "bad substitution" when it runs; FatalSubstMarker likewise, with
+// a FatalSubstError. Source text cannot hold NUL.
 const (
 	DeferredArithMarker = "\x00arith\x00"
 	BadSubstMarker      = "\x00badsubst\x00"
+	FatalSubstMarker    = "\x00fatalsubst\x00"
 )
 
 // maxExprRecursion is bash's MAX_EXPR_RECURSION_LEVEL.

@@ -35,8 +35,23 @@ func (u UnsetParameterError) Error() string {
 	return fmt.Sprintf("%s: %s", u.Node.Param.Value, u.Message)
 }
 
+// FatalSubstError is a bad substitution that ends a non-interactive
+// shell, as an unknown ${x@op} operator on a set parameter does in bash.
+type FatalSubstError struct{ Text string }
+
+func (e FatalSubstError) Error() string { return e.Text + ": bad substitution" }
+
+// isFatalSubst reports a word that is only a FatalSubstMarker expansion.
+func isFatalSubst(w *syntax.Word) bool {
+	if w == nil || len(w.Parts) != 1 {
+		return false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && strings.HasPrefix(pe.Param.Value, FatalSubstMarker)
+}
+
 func overridingUnset(pe *syntax.ParamExp) bool {
-	if pe.Exp == nil {
+	if pe.Exp == nil || isFatalSubst(pe.Exp.Word) {
 		return false
 	}
 	switch pe.Exp.Op {
@@ -60,6 +75,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	name := pe.Param.Value
 	if strings.HasPrefix(name, BadSubstMarker) {
 		return "", fmt.Errorf("%s: bad substitution", name[len(BadSubstMarker):])
+	}
+	if strings.HasPrefix(name, FatalSubstMarker) {
+		return "", FatalSubstError{Text: name[len(FatalSubstMarker):]}
 	}
 	index := pe.Index
 	switch name {
@@ -176,8 +194,20 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case !validIndirect(str):
 			// ShellSim: as bash, the value must name a parameter
 			return "", fmt.Errorf("%s: invalid variable name", str)
+		case !syntax.ValidName(str):
+			// ShellSim: the value names a special or positional
+			// parameter or an array element (x=@, x='a[1]')
+			v, err := cfg.paramExp(indirectParam(cfg, str))
+			if err != nil {
+				return "", err
+			}
+			strs = append(strs, v)
 		default:
 			vr = cfg.Env.Get(str)
+			if vr.IsSet() && pe.Exp != nil && isFatalSubst(pe.Exp.Word) {
+				_, err := Literal(cfg, pe.Exp.Word)
+				return "", err
+			}
 			strs = append(strs, vr.String())
 		}
 		str = join(strs)
@@ -217,6 +247,17 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			return "", err
 		}
 		str = join(elems)
+	case pe.Exp != nil && isFatalSubst(pe.Exp.Word):
+		// bash checks ${name@op}'s operator only when name is set (an
+		// array or $@: when it has elements)
+		if indexAllElements {
+			set = len(elems) > 0
+		}
+		if set {
+			_, err := Literal(cfg, pe.Exp.Word)
+			return "", err
+		}
+		str = ""
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
@@ -377,6 +418,8 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	switch {
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
+	case pe.Exp != nil && isFatalSubst(pe.Exp.Word):
+		return elems, nil
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
@@ -729,6 +772,22 @@ func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
 
 // validIndirect reports whether s names a parameter ${!x} may expand: a
 // variable, an array element, a positional or a special parameter.
+// indirectParam is the parameter expansion a valid indirect value names;
+// an indexed subscript is evaluated as arithmetic text, so an error in it
+// reads as bash's.
+func indirectParam(cfg *Config, s string) *syntax.ParamExp {
+	i := strings.IndexByte(s, '[')
+	if i < 0 {
+		return &syntax.ParamExp{Param: &syntax.Lit{Value: s}}
+	}
+	name, sub := s[:i], s[i+1:len(s)-1]
+	idx := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}
+	if sub != "@" && sub != "*" && cfg.Env.Get(name).Kind != Associative {
+		idx.Parts = append([]syntax.WordPart{&syntax.Lit{Value: DeferredArithMarker}}, idx.Parts...)
+	}
+	return &syntax.ParamExp{Param: &syntax.Lit{Value: name}, Index: idx}
+}
+
 func validIndirect(s string) bool {
 	if syntax.ValidName(s) {
 		return true
