@@ -110,6 +110,9 @@ var errorCases = []struct{ name, src string }{
 	{"substring_negative_length_list", "a=(1 2); echo ${a[@]:1:-5}; echo st=$?\necho \"${a[@]:0:-1}\" c\nset -- a b c; echo ${@:1:-1}\necho c"},
 	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
 	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
+	// an empty or blank offset or length is 0; ${x:} is a bad substitution
+	{"substring_empty_parts", "x=abcdef; echo ${x:1:} ${x::} ${x: } \"${x:(1):}\" ${x:1: }x ${x: : } ${x:  :} ${x:1?2:3:}y\na=(1 2 3); echo ${a[@]:1:} ${a[@]::} ${a[@]: }; set -- p q r; echo ${@:1:} ${@: :}\necho ${x:}; echo st=$?\necho b"},
+	{"substring_empty_length_nounset", "set -u; echo ${y:1:}; echo b"},
 	{"bad_substitution_word_text", "x=1; echo \"[${x!}]\"; echo st=$?\necho pre${x!}'q'\necho x\"a ${x!} b\"y\necho c"},
 	{"indirect_special", "set -- p q; x=@; echo ${!x}; x=#; echo ${!x}\na=(1 2); x=a[1]; echo ${!x}; x=\"a[@]\"; echo ${!x}\ndeclare -A m=([k]=v); x=\"m[k]\"; echo ${!x}\nx=\"a[1+]\"; echo ${!x}; echo st=$?\necho b"},
 	// ${x@op} with an unknown op: nothing when x is unset, else a bad

@@ -27,13 +27,15 @@ const maxDeferred = 1024
 type deferKind int
 
 const (
-	deferArith     deferKind = iota // $((...)), $[...]
-	deferArithCmd                   // ((...))
-	deferLet                        // an unquoted let argument
-	deferParam                      // ${...}
-	deferForPart                    // one expression of for ((init; cond; post))
-	deferSubscript                  // name[...] in ${...} or an assignment
-	deferTransform                  // ${name@op} with an unknown op, at span.op
+	deferArith       deferKind = iota // $((...)), $[...]
+	deferArithCmd                     // ((...))
+	deferLet                          // an unquoted let argument
+	deferParam                        // ${...}
+	deferForPart                      // one expression of for ((init; cond; post))
+	deferSubscript                    // name[...] in ${...} or an assignment
+	deferTransform                    // ${name@op} with an unknown op, at span.op
+	deferSliceNum                     // ${name:off:len} with a blank part, given a 0 at span.op
+	deferEmptyLength                  // ${name:off:} (length 0), its second ':' at span.op
 )
 
 type deferredSpan struct {
@@ -83,6 +85,13 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 			break
 		}
 		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
+		if !ok && strings.Contains(pe.Text, "`:` must be followed") {
+			// ${x:1:} or ${x: }: bash reads an empty or blank offset or
+			// length as 0
+			if sp, ok = findDeferSpan(string(work), int(pe.Pos.Offset()), false); ok {
+				sp = sliceSpan(sp)
+			}
+		}
 		if !ok {
 			break
 		}
@@ -131,6 +140,26 @@ func blank(b []byte, sp deferredSpan) {
 	}
 	if sp.kind == deferForPart {
 		lo, hi = sp.open, sp.end
+	}
+	switch sp.kind {
+	case deferSliceNum:
+		b[sp.op] = '0'
+		return
+	case deferEmptyLength:
+		// ${x:off } (the length put back when restored); an empty
+		// offset becomes 0
+		b[sp.op] = ' '
+		for i := sp.op - 1; i >= sp.open && b[i] != ':'; i-- {
+			if !isBlank(b[i]) {
+				return
+			}
+		}
+		for i := sp.op - 1; ; i-- {
+			if b[i] == ':' {
+				b[i+1] = '0'
+				return
+			}
+		}
 	}
 	if sp.kind == deferTransform {
 		// ${name+___}: expanded only when name is set, as bash checks
@@ -247,6 +276,59 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 // transformOp finds the '@' of ${name@op} (name a parameter, perhaps with
 // a subscript, after an optional '!'), as an offset in the span's text.
 func transformOp(text string) int {
+	if i := paramEnd(text); i > 0 && i < len(text) && text[i] == '@' {
+		return i
+	}
+	return 0
+}
+
+// sliceSpan turns the span of ${name:off:len} whose offset or length is
+// blank or empty into the edit that gives it bash's meaning (0); other
+// spans are kept (${x:} is a bad substitution).
+func sliceSpan(sp deferredSpan) deferredSpan {
+	text := sp.inner
+	p := paramEnd(text)
+	if p <= 0 || p >= len(text)-1 || text[p] != ':' {
+		return sp
+	}
+	q, depth, ternary := -1, 0, 0
+	for i := p + 1; i < len(text)-1 && q < 0; i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && c == '?':
+			ternary++
+		case depth == 0 && c == ':' && ternary > 0:
+			ternary--
+		case depth == 0 && c == ':':
+			q = i
+		}
+	}
+	blankAt := func(part string, at int) (int, bool) {
+		if part != "" && strings.TrimSpace(part) == "" {
+			return sp.open + at, true
+		}
+		return 0, false
+	}
+	if q < 0 {
+		if at, ok := blankAt(text[p+1:len(text)-1], p+1); ok {
+			sp.kind, sp.op = deferSliceNum, at
+		}
+		return sp
+	}
+	if at, ok := blankAt(text[q+1:len(text)-1], q+1); ok {
+		sp.kind, sp.op = deferSliceNum, at
+	} else if q == len(text)-2 {
+		sp.kind, sp.op = deferEmptyLength, sp.open+q
+	}
+	return sp
+}
+
+// paramEnd is the offset in ${...} text just after the parameter (its
+// name and subscript, after an optional '!'), or 0.
+func paramEnd(text string) int {
 	i := 2
 	if i < len(text) && text[i] == '!' {
 		i++
@@ -268,10 +350,7 @@ func transformOp(text string) int {
 		}
 		i = end
 	}
-	if i < len(text) && text[i] == '@' {
-		return i
-	}
-	return 0
+	return i
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -414,6 +493,9 @@ func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(defer
 		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
 			n.Param.Value = expand.BadSubstMarker + context(sp)
 			return false
+		}
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferEmptyLength && n.Slice != nil && n.Slice.Length == nil {
+			n.Slice.Length = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: "0"}}}
 		}
 		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferTransform && n.Exp != nil {
 			n.Exp.Word = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{
