@@ -219,6 +219,9 @@ func (sh *Shell) assign(as *syntax.Assign, local bool) error {
 // indexKey expands an array subscript: literal for associative arrays,
 // arithmetic for indexed ones.
 func (sh *Shell) indexKey(name string, idx syntax.ArithmExpr) (string, error) {
+	if err := expand.BadSubscript(idx); err != nil {
+		return "", err
+	}
 	v := sh.lookup(sh.resolveRef(name))
 	if v != nil && v.Kind == expand.Associative {
 		return expand.AssocIndex(sh.ecfg(), idx)

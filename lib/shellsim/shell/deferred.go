@@ -27,15 +27,16 @@ const maxDeferred = 1024
 type deferKind int
 
 const (
-	deferArith       deferKind = iota // $((...)), $[...]
-	deferArithCmd                     // ((...))
-	deferLet                          // an unquoted let argument
-	deferParam                        // ${...}
-	deferForPart                      // one expression of for ((init; cond; post))
-	deferSubscript                    // name[...] in ${...} or an assignment
-	deferTransform                    // ${name@op} with an unknown op, at span.op
-	deferSliceNum                     // ${name:off:len} with a blank part, given a 0 at span.op
-	deferEmptyLength                  // ${name:off:} (length 0), its second ':' at span.op
+	deferArith          deferKind = iota // $((...)), $[...]
+	deferArithCmd                        // ((...))
+	deferLet                             // an unquoted let argument
+	deferParam                           // ${...}
+	deferForPart                         // one expression of for ((init; cond; post))
+	deferSubscript                       // name[...] in ${...} or an assignment
+	deferTransform                       // ${name@op} with an unknown op, at span.op
+	deferSliceNum                        // ${name:off:len} with a blank part, given a 0 at span.op
+	deferEmptyLength                     // ${name:off:} (length 0), its second ':' at span.op
+	deferEmptySubscript                  // name[]= in an assignment, blanked to name__=
 )
 
 type deferredSpan struct {
@@ -95,6 +96,16 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		if !ok {
 			break
 		}
+		if sp.kind == deferSubscript && sp.inner == "" {
+			if src[sp.end] == '}' {
+				// ${a[]}: a bad substitution
+				if sp, ok = findDeferSpan(string(work), sp.open, false); !ok {
+					break
+				}
+			} else {
+				sp.kind = deferEmptySubscript
+			}
+		}
 		if strings.Contains(pe.Text, "@ expansion operator") {
 			if at := transformOp(sp.inner); at > 0 {
 				sp.kind, sp.op = deferTransform, sp.open+at
@@ -142,6 +153,9 @@ func blank(b []byte, sp deferredSpan) {
 		lo, hi = sp.open, sp.end
 	}
 	switch sp.kind {
+	case deferEmptySubscript:
+		b[lo], b[hi-1] = '_', '_'
+		return
 	case deferSliceNum:
 		b[sp.op] = '0'
 		return
@@ -168,6 +182,10 @@ func blank(b []byte, sp deferredSpan) {
 		for i := sp.op + 1; i < sp.end-1; i++ {
 			b[i] = '_'
 		}
+		return
+	}
+	if sp.kind == deferSubscript && sp.inner != "" && strings.TrimSpace(sp.inner) == "" {
+		b[lo] = '0' // a blank subscript is 0 (m[ ]=1)
 		return
 	}
 	first := true
@@ -507,6 +525,16 @@ func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(defer
 			n.Index = restoreSubscript(byOpen, n.Index)
 		}
 	case *syntax.Assign:
+		if n.Name != nil && n.Index == nil && strings.HasSuffix(n.Name.Value, "__") {
+			for _, sp := range byOpen {
+				if sp.kind == deferEmptySubscript && uint(sp.end) == n.Name.End().Offset() {
+					n.Name.Value = strings.TrimSuffix(n.Name.Value, "__")
+					n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{
+						ValuePos: n.Name.ValueEnd, ValueEnd: n.Name.ValueEnd, Value: expand.BadSubscriptMarker + n.Name.Value + "[]",
+					}}}
+				}
+			}
+		}
 		if n.Index != nil {
 			n.Index = restoreSubscript(byOpen, n.Index)
 		}
@@ -534,7 +562,7 @@ func byFirst(byOpen map[uint]deferredSpan, off uint, kind deferKind) (deferredSp
 		if kind == deferSubscript {
 			base++
 		}
-		if uint(base+len(sp.inner)-len(strings.TrimLeft(sp.inner, " \t"))) == off {
+		if lead := len(sp.inner) - len(strings.TrimLeft(sp.inner, " \t")); uint(base+lead) == off || lead == len(sp.inner) && uint(base) == off {
 			return sp, true
 		}
 	}

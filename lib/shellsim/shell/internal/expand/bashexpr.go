@@ -58,7 +58,29 @@ const (
 	DeferredArithMarker = "\x00arith\x00"
 	BadSubstMarker      = "\x00badsubst\x00"
 	FatalSubstMarker    = "\x00fatalsubst\x00"
+	// BadSubscriptMarker begins the subscript of an assignment the parser
+	// rejected as empty (m[]=1); the assignment's text follows.
+	BadSubscriptMarker = "\x00badsubscript\x00"
 )
+
+// SubscriptError is an assignment to an empty subscript (m[]=1), which
+// bash fails as a bad subscript when it runs.
+type SubscriptError struct{ Text string }
+
+func (e SubscriptError) Error() string { return e.Text + ": bad array subscript" }
+
+// BadSubscript reports the SubscriptError of a subscript the parser
+// rejected, if idx is one.
+func BadSubscript(idx syntax.ArithmExpr) error {
+	w, ok := idx.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return nil
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, BadSubscriptMarker) {
+		return SubscriptError{Text: l.Value[len(BadSubscriptMarker):]}
+	}
+	return nil
+}
 
 // maxExprRecursion is bash's MAX_EXPR_RECURSION_LEVEL.
 const maxExprRecursion = 1024
