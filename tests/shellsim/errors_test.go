@@ -108,6 +108,17 @@ var errorCases = []struct{ name, src string }{
 	{"empty_subscript_declare", "declare m[]=1; echo st=$?; declare -A h; h[]=1; echo st=$?\necho b"},
 	{"empty_subscript_read", "a=(1); echo \"${a[]}\" b; echo st=$?\necho b"},
 	{"blank_subscript", "m[ ]=1; declare -p m; a=(5 6); echo ${a[ ]} ${a[  ]}; declare -A h; h[ ]=1; declare -p h"},
+	// bash numbers a command by where its parser was: after a command
+	// name, the end of the next token; after an assignment or a
+	// redirection, the end of that element; ((...)) at its end
+	{"lines_multiline_command", "echo \"a\nb\nc\" \\\n $((1/0))\necho \\\n $((1/0))\necho a \\\nb \\\n$((1/0))\necho $((1/0)) \"a\nb\"\necho >/dev/null \"\n\" $((1/0))\n\"ec\nho\" $((1/0))\necho c"},
+	{"lines_multiline_assignment", "x=\"a\nb\" y=$((1/0))\nx=1 \\\n y=2 \\\n z=$((1/0))\nx=1 \\\n echo $((1/0))\nx=$((1/0\n)) y=1\necho c"},
+	{"lines_lineno", "echo $LINENO \"a\nb\" $LINENO\necho \\\n $LINENO\nx=\"a\nb\" y=$LINENO; echo $y\n((\nx=LINENO)); echo $x\nlet x=LINENO \"\n\"; echo $x\nf(){ local a=$LINENO \"\n\" b=$LINENO; echo $a $b; }\nf"},
+	{"lines_in_compound", "for i in 1; do echo \"a\nb\" $((1/0)); done\nif true; then echo \"a\nb\" $((1/0)); fi\nf() { echo \"a\nb\" $((1/0)); }\nf\necho c"},
+	// after a discarded command bash counts lines from that command's line
+	{"lines_after_discard", "echo $((1/0)); echo a \\\nb\necho $LINENO\necho \"a\nb\" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\nf(){\necho $((1/0))\n}\n\nf\necho $LINENO\neval \"echo \\$((1/0))\n\"\necho $LINENO"},
+	// the text of an expression keeps its newlines
+	{"arith_newlines", "echo $((\n1/0))\necho $((1\n/0))\nx=5; echo $(( x %\n  0 ))\n((\n1/0))\necho $[1\n/0]\nlet \"1/\n0\"; let \"1/ \n 0\"\necho $((1 +\n2 3))\necho c"},
 	{"arith_single_quotes", "echo $(( 'a' + 1 ))\necho b"},
 	{"indirect_invalid_name", "x=\"a b\"; echo ${!x}; echo st=$?\nx=; echo ${!x}\nunset x; echo ${!x}\necho c"},
 	{"substring_negative_length", "x=abc; echo ${x:1:-5}; echo st=$?\necho ${x:1:-1} ${x: -2:-1} ${x:1:-2}\ny=-5; echo ${x:1:y}\necho ${x:1:-1-4}\necho c"},

@@ -218,12 +218,18 @@ func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
 // arithTop evaluates the expression of ((...)) or let (prefix names it in
 // bash's diagnostics); right is the closing "))".
 func (sh *Shell) arithTop(e syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	return sh.arithTopAt(e, syntax.Pos{}, right, prefix)
+}
+
+// arithTopAt is arithTop with left, where the expression's text begins
+// (after "((").
+func (sh *Shell) arithTopAt(e syntax.ArithmExpr, left, right syntax.Pos, prefix string) (int, error) {
 	if err := sh.charge(resources.CostNode); err != nil {
 		return 0, err
 	}
 	cfg := sh.ecfg()
 	sh.cfgDepth++
-	n, err := expand.ArithmTop(cfg, e, right, prefix)
+	n, err := expand.ArithmTop(cfg, e, left, right, prefix)
 	sh.cfgDepth--
 	if err != nil {
 		return 0, sh.expandErr(err)

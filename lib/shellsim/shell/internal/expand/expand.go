@@ -681,7 +681,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 			field = append(field, fieldPart{val: val})
 		case *syntax.ArithmExp:
-			n, err := cfg.arithmTop(wp.X, wp.Right, "")
+			n, err := cfg.arithmTop(wp.X, arithStart(wp), wp.Right, "")
 			if err != nil {
 				return nil, err
 			}
@@ -846,7 +846,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			}
 			splitAdd(val)
 		case *syntax.ArithmExp:
-			n, err := cfg.arithmTop(wp.X, wp.Right, "")
+			n, err := cfg.arithmTop(wp.X, arithStart(wp), wp.Right, "")
 			if err != nil {
 				return nil, err
 			}

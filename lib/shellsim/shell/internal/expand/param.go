@@ -113,13 +113,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if pe.Slice != nil {
 		var err error
 		if pe.Slice.Offset != nil {
-			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, name)
+			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
 		}
 		if pe.Slice.Length != nil {
-			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, name)
+			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
@@ -763,7 +763,7 @@ func AssocIndex(cfg *Config, idx syntax.ArithmExpr) (string, error) {
 // substringError is bash's report of a negative ${x:o:len} length, named
 // by the length's text as written.
 func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
-	text, ok, _ := cfg.arithText(length, syntax.Pos{}, textRaw)
+	text, ok, _ := cfg.arithText(length, syntax.Pos{}, syntax.Pos{}, textRaw)
 	if !ok {
 		text = strconv.Itoa(n)
 	}
