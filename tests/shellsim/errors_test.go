@@ -119,6 +119,10 @@ var errorCases = []struct{ name, src string }{
 	{"lines_after_discard", "echo $((1/0)); echo a \\\nb\necho $LINENO\necho \"a\nb\" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\nf(){\necho $((1/0))\n}\n\nf\necho $LINENO\neval \"echo \\$((1/0))\n\"\necho $LINENO"},
 	// the text of an expression keeps its newlines
 	{"arith_newlines", "echo $((\n1/0))\necho $((1\n/0))\nx=5; echo $(( x %\n  0 ))\n((\n1/0))\necho $[1\n/0]\nlet \"1/\n0\"; let \"1/ \n 0\"\necho $((1 +\n2 3))\necho c"},
+	// $(( whose parentheses close without "))" is a command substitution
+	// of a subshell; $(( (x) )) stays arithmetic
+	{"dparen_cmdsubst", "echo $((echo hi); echo x)\necho $((echo hi) )\nx=$((cd /; pwd) | cat); echo $x\necho \"$((echo a)|tr a b)\" '$((x)' # $((1)\necho $((1+2)) $(( (1+2)*3 )) $(( (1) ) )"},
+	{"dparen_arith_missing_paren", "echo $(( (echo hi) ))\necho b"},
 	{"arith_single_quotes", "echo $(( 'a' + 1 ))\necho b"},
 	{"indirect_invalid_name", "x=\"a b\"; echo ${!x}; echo st=$?\nx=; echo ${!x}\nunset x; echo ${!x}\necho c"},
 	{"substring_negative_length", "x=abc; echo ${x:1:-5}; echo st=$?\necho ${x:1:-1} ${x: -2:-1} ${x:1:-2}\ny=-5; echo ${x:1:y}\necho ${x:1:-1-4}\necho c"},

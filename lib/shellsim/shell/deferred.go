@@ -52,6 +52,7 @@ func deferrable(text string) (ok, arith bool) {
 	for _, s := range []string{
 		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
 		"must follow a name", "must be followed by a literal", "must follow an expression",
+		"without matching `(` with `)`",
 	} {
 		if strings.Contains(text, s) {
 			return true, true
@@ -73,6 +74,16 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
 	if err == nil || strings.IndexByte(src, 0) >= 0 {
 		return f, err
+	}
+	if re, ok := dparenSubst(src); ok {
+		// $((...) ...) is a command substitution of a subshell
+		if f, err2 := sh.rt.parser().Parse(strings.NewReader(re), name); err2 == nil {
+			return f, nil
+		} else if sh.charge(int64(len(re))*resources.CostParseByte) != nil {
+			return nil, err
+		} else {
+			src, err = re, err2
+		}
 	}
 	var spans []deferredSpan
 	work := []byte(src)
@@ -129,6 +140,58 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 	// the first error that is not deferred is reported (blanking kept
 	// every position, so it reads as in the source)
 	return nil, err
+}
+
+// dparenSubst rewrites each $(( whose parentheses do not close with
+// "))" as "$( (": bash reads it as a command substitution whose command
+// begins with a subshell ($((cd /; pwd) | cat)).
+func dparenSubst(src string) (string, bool) {
+	if !strings.Contains(src, "$((") {
+		return src, false
+	}
+	var b strings.Builder
+	changed, dq := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < len(src):
+			b.WriteString(src[i : i+2])
+			i++
+			continue
+		case c == '\'' && !dq:
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				b.WriteString(src[i:])
+				return b.String(), changed
+			}
+			b.WriteString(src[i : i+j+2])
+			i += j + 1
+			continue
+		case c == '"':
+			dq = !dq
+		case c == '#' && !dq && (i == 0 || strings.IndexByte(" \t\n;&|(", src[i-1]) >= 0):
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				b.WriteString(src[i:])
+				return b.String(), changed
+			}
+			b.WriteString(src[i : i+j])
+			i += j - 1
+			continue
+		case strings.HasPrefix(src[i:], "$(("):
+			end, ok := matchClose(src, i+3, '(', ')', 1)
+			if _, closed := matchClose(src, i+2, '(', ')', 1); ok && closed && (end >= len(src) || src[end] != ')') {
+				b.WriteString("$( (")
+				changed = true
+			} else {
+				b.WriteString("$((")
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), changed
 }
 
 // blank replaces the inside of a span with a valid construct of the same
