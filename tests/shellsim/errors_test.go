@@ -106,6 +106,7 @@ var errorCases = []struct{ name, src string }{
 	{"arith_syntax_subscript_read", "a=(1 2); echo ${a[1+]}; echo st=$?\necho next"},
 	{"empty_subscript_assign", "m[]=1; echo st=$?\necho b\nm[]+=1; echo c\nf(){ m[]=1; echo in; }; f; echo st=$?\n( m[]=1; echo in ); echo st=$?"},
 	{"empty_subscript_declare", "declare m[]=1; echo st=$?; declare -A h; h[]=1; echo st=$?\necho b"},
+	{"empty_subscript_builtins", "m[]=1 true; echo st=$?\nexport m[]=1; echo st=$?\nreadonly m[]=1; echo st=$?\nf(){ local m[]=1; echo st=$?; }; f\ntypeset m[]=1; echo st=$?"},
 	{"empty_subscript_read", "a=(1); echo \"${a[]}\" b; echo st=$?\necho b"},
 	{"blank_subscript", "m[ ]=1; declare -p m; a=(5 6); echo ${a[ ]} ${a[  ]}; declare -A h; h[ ]=1; declare -p h"},
 	// bash numbers a command by where its parser was: after a command

@@ -69,6 +69,11 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	}
 	var env []string
 	for _, as := range c.Assigns {
+		if as.Index != nil {
+			if se, ok := expand.BadSubscript(as.Index).(expand.SubscriptError); ok {
+				sh.errf("`%s': not a valid identifier", se.Text)
+			}
+		}
 		if as.Array != nil || as.Index != nil {
 			continue
 		}

@@ -246,7 +246,10 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 				err = sh.SetVar(name, *it.value)
 			}
 			if err != nil {
-				if errors.As(err, new(expand.SubscriptError)) {
+				var se expand.SubscriptError
+				if errors.As(err, &se) && (variant == "export" || variant == "readonly") {
+					sh.bierr(variant, "`%s': not a valid identifier", se.Text)
+				} else if errors.As(err, &se) {
 					sh.errf("%v", err) // declare m[]=1 fails declare only
 				} else {
 					sh.assignError(err)
