@@ -107,6 +107,8 @@ var errorCases = []struct{ name, src string }{
 	{"empty_subscript_assign", "m[]=1; echo st=$?\necho b\nm[]+=1; echo c\nf(){ m[]=1; echo in; }; f; echo st=$?\n( m[]=1; echo in ); echo st=$?"},
 	{"empty_subscript_declare", "declare m[]=1; echo st=$?; declare -A h; h[]=1; echo st=$?\necho b"},
 	{"empty_subscript_builtins", "m[]=1 true; echo st=$?\nexport m[]=1; echo st=$?\nreadonly m[]=1; echo st=$?\nf(){ local m[]=1; echo st=$?; }; f\ntypeset m[]=1; echo st=$?"},
+	// a negative subscript before the start warns and expands to nothing
+	{"negative_subscript_read", "a=(1 2)\n\necho \"[${a[-5]}]\"\nx=$(echo \"${a[-5]}\")\n( : \"${a[-5]}\" )\nif true; then\n: ${a[-9]}\nfi\nfor i in 1; do : ${a[-9]}; done\necho $(( a[-9] )) st=$?\nx=a[-5]; echo \"[${!x}]\""},
 	{"empty_subscript_read", "a=(1); echo \"${a[]}\" b; echo st=$?\necho b"},
 	{"blank_subscript", "m[ ]=1; declare -p m; a=(5 6); echo ${a[ ]} ${a[  ]}; declare -A h; h[ ]=1; declare -p h"},
 	// bash numbers a command by where its parser was: after a command

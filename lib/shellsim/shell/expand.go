@@ -26,7 +26,8 @@ func (sh *Shell) ecfg() *expand.Config {
 	if sh.cfgDepth == 0 && sh.cfg != nil {
 		cfg = sh.cfg
 	} else {
-		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits}
+		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits,
+			Warn: func(msg string) { sh.errf("%s", msg) }}
 		if sh.cfgDepth == 0 {
 			sh.cfg = cfg
 		}

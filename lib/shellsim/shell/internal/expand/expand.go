@@ -93,6 +93,10 @@ type Config struct {
 	// Fits (ShellSim) is asked before any result of n bytes (n >= 64 KiB)
 	// is allocated, and fails when the memory limit has no room for it.
 	Fits func(n int64) error
+
+	// Warn (ShellSim) reports a diagnostic that does not fail the
+	// expansion (a negative subscript before an array's start).
+	Warn func(msg string)
 	// checkErr is a refusal of Fits, returned by the top-level call.
 	checkErr error
 

@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -161,6 +162,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if callVarInd {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
+		if errors.Is(err, errNegativeIndex) && cfg.Warn != nil {
+			// bash warns and expands to nothing
+			cfg.Warn(name + ": bad array subscript")
+			str, set, err = "", false, nil
+		}
 		if err != nil {
 			return "", err
 		}
@@ -563,7 +569,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if i < 0 {
 			// Negative indices count from one past the maximum index.
 			if i += IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-				return "", false, fmt.Errorf("negative array index")
+				return "", false, errNegativeIndex
 			}
 		}
 		if str, ok := vr.indexedVal(i); ok {
@@ -772,6 +778,8 @@ func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
 
 // validIndirect reports whether s names a parameter ${!x} may expand: a
 // variable, an array element, a positional or a special parameter.
+var errNegativeIndex = errors.New("negative array index")
+
 // indirectParam is the parameter expansion a valid indirect value names;
 // an indexed subscript is evaluated as arithmetic text, so an error in it
 // reads as bash's.
