@@ -109,7 +109,7 @@ var errorCases = []struct{ name, src string }{
 	{"empty_subscript_builtins", "m[]=1 true; echo st=$?\nexport m[]=1; echo st=$?\nreadonly m[]=1; echo st=$?\nf(){ local m[]=1; echo st=$?; }; f\ntypeset m[]=1; echo st=$?"},
 	// a negative subscript before the start warns and expands to nothing
 	{"negative_subscript_read", "a=(1 2)\n\necho \"[${a[-5]}]\"\nx=$(echo \"${a[-5]}\")\n( : \"${a[-5]}\" )\nif true; then\n: ${a[-9]}\nfi\nfor i in 1; do : ${a[-9]}; done\necho $(( a[-9] )) st=$?\nx=a[-5]; echo \"[${!x}]\""},
-	{"empty_subscript_read", "a=(1); echo \"${a[]}\" b; echo st=$?\necho b"},
+	{"empty_subscript_read", "a=(1); echo \"${a[]}\" b; echo st=$?\necho b\necho ${a[]:-d}\necho \"${a[]#x}\" b\necho c"},
 	{"blank_subscript", "m[ ]=1; declare -p m; a=(5 6); echo ${a[ ]} ${a[  ]}; declare -A h; h[ ]=1; declare -p h"},
 	// bash numbers a command by where its parser was: after a command
 	// name, the end of the next token; after an assignment or a
@@ -144,6 +144,9 @@ var errorCases = []struct{ name, src string }{
 	{"transform_unknown_empty", "x=; trap 'echo trap' EXIT; echo \"[${x@}]\"; echo b"},
 	{"transform_unknown_array", "a=(1 2); echo ${a[@]@ZZ}\necho b"},
 	{"transform_unknown_in_subshell", "x=1; ( echo \"a ${x@Z}\"; echo in ); echo st=$?\ny=$(echo ${x@Z}; echo in); echo \"st=$? $y\"\nf(){ echo ${x@Q} ${x@Z}; echo in; }; f; echo b"},
+	{"transform_unknown_heredoc", "x=1; cat <<EOF\na \"${x@Z}\" b $x\nEOF\necho b\ncat <<EOF\na ${x!} b\nEOF\ncat <<EOF\n${y@Z}\nEOF\necho c"},
+	{"transform_unknown_test_clause", "x=1; [[ ${x!} ]]; echo st=$?\necho b\n[[ ${x@Z} ]]; echo st=$?\necho c"},
+	{"nounset_test_clause", "set -u; [[ $zz ]]; echo st=$?\necho b"},
 	{"transform_unknown_nounset", "set -u; echo ${x@Z}; echo b"},
 
 	// Genuine syntax errors: the lines before run, then the shell exits 2

@@ -97,6 +97,10 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 			break
 		}
 		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
+		if !ok && strings.Contains(pe.Text, "`[` must be followed") {
+			// ${a[]:-x}: a bad substitution
+			sp, ok = findDeferSpan(string(work), int(pe.Pos.Offset()), false)
+		}
 		if !ok && strings.Contains(pe.Text, "`:` must be followed") {
 			// ${x:1:} or ${x: }: bash reads an empty or blank offset or
 			// length as 0
@@ -520,11 +524,16 @@ func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 	// the words and double-quoted strings being walked: bash names the
 	// innermost one in a bad substitution error
 	var stack []syntax.Node
-	context := func(sp deferredSpan) string {
+	context := func(sp deferredSpan) (string, bool) {
 		for i := len(stack) - 1; i >= 0; i-- {
 			lo, hi := int(stack[i].Pos().Offset()), int(stack[i].End().Offset())
 			switch n := stack[i].(type) {
 			case *syntax.Word:
+				if r, ok := stack[max(i-1, 0)].(*syntax.Redirect); ok && r.Hdoc == n && lo <= sp.open && hi <= len(src) {
+					// a here-document's body, without its delimiter line
+					body := src[lo:hi]
+					return body[:strings.LastIndexByte(body, '\n')+1], true
+				}
 			case *syntax.DblQuoted:
 				if lo, hi = lo+1, hi-1; n.Dollar {
 					lo++
@@ -533,10 +542,10 @@ func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 				continue
 			}
 			if lo <= sp.open && sp.end <= hi && hi <= len(src) {
-				return src[lo:hi]
+				return src[lo:hi], false
 			}
 		}
-		return src[sp.open:sp.end]
+		return src[sp.open:sp.end], false
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
@@ -552,7 +561,7 @@ func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 }
 
 // restoreNode restores one node; it reports whether to walk its children.
-func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(deferredSpan) string) bool {
+func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(deferredSpan) (string, bool)) bool {
 	switch n := n.(type) {
 	case *syntax.ArithmExp:
 		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
@@ -572,15 +581,20 @@ func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(defer
 		}
 	case *syntax.ParamExp:
 		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
-			n.Param.Value = expand.BadSubstMarker + context(sp)
+			text, _ := context(sp)
+			n.Param.Value = expand.BadSubstMarker + text
 			return false
 		}
 		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferEmptyLength && n.Slice != nil && n.Slice.Length == nil {
 			n.Slice.Length = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: "0"}}}
 		}
 		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferTransform && n.Exp != nil {
+			text, hdoc := context(sp)
+			if hdoc {
+				text = "\x01" + text // not fatal in a here-document
+			}
 			n.Exp.Word = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{
-				Dollar: n.Dollar, Param: &syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: expand.FatalSubstMarker + context(sp)},
+				Dollar: n.Dollar, Param: &syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: expand.FatalSubstMarker + text},
 			}}}
 			return false
 		}

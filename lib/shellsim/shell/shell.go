@@ -562,6 +562,12 @@ func (sh *Shell) command(c syntax.Command) {
 				sh.status = 1
 				return
 			}
+			var ue expand.UnsetParameterError
+			var fe expand.FatalSubstError
+			if errors.As(err, &ue) || errors.As(err, &fe) || strings.HasSuffix(err.Error(), ": bad substitution") {
+				sh.wordError(err) // as in any word: the line is abandoned or the shell exits
+				return
+			}
 			sh.errf("%v", err)
 			sh.status = 2
 			return

@@ -78,7 +78,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		return "", fmt.Errorf("%s: bad substitution", name[len(BadSubstMarker):])
 	}
 	if strings.HasPrefix(name, FatalSubstMarker) {
-		return "", FatalSubstError{Text: name[len(FatalSubstMarker):]}
+		text := name[len(FatalSubstMarker):]
+		if soft, ok := strings.CutPrefix(text, "\x01"); ok {
+			// in a here-document: not fatal
+			return "", fmt.Errorf("%s: bad substitution", soft)
+		}
+		return "", FatalSubstError{Text: text}
 	}
 	index := pe.Index
 	switch name {
