@@ -120,6 +120,9 @@ var errorCases = []struct{ name, src string }{
 	{"lines_in_compound", "for i in 1; do echo \"a\nb\" $((1/0)); done\nif true; then echo \"a\nb\" $((1/0)); fi\nf() { echo \"a\nb\" $((1/0)); }\nf\necho c"},
 	// after a discarded command bash counts lines from that command's line
 	{"lines_after_discard", "echo $((1/0)); echo a \\\nb\necho $LINENO\necho \"a\nb\" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\nf(){\necho $((1/0))\n}\n\nf\necho $LINENO\neval \"echo \\$((1/0))\n\"\necho $LINENO"},
+	// command and process substitutions number their lines from the line
+	// of the command they are in
+	{"lines_in_substitutions", "echo $(echo $LINENO\necho $LINENO) $LINENO\necho \"a\nb\" $(echo $LINENO) $LINENO\nx=$(echo $LINENO\necho $LINENO); echo $x\necho `echo $LINENO\necho $LINENO` $LINENO\n( echo $LINENO\necho $LINENO )\ncat <(echo $LINENO\necho $LINENO)\nf() { echo $(echo $LINENO\necho $LINENO); }\nf\necho $(echo $((1/0))\necho $LINENO)\necho $LINENO"},
 	// the text of an expression keeps its newlines
 	{"arith_newlines", "echo $((\n1/0))\necho $((1\n/0))\nx=5; echo $(( x %\n  0 ))\n((\n1/0))\necho $[1\n/0]\nlet \"1/\n0\"; let \"1/ \n 0\"\necho $((1 +\n2 3))\necho c"},
 	// $(( whose parentheses close without "))" is a command substitution

@@ -380,6 +380,11 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	}
 	mw := &memWriter{sh: sh}
 	child.fds[1] = &fdesc{w: mw}
+	if !sh.inTrap {
+		// bash numbers the lines of a command substitution from the
+		// line of the command it is in
+		child.lineBase, child.lineSkew = sh.lineno-int(cs.Left.Line()), 0
+	}
 	child.stmts(cs.Stmts)
 	st := sh.join(child)
 	out, err := mw.text()
@@ -411,6 +416,9 @@ func (sh *Shell) procSubst(ps *syntax.ProcSubst) (string, error) {
 	child := sh.fork()
 	if child == nil {
 		return "", sh.rt.Meter.Err()
+	}
+	if !sh.inTrap {
+		child.lineBase, child.lineSkew = sh.lineno-int(ps.OpPos.Line()), 0 // as in $(...)
 	}
 	if err := sh.rt.Meter.Reserve(resources.MemPipe); err != nil {
 		sh.fatal(err)
