@@ -150,6 +150,8 @@ var errorCases = []struct{ name, src string }{
 	{"transform_unknown_heredoc", "x=1; cat <<EOF\na \"${x@Z}\" b $x\nEOF\necho b\ncat <<EOF\na ${x!} b\nEOF\ncat <<EOF\n${y@Z}\nEOF\necho c"},
 	{"transform_unknown_test_clause", "x=1; [[ ${x!} ]]; echo st=$?\necho b\n[[ ${x@Z} ]]; echo st=$?\necho c"},
 	{"nounset_test_clause", "set -u; [[ $zz ]]; echo st=$?\necho b"},
+	{"transform_unknown_quoted_array", "x=(); echo \"${x[@]@Z}\" b\nx=(a b); echo \"${x[@]@Z}\"; echo c"},
+	{"transform_unknown_declare", "x=1; declare y+=a${x!}; echo b\nf() { local y=${x@Z}; echo in; }; f; echo c"},
 	{"transform_unknown_nounset", "set -u; echo ${x@Z}; echo b"},
 
 	// Genuine syntax errors: the lines before run, then the shell exits 2

@@ -534,6 +534,14 @@ func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 					body := src[lo:hi]
 					return body[:strings.LastIndexByte(body, '\n')+1], true
 				}
+				if i >= 2 {
+					// an argument of declare, export, local...: all of it
+					if as, ok := stack[i-1].(*syntax.Assign); ok && as.Value == n {
+						if _, ok := stack[i-2].(*syntax.DeclClause); ok {
+							lo = int(as.Pos().Offset())
+						}
+					}
+				}
 			case *syntax.DblQuoted:
 				if lo, hi = lo+1, hi-1; n.Dollar {
 					lo++

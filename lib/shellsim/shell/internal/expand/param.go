@@ -430,6 +430,10 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil && isFatalSubst(pe.Exp.Word):
+		if len(elems) > 0 {
+			_, err := Literal(cfg, pe.Exp.Word)
+			return nil, err
+		}
 		return elems, nil
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
