@@ -434,7 +434,7 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 			_, err := Literal(cfg, pe.Exp.Word)
 			return nil, err
 		}
-		return elems, nil
+		return []string{}, nil // no fields
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
