@@ -140,6 +140,9 @@ var errorCases = []struct{ name, src string }{
 	{"substring_empty_length_nounset", "set -u; echo ${y:1:}; echo b"},
 	{"bad_substitution_word_text", "x=1; echo \"[${x!}]\"; echo st=$?\necho pre${x!}'q'\necho x\"a ${x!} b\"y\necho c"},
 	{"indirect_special", "set -- p q; x=@; echo ${!x}; x=#; echo ${!x}\na=(1 2); x=a[1]; echo ${!x}; x=\"a[@]\"; echo ${!x}\ndeclare -A m=([k]=v); x=\"m[k]\"; echo ${!x}\nx=\"a[1+]\"; echo ${!x}; echo st=$?\necho b"},
+	{"indirect_quoted_lists", "a=(1 \"2 3\"); x=\"a[@]\"; printf \"<%s>\" \"${!x}\"; echo; x=\"a[*]\"; printf \"<%s>\" \"${!x}\" \"${!x#1}\"; echo\nset -- \"p q\" r; x=@; printf \"<%s>\" \"${!x}\"; echo; x=*; printf \"<%s>\" \"${!x}\"; echo"},
+	{"indirect_operators", "a=(1 2); x=a[1]; echo ${!x:-d} ${!x#2} ${#x} ${!x:0:1}; y=abc; x=y; echo ${!x:1} ${!x/b/B} ${!x^^}; x=zz; echo ${!x:-def} ${!x-d2}"},
+	{"indirect_nounset", "set -u; x=zz; echo ${!x:-d}; y=1; x=y; echo ${!x}; x=zz; echo ${!x}; echo b"},
 	// ${x@op} with an unknown op: nothing when x is unset, else a bad
 	// substitution that ends the shell (bash -c: status 127).
 	{"transform_unknown_unset", "echo ${x@Z}x; echo st=$?\na=(); echo \"[${a[@]@Z}]\" \"[${@@Z}]\" \"[${a[3]@Z}]\"\nx=y; echo \"[${!x@Z}]\"\necho b"},

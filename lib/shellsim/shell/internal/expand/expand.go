@@ -935,6 +935,12 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		case syntax.NamesPrefix: // "${!prefix*}"
 			return nil, nil
 		}
+		if pe.Names == 0 && pe.Index == nil {
+			// "${!x}" with x=@ or x='a[@]': the fields of what it names
+			if v := cfg.Env.Get(name); v.IsSet() && validIndirect(v.String()) && (v.String() == "@" || strings.HasSuffix(v.String(), "[@]")) {
+				return cfg.quotedElemFields(indirectTarget(cfg, pe, v.String()))
+			}
+		}
 		switch nodeLit(pe.Index) {
 		case "@": // "${!name[@]}"
 			switch vr := cfg.Env.Get(name); vr.Kind {

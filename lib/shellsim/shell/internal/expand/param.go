@@ -205,19 +205,15 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case !validIndirect(str):
 			// ShellSim: as bash, the value must name a parameter
 			return "", fmt.Errorf("%s: invalid variable name", str)
-		case !syntax.ValidName(str):
-			// ShellSim: the value names a special or positional
-			// parameter or an array element (x=@, x='a[1]')
-			v, err := cfg.paramExp(indirectParam(cfg, str))
-			if err != nil {
-				return "", err
-			}
-			strs = append(strs, v)
+		case !syntax.ValidName(str) || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil:
+			// ShellSim: the value names a parameter, perhaps special,
+			// positional or an array element (x=@, x='a[1]'); the
+			// other operators apply to it
+			return cfg.paramExp(indirectTarget(cfg, pe, str))
 		default:
 			vr = cfg.Env.Get(str)
-			if vr.IsSet() && pe.Exp != nil && isFatalSubst(pe.Exp.Word) {
-				_, err := Literal(cfg, pe.Exp.Word)
-				return "", err
+			if cfg.NoUnset && !vr.IsSet() {
+				return "", UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: "!" + pe.Param.Value}}, Message: "unbound variable"}
 			}
 			strs = append(strs, vr.String())
 		}
@@ -803,6 +799,14 @@ func indirectParam(cfg *Config, s string) *syntax.ParamExp {
 		idx.Parts = append([]syntax.WordPart{&syntax.Lit{Value: DeferredArithMarker}}, idx.Parts...)
 	}
 	return &syntax.ParamExp{Param: &syntax.Lit{Value: name}, Index: idx}
+}
+
+// indirectTarget is ${!x...} with x's value s as the parameter.
+func indirectTarget(cfg *Config, pe *syntax.ParamExp, s string) *syntax.ParamExp {
+	t := indirectParam(cfg, s)
+	pe2 := *pe
+	pe2.Excl, pe2.Param, pe2.Index = false, t.Param, t.Index
+	return &pe2
 }
 
 func validIndirect(s string) bool {
