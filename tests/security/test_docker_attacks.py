@@ -212,20 +212,24 @@ def test_fork_bomb_is_held_by_the_task_limit(backend, image, host_state):
                     r = await m.run(Command(["echo", "usable"], timeout=30))
                     assert r.stdout == b"usable\\n", r
                 except MachineTerminated:
+                    # A saturated sandbox may not answer the stop: the run gives up on the
+                    # group after its 60 s stop deadline and ends the machine.
                     took = time.monotonic() - start
-                    assert BACKEND == "gvisor" and took < 15, took
+                    assert BACKEND == "gvisor" and took < 90, took
                 print("foreground", round(took, 1))
             finally:
                 await m.close()
             m = await f.create(spec())
             try:
                 start = time.monotonic()
+                bound = 15
                 try:
                     await m.run(Command(["sh", "-c", "f(){ f|f& };f"], timeout=5, output_limit_bytes=1024))
                 except MachineTerminated:
                     assert BACKEND == "gvisor"
+                    bound = 90
                 took = time.monotonic() - start
-                assert took < 15, took
+                assert took < bound, took
                 time.sleep(2)  # the bomb runs on, held by the limit
                 print("background", round(took, 1))
             finally:

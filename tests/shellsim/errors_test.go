@@ -104,12 +104,58 @@ var errorCases = []struct{ name, src string }{
 	{"arith_syntax_subscript_assign", "a=(1 2); a[1+]=2; echo st=$?\necho next"},
 	{"arith_syntax_subscript_append", "a=(1 2); a[ 1 * ]+=2; echo st=$? ${a[@]}\necho next"},
 	{"arith_syntax_subscript_read", "a=(1 2); echo ${a[1+]}; echo st=$?\necho next"},
+	{"empty_subscript_assign", "m[]=1; echo st=$?\necho b\nm[]+=1; echo c\nf(){ m[]=1; echo in; }; f; echo st=$?\n( m[]=1; echo in ); echo st=$?"},
+	{"empty_subscript_declare", "declare m[]=1; echo st=$?; declare -A h; h[]=1; echo st=$?\necho b"},
+	{"empty_subscript_builtins", "m[]=1 true; echo st=$?\nexport m[]=1; echo st=$?\nreadonly m[]=1; echo st=$?\nf(){ local m[]=1; echo st=$?; }; f\ntypeset m[]=1; echo st=$?"},
+	// a negative subscript before the start warns and expands to nothing
+	{"negative_subscript_read", "a=(1 2)\n\necho \"[${a[-5]}]\"\nx=$(echo \"${a[-5]}\")\n( : \"${a[-5]}\" )\nif true; then\n: ${a[-9]}\nfi\nfor i in 1; do : ${a[-9]}; done\necho $(( a[-9] )) st=$?\nx=a[-5]; echo \"[${!x}]\""},
+	{"empty_subscript_read", "a=(1); echo \"${a[]}\" b; echo st=$?\necho b\necho ${a[]:-d}\necho \"${a[]#x}\" b\necho c"},
+	{"blank_subscript", "m[ ]=1; declare -p m; a=(5 6); echo ${a[ ]} ${a[  ]}; declare -A h; h[ ]=1; declare -p h"},
+	// bash numbers a command by where its parser was: after a command
+	// name, the end of the next token; after an assignment or a
+	// redirection, the end of that element; ((...)) at its end
+	{"lines_multiline_command", "echo \"a\nb\nc\" \\\n $((1/0))\necho \\\n $((1/0))\necho a \\\nb \\\n$((1/0))\necho $((1/0)) \"a\nb\"\necho >/dev/null \"\n\" $((1/0))\n\"ec\nho\" $((1/0))\necho c"},
+	{"lines_multiline_assignment", "x=\"a\nb\" y=$((1/0))\nx=1 \\\n y=2 \\\n z=$((1/0))\nx=1 \\\n echo $((1/0))\nx=$((1/0\n)) y=1\necho c"},
+	{"lines_lineno", "echo $LINENO \"a\nb\" $LINENO\necho \\\n $LINENO\nx=\"a\nb\" y=$LINENO; echo $y\n((\nx=LINENO)); echo $x\nlet x=LINENO \"\n\"; echo $x\nf(){ local a=$LINENO \"\n\" b=$LINENO; echo $a $b; }\nf"},
+	{"lines_in_compound", "for i in 1; do echo \"a\nb\" $((1/0)); done\nif true; then echo \"a\nb\" $((1/0)); fi\nf() { echo \"a\nb\" $((1/0)); }\nf\necho c"},
+	// after a discarded command bash counts lines from that command's line
+	{"lines_after_discard", "echo $((1/0)); echo a \\\nb\necho $LINENO\necho \"a\nb\" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\nf(){\necho $((1/0))\n}\n\nf\necho $LINENO\neval \"echo \\$((1/0))\n\"\necho $LINENO"},
+	// command and process substitutions number their lines from the line
+	// of the command they are in
+	{"lines_in_substitutions", "echo $(echo $LINENO\necho $LINENO) $LINENO\necho \"a\nb\" $(echo $LINENO) $LINENO\nx=$(echo $LINENO\necho $LINENO); echo $x\necho `echo $LINENO\necho $LINENO` $LINENO\n( echo $LINENO\necho $LINENO )\ncat <(echo $LINENO\necho $LINENO)\nf() { echo $(echo $LINENO\necho $LINENO); }\nf\necho $(echo $((1/0))\necho $LINENO)\necho $LINENO"},
+	// the text of an expression keeps its newlines
+	{"arith_newlines", "echo $((\n1/0))\necho $((1\n/0))\nx=5; echo $(( x %\n  0 ))\n((\n1/0))\necho $[1\n/0]\nlet \"1/\n0\"; let \"1/ \n 0\"\necho $((1 +\n2 3))\necho c"},
+	// $(( whose parentheses close without "))" is a command substitution
+	// of a subshell; $(( (x) )) stays arithmetic
+	{"dparen_cmdsubst", "echo $((echo hi); echo x)\necho $((echo hi) )\nx=$((cd /; pwd) | cat); echo $x\necho \"$((echo a)|tr a b)\" '$((x)' # $((1)\necho $((1+2)) $(( (1+2)*3 )) $(( (1) ) )"},
+	{"dparen_arith_missing_paren", "echo $(( (echo hi) ))\necho b"},
 	{"arith_single_quotes", "echo $(( 'a' + 1 ))\necho b"},
 	{"indirect_invalid_name", "x=\"a b\"; echo ${!x}; echo st=$?\nx=; echo ${!x}\nunset x; echo ${!x}\necho c"},
 	{"substring_negative_length", "x=abc; echo ${x:1:-5}; echo st=$?\necho ${x:1:-1} ${x: -2:-1} ${x:1:-2}\ny=-5; echo ${x:1:y}\necho ${x:1:-1-4}\necho c"},
 	{"substring_negative_length_list", "a=(1 2); echo ${a[@]:1:-5}; echo st=$?\necho \"${a[@]:0:-1}\" c\nset -- a b c; echo ${@:1:-1}\necho c"},
 	{"bad_substitution", "echo a; echo ${x!}; echo st=$? b\necho c"},
 	{"bad_substitution_length_slice", "echo ${#x:1}\necho next"},
+	// an empty or blank offset or length is 0; ${x:} is a bad substitution
+	{"substring_empty_parts", "x=abcdef; echo ${x:1:} ${x::} ${x: } \"${x:(1):}\" ${x:1: }x ${x: : } ${x:  :} ${x:1?2:3:}y\na=(1 2 3); echo ${a[@]:1:} ${a[@]::} ${a[@]: }; set -- p q r; echo ${@:1:} ${@: :}\necho ${x:}; echo st=$?\necho b"},
+	{"substring_empty_length_nounset", "set -u; echo ${y:1:}; echo b"},
+	{"bad_substitution_word_text", "x=1; echo \"[${x!}]\"; echo st=$?\necho pre${x!}'q'\necho x\"a ${x!} b\"y\necho c"},
+	{"indirect_special", "set -- p q; x=@; echo ${!x}; x=#; echo ${!x}\na=(1 2); x=a[1]; echo ${!x}; x=\"a[@]\"; echo ${!x}\ndeclare -A m=([k]=v); x=\"m[k]\"; echo ${!x}\nx=\"a[1+]\"; echo ${!x}; echo st=$?\necho b"},
+	{"indirect_quoted_lists", "a=(1 \"2 3\"); x=\"a[@]\"; printf \"<%s>\" \"${!x}\"; echo; x=\"a[*]\"; printf \"<%s>\" \"${!x}\" \"${!x#1}\"; echo\nset -- \"p q\" r; x=@; printf \"<%s>\" \"${!x}\"; echo; x=*; printf \"<%s>\" \"${!x}\"; echo"},
+	{"indirect_operators", "a=(1 2); x=a[1]; echo ${!x:-d} ${!x#2} ${#x} ${!x:0:1}; y=abc; x=y; echo ${!x:1} ${!x/b/B} ${!x^^}; x=zz; echo ${!x:-def} ${!x-d2}"},
+	{"indirect_nounset", "set -u; x=zz; echo ${!x:-d}; y=1; x=y; echo ${!x}; x=zz; echo ${!x}; echo b"},
+	// ${x@op} with an unknown op: nothing when x is unset, else a bad
+	// substitution that ends the shell (bash -c: status 127).
+	{"transform_unknown_unset", "echo ${x@Z}x; echo st=$?\na=(); echo \"[${a[@]@Z}]\" \"[${@@Z}]\" \"[${a[3]@Z}]\"\nx=y; echo \"[${!x@Z}]\"\necho b"},
+	{"transform_unknown", "x=a; echo a; echo ${x@Z}; echo st=$?\necho b"},
+	{"transform_unknown_empty", "x=; trap 'echo trap' EXIT; echo \"[${x@}]\"; echo b"},
+	{"transform_unknown_array", "a=(1 2); echo ${a[@]@ZZ}\necho b"},
+	{"transform_unknown_in_subshell", "x=1; ( echo \"a ${x@Z}\"; echo in ); echo st=$?\ny=$(echo ${x@Z}; echo in); echo \"st=$? $y\"\nf(){ echo ${x@Q} ${x@Z}; echo in; }; f; echo b"},
+	{"transform_unknown_heredoc", "x=1; cat <<EOF\na \"${x@Z}\" b $x\nEOF\necho b\ncat <<EOF\na ${x!} b\nEOF\ncat <<EOF\n${y@Z}\nEOF\necho c"},
+	{"transform_unknown_test_clause", "x=1; [[ ${x!} ]]; echo st=$?\necho b\n[[ ${x@Z} ]]; echo st=$?\necho c"},
+	{"nounset_test_clause", "set -u; [[ $zz ]]; echo st=$?\necho b"},
+	{"transform_unknown_quoted_array", "x=(); echo \"${x[@]@Z}\" b\nx=(a b); echo \"${x[@]@Z}\"; echo c"},
+	{"transform_unknown_declare", "x=1; declare y+=a${x!}; echo b\nf() { local y=${x@Z}; echo in; }; f; echo c"},
+	{"transform_unknown_nounset", "set -u; echo ${x@Z}; echo b"},
 
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.

@@ -310,6 +310,11 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	if err := m.check(); err != nil {
 		return machine.Result{}, err
 	}
+	// A spare exec is ready at once, so a context cancelled before the
+	// call would otherwise still start the command.
+	if err := ctx.Err(); err != nil {
+		return machine.Result{}, err
+	}
 	return m.run(ctx, cmd, true)
 }
 

@@ -24,10 +24,19 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// A temp dir of this process's own, so the leak checks' count of
+	// runtime directories sees only this package's machines (go test runs
+	// other packages that start VMs at the same time).
+	tmp, err := os.MkdirTemp("", "sbqt-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
 	if testRoot != "" {
 		os.RemoveAll(testRoot)
 	}
+	os.RemoveAll(tmp)
 	os.Exit(code)
 }
 

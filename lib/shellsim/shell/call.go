@@ -69,6 +69,11 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	}
 	var env []string
 	for _, as := range c.Assigns {
+		if as.Index != nil {
+			if se, ok := expand.BadSubscript(as.Index).(expand.SubscriptError); ok {
+				sh.errf("`%s': not a valid identifier", se.Text)
+			}
+		}
 		if as.Array != nil || as.Index != nil {
 			continue
 		}
@@ -219,6 +224,9 @@ func (sh *Shell) assign(as *syntax.Assign, local bool) error {
 // indexKey expands an array subscript: literal for associative arrays,
 // arithmetic for indexed ones.
 func (sh *Shell) indexKey(name string, idx syntax.ArithmExpr) (string, error) {
+	if err := expand.BadSubscript(idx); err != nil {
+		return "", err
+	}
 	v := sh.lookup(sh.resolveRef(name))
 	if v != nil && v.Kind == expand.Associative {
 		return expand.AssocIndex(sh.ecfg(), idx)

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
@@ -245,7 +246,14 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 				err = sh.SetVar(name, *it.value)
 			}
 			if err != nil {
-				sh.assignError(err)
+				var se expand.SubscriptError
+				if errors.As(err, &se) && (variant == "export" || variant == "readonly") {
+					sh.bierr(variant, "`%s': not a valid identifier", se.Text)
+				} else if errors.As(err, &se) {
+					sh.errf("%v", err) // declare m[]=1 fails declare only
+				} else {
+					sh.assignError(err)
+				}
 				st = 1
 				continue
 			}

@@ -27,18 +27,23 @@ const maxDeferred = 1024
 type deferKind int
 
 const (
-	deferArith     deferKind = iota // $((...)), $[...]
-	deferArithCmd                   // ((...))
-	deferLet                        // an unquoted let argument
-	deferParam                      // ${...}
-	deferForPart                    // one expression of for ((init; cond; post))
-	deferSubscript                  // name[...] in ${...} or an assignment
+	deferArith          deferKind = iota // $((...)), $[...]
+	deferArithCmd                        // ((...))
+	deferLet                             // an unquoted let argument
+	deferParam                           // ${...}
+	deferForPart                         // one expression of for ((init; cond; post))
+	deferSubscript                       // name[...] in ${...} or an assignment
+	deferTransform                       // ${name@op} with an unknown op, at span.op
+	deferSliceNum                        // ${name:off:len} with a blank part, given a 0 at span.op
+	deferEmptyLength                     // ${name:off:} (length 0), its second ':' at span.op
+	deferEmptySubscript                  // name[]= in an assignment, blanked to name__=
 )
 
 type deferredSpan struct {
 	kind      deferKind
 	open, end int    // the construct's bytes: src[open:end]
 	inner     string // its text between the brackets (the whole word for let)
+	op        int    // deferTransform: the offset of its '@'
 }
 
 // deferrable reports parse errors that bash reports only at run time, in
@@ -47,6 +52,7 @@ func deferrable(text string) (ok, arith bool) {
 	for _, s := range []string{
 		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
 		"must follow a name", "must be followed by a literal", "must follow an expression",
+		"without matching `(` with `)`",
 	} {
 		if strings.Contains(text, s) {
 			return true, true
@@ -54,6 +60,7 @@ func deferrable(text string) (ok, arith bool) {
 	}
 	for _, s := range []string{
 		"not a valid parameter expansion operator", "cannot combine multiple parameter expansion operators",
+		"invalid @ expansion operator", "@ expansion operator requires a literal",
 	} {
 		if strings.Contains(text, s) {
 			return true, false
@@ -68,6 +75,16 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 	if err == nil || strings.IndexByte(src, 0) >= 0 {
 		return f, err
 	}
+	if re, ok := dparenSubst(src); ok {
+		// $((...) ...) is a command substitution of a subshell
+		if f, err2 := sh.rt.parser().Parse(strings.NewReader(re), name); err2 == nil {
+			return f, nil
+		} else if sh.charge(int64(len(re))*resources.CostParseByte) != nil {
+			return nil, err
+		} else {
+			src, err = re, err2
+		}
+	}
 	var spans []deferredSpan
 	work := []byte(src)
 	for len(spans) < maxDeferred {
@@ -80,8 +97,34 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 			break
 		}
 		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
+		if !ok && strings.Contains(pe.Text, "`[` must be followed") {
+			// ${a[]:-x}: a bad substitution
+			sp, ok = findDeferSpan(string(work), int(pe.Pos.Offset()), false)
+		}
+		if !ok && strings.Contains(pe.Text, "`:` must be followed") {
+			// ${x:1:} or ${x: }: bash reads an empty or blank offset or
+			// length as 0
+			if sp, ok = findDeferSpan(string(work), int(pe.Pos.Offset()), false); ok {
+				sp = sliceSpan(sp)
+			}
+		}
 		if !ok {
 			break
+		}
+		if sp.kind == deferSubscript && sp.inner == "" {
+			if src[sp.end] == '}' {
+				// ${a[]}: a bad substitution
+				if sp, ok = findDeferSpan(string(work), sp.open, false); !ok {
+					break
+				}
+			} else {
+				sp.kind = deferEmptySubscript
+			}
+		}
+		if strings.Contains(pe.Text, "@ expansion operator") {
+			if at := transformOp(sp.inner); at > 0 {
+				sp.kind, sp.op = deferTransform, sp.open+at
+			}
 		}
 		before := string(work[sp.open:sp.end])
 		blank(work, sp)
@@ -94,13 +137,65 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
 		if err == nil {
-			restoreDeferred(f, spans)
+			restoreDeferred(f, spans, src)
 			return f, nil
 		}
 	}
 	// the first error that is not deferred is reported (blanking kept
 	// every position, so it reads as in the source)
 	return nil, err
+}
+
+// dparenSubst rewrites each $(( whose parentheses do not close with
+// "))" as "$( (": bash reads it as a command substitution whose command
+// begins with a subshell ($((cd /; pwd) | cat)).
+func dparenSubst(src string) (string, bool) {
+	if !strings.Contains(src, "$((") {
+		return src, false
+	}
+	var b strings.Builder
+	changed, dq := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < len(src):
+			b.WriteString(src[i : i+2])
+			i++
+			continue
+		case c == '\'' && !dq:
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				b.WriteString(src[i:])
+				return b.String(), changed
+			}
+			b.WriteString(src[i : i+j+2])
+			i += j + 1
+			continue
+		case c == '"':
+			dq = !dq
+		case c == '#' && !dq && (i == 0 || strings.IndexByte(" \t\n;&|(", src[i-1]) >= 0):
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				b.WriteString(src[i:])
+				return b.String(), changed
+			}
+			b.WriteString(src[i : i+j])
+			i += j - 1
+			continue
+		case strings.HasPrefix(src[i:], "$(("):
+			end, ok := matchClose(src, i+3, '(', ')', 1)
+			if _, closed := matchClose(src, i+2, '(', ')', 1); ok && closed && (end >= len(src) || src[end] != ')') {
+				b.WriteString("$( (")
+				changed = true
+			} else {
+				b.WriteString("$((")
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), changed
 }
 
 // blank replaces the inside of a span with a valid construct of the same
@@ -123,6 +218,42 @@ func blank(b []byte, sp deferredSpan) {
 	}
 	if sp.kind == deferForPart {
 		lo, hi = sp.open, sp.end
+	}
+	switch sp.kind {
+	case deferEmptySubscript:
+		b[lo], b[hi-1] = '_', '_'
+		return
+	case deferSliceNum:
+		b[sp.op] = '0'
+		return
+	case deferEmptyLength:
+		// ${x:off } (the length put back when restored); an empty
+		// offset becomes 0
+		b[sp.op] = ' '
+		for i := sp.op - 1; i >= sp.open && b[i] != ':'; i-- {
+			if !isBlank(b[i]) {
+				return
+			}
+		}
+		for i := sp.op - 1; ; i-- {
+			if b[i] == ':' {
+				b[i+1] = '0'
+				return
+			}
+		}
+	}
+	if sp.kind == deferTransform {
+		// ${name+___}: expanded only when name is set, as bash checks
+		// the operator only then
+		b[sp.op] = '+'
+		for i := sp.op + 1; i < sp.end-1; i++ {
+			b[i] = '_'
+		}
+		return
+	}
+	if sp.kind == deferSubscript && sp.inner != "" && strings.TrimSpace(sp.inner) == "" {
+		b[lo] = '0' // a blank subscript is 0 (m[ ]=1)
+		return
 	}
 	first := true
 	for i := lo; i < hi; i++ {
@@ -154,13 +285,13 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			if !ok || src[end-2] != ')' {
 				continue
 			}
-			sp = deferredSpan{deferArith, o, end, src[o+3 : end-2]}
+			sp = deferredSpan{deferArith, o, end, src[o+3 : end-2], 0}
 		case strings.HasPrefix(src[o:], "$["):
 			end, ok := matchClose(src, o+2, '[', ']', 1)
 			if !ok {
 				continue
 			}
-			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1]}
+			sp = deferredSpan{deferArith, o, end, src[o+2 : end-1], 0}
 		case strings.HasPrefix(src[o:], "((") && forBefore(src, o):
 			end, ok := matchClose(src, o+2, '(', ')', 2)
 			if !ok || src[end-2] != ')' {
@@ -171,14 +302,14 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			for i := lo; i < end-2; i++ {
 				if src[i] == ';' {
 					if i >= off {
-						sp = deferredSpan{deferForPart, lo, i, src[lo:i]}
+						sp = deferredSpan{deferForPart, lo, i, src[lo:i], 0}
 						break
 					}
 					lo = i + 1
 				}
 			}
 			if sp.end == 0 {
-				sp = deferredSpan{deferForPart, lo, end - 2, src[lo : end-2]}
+				sp = deferredSpan{deferForPart, lo, end - 2, src[lo : end-2], 0}
 			}
 			if strings.TrimSpace(sp.inner) == "" {
 				continue
@@ -192,19 +323,19 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			if !ok || src[end-2] != ')' || atCommandStart(src, o) == false {
 				continue
 			}
-			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2]}
+			sp = deferredSpan{deferArithCmd, o, end, src[o+2 : end-2], 0}
 		case src[o] == '[' && o > 0 && isNameByte(src[o-1]):
 			end, ok := matchClose(src, o+1, '[', ']', 1)
 			if !ok || end >= len(src) || !strings.ContainsRune("}=+", rune(src[end])) || strings.Contains(src[o:end], "\n") {
 				continue
 			}
-			sp = deferredSpan{deferSubscript, o, end, src[o+1 : end-1]}
+			sp = deferredSpan{deferSubscript, o, end, src[o+1 : end-1], 0}
 		case strings.HasPrefix(src[o:], "${"):
 			end, ok := matchClose(src, o+2, '{', '}', 1)
 			if !ok || strings.Contains(src[o:end], "\n") {
 				continue
 			}
-			sp = deferredSpan{deferParam, o, end, src[o:end]}
+			sp = deferredSpan{deferParam, o, end, src[o:end], 0}
 		case o > 0 && isBlank(src[o-1]) && !isBlank(src[o]) && letBefore(src, o-1):
 			end := o
 			for end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n<>()'\"`$", rune(src[end])) {
@@ -213,7 +344,7 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 			if end < len(src) && !isBlank(src[end]) && !strings.ContainsRune(";&|\n", rune(src[end])) {
 				continue
 			}
-			sp = deferredSpan{deferLet, o, end, src[o:end]}
+			sp = deferredSpan{deferLet, o, end, src[o:end], 0}
 		default:
 			continue
 		}
@@ -226,6 +357,88 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 	}
 	return deferredSpan{}, false
 }
+
+// transformOp finds the '@' of ${name@op} (name a parameter, perhaps with
+// a subscript, after an optional '!'), as an offset in the span's text.
+func transformOp(text string) int {
+	if i := paramEnd(text); i > 0 && i < len(text) && text[i] == '@' {
+		return i
+	}
+	return 0
+}
+
+// sliceSpan turns the span of ${name:off:len} whose offset or length is
+// blank or empty into the edit that gives it bash's meaning (0); other
+// spans are kept (${x:} is a bad substitution).
+func sliceSpan(sp deferredSpan) deferredSpan {
+	text := sp.inner
+	p := paramEnd(text)
+	if p <= 0 || p >= len(text)-1 || text[p] != ':' {
+		return sp
+	}
+	q, depth, ternary := -1, 0, 0
+	for i := p + 1; i < len(text)-1 && q < 0; i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && c == '?':
+			ternary++
+		case depth == 0 && c == ':' && ternary > 0:
+			ternary--
+		case depth == 0 && c == ':':
+			q = i
+		}
+	}
+	blankAt := func(part string, at int) (int, bool) {
+		if part != "" && strings.TrimSpace(part) == "" {
+			return sp.open + at, true
+		}
+		return 0, false
+	}
+	if q < 0 {
+		if at, ok := blankAt(text[p+1:len(text)-1], p+1); ok {
+			sp.kind, sp.op = deferSliceNum, at
+		}
+		return sp
+	}
+	if at, ok := blankAt(text[q+1:len(text)-1], q+1); ok {
+		sp.kind, sp.op = deferSliceNum, at
+	} else if q == len(text)-2 {
+		sp.kind, sp.op = deferEmptyLength, sp.open+q
+	}
+	return sp
+}
+
+// paramEnd is the offset in ${...} text just after the parameter (its
+// name and subscript, after an optional '!'), or 0.
+func paramEnd(text string) int {
+	i := 2
+	if i < len(text) && text[i] == '!' {
+		i++
+	}
+	start := i
+	for i < len(text) && isNameByte(text[i]) && (i == start || !isDigit(text[start])) {
+		i++
+	}
+	if i == start && i < len(text) && strings.IndexByte("@*#?-$!0123456789", text[i]) >= 0 {
+		i++
+	}
+	if i == start {
+		return 0
+	}
+	if i < len(text) && text[i] == '[' {
+		end, ok := matchClose(text, i+1, '[', ']', 1)
+		if !ok {
+			return 0
+		}
+		i = end
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
@@ -303,53 +516,124 @@ func matchClose(src string, i int, open, close byte, depth int) (int, bool) {
 
 // restoreDeferred gives each blanked construct its node back with the
 // original text, checked when it runs.
-func restoreDeferred(f *syntax.File, spans []deferredSpan) {
+func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 	byOpen := make(map[uint]deferredSpan, len(spans))
 	for _, sp := range spans {
 		byOpen[uint(sp.open)] = sp
 	}
+	// the words and double-quoted strings being walked: bash names the
+	// innermost one in a bad substitution error
+	var stack []syntax.Node
+	context := func(sp deferredSpan) (string, bool) {
+		for i := len(stack) - 1; i >= 0; i-- {
+			lo, hi := int(stack[i].Pos().Offset()), int(stack[i].End().Offset())
+			switch n := stack[i].(type) {
+			case *syntax.Word:
+				if r, ok := stack[max(i-1, 0)].(*syntax.Redirect); ok && r.Hdoc == n && lo <= sp.open && hi <= len(src) {
+					// a here-document's body, without its delimiter line
+					body := src[lo:hi]
+					return body[:strings.LastIndexByte(body, '\n')+1], true
+				}
+				if i >= 2 {
+					// an argument of declare, export, local...: all of it
+					if as, ok := stack[i-1].(*syntax.Assign); ok && as.Value == n {
+						if _, ok := stack[i-2].(*syntax.DeclClause); ok {
+							lo = int(as.Pos().Offset())
+						}
+					}
+				}
+			case *syntax.DblQuoted:
+				if lo, hi = lo+1, hi-1; n.Dollar {
+					lo++
+				}
+			default:
+				continue
+			}
+			if lo <= sp.open && sp.end <= hi && hi <= len(src) {
+				return src[lo:hi], false
+			}
+		}
+		return src[sp.open:sp.end], false
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ArithmExp:
-			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
-				n.X = deferredWord(sp.inner, n.X.Pos(), true)
-				return false
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if !restoreNode(n, byOpen, context) {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+}
+
+// restoreNode restores one node; it reports whether to walk its children.
+func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(deferredSpan) (string, bool)) bool {
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
+			n.X = deferredWord(sp.inner, n.X.Pos(), true)
+			return false
+		}
+	case *syntax.ArithmCmd:
+		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArithCmd {
+			n.X = deferredWord(sp.inner, n.X.Pos(), true)
+			return false
+		}
+	case *syntax.LetClause:
+		for i, e := range n.Exprs {
+			if sp, ok := byOpen[e.Pos().Offset()]; ok && sp.kind == deferLet {
+				n.Exprs[i] = deferredWord(sp.inner, e.Pos(), false)
 			}
-		case *syntax.ArithmCmd:
-			if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArithCmd {
-				n.X = deferredWord(sp.inner, n.X.Pos(), true)
-				return false
+		}
+	case *syntax.ParamExp:
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
+			text, _ := context(sp)
+			n.Param.Value = expand.BadSubstMarker + text
+			return false
+		}
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferEmptyLength && n.Slice != nil && n.Slice.Length == nil {
+			n.Slice.Length = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: "0"}}}
+		}
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferTransform && n.Exp != nil {
+			text, hdoc := context(sp)
+			if hdoc {
+				text = "\x01" + text // not fatal in a here-document
 			}
-		case *syntax.LetClause:
-			for i, e := range n.Exprs {
-				if sp, ok := byOpen[e.Pos().Offset()]; ok && sp.kind == deferLet {
-					n.Exprs[i] = deferredWord(sp.inner, e.Pos(), false)
-				}
-			}
-		case *syntax.ParamExp:
-			if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferParam && n.Param != nil {
-				n.Param.Value = expand.BadSubstMarker + sp.inner
-				return false
-			}
-			if n.Index != nil {
-				n.Index = restoreSubscript(byOpen, n.Index)
-			}
-		case *syntax.Assign:
-			if n.Index != nil {
-				n.Index = restoreSubscript(byOpen, n.Index)
-			}
-		case *syntax.CStyleLoop:
-			for _, e := range []*syntax.ArithmExpr{&n.Init, &n.Cond, &n.Post} {
-				if *e == nil {
-					continue
-				}
-				if sp, ok := byFirst(byOpen, (*e).Pos().Offset(), deferForPart); ok {
-					*e = deferredWord(sp.inner, (*e).Pos(), true)
+			n.Exp.Word = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{
+				Dollar: n.Dollar, Param: &syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: expand.FatalSubstMarker + text},
+			}}}
+			return false
+		}
+		if n.Index != nil {
+			n.Index = restoreSubscript(byOpen, n.Index)
+		}
+	case *syntax.Assign:
+		if n.Name != nil && n.Index == nil && strings.HasSuffix(n.Name.Value, "__") {
+			for _, sp := range byOpen {
+				if sp.kind == deferEmptySubscript && uint(sp.end) == n.Name.End().Offset() {
+					n.Name.Value = strings.TrimSuffix(n.Name.Value, "__")
+					n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{
+						ValuePos: n.Name.ValueEnd, ValueEnd: n.Name.ValueEnd, Value: expand.BadSubscriptMarker + n.Name.Value + "[]",
+					}}}
 				}
 			}
 		}
-		return true
-	})
+		if n.Index != nil {
+			n.Index = restoreSubscript(byOpen, n.Index)
+		}
+	case *syntax.CStyleLoop:
+		for _, e := range []*syntax.ArithmExpr{&n.Init, &n.Cond, &n.Post} {
+			if *e == nil {
+				continue
+			}
+			if sp, ok := byFirst(byOpen, (*e).Pos().Offset(), deferForPart); ok {
+				*e = deferredWord(sp.inner, (*e).Pos(), true)
+			}
+		}
+	}
+	return true
 }
 
 // byFirst finds the span of a kind whose text's first non-blank byte is
@@ -363,7 +647,7 @@ func byFirst(byOpen map[uint]deferredSpan, off uint, kind deferKind) (deferredSp
 		if kind == deferSubscript {
 			base++
 		}
-		if uint(base+len(sp.inner)-len(strings.TrimLeft(sp.inner, " \t"))) == off {
+		if lead := len(sp.inner) - len(strings.TrimLeft(sp.inner, " \t")); uint(base+lead) == off || lead == len(sp.inner) && uint(base) == off {
 			return sp, true
 		}
 	}

@@ -26,7 +26,8 @@ func (sh *Shell) ecfg() *expand.Config {
 	if sh.cfgDepth == 0 && sh.cfg != nil {
 		cfg = sh.cfg
 	} else {
-		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits}
+		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits,
+			Warn: func(msg string) { sh.errf("%s", msg) }}
 		if sh.cfgDepth == 0 {
 			sh.cfg = cfg
 		}
@@ -218,12 +219,18 @@ func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
 // arithTop evaluates the expression of ((...)) or let (prefix names it in
 // bash's diagnostics); right is the closing "))".
 func (sh *Shell) arithTop(e syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+	return sh.arithTopAt(e, syntax.Pos{}, right, prefix)
+}
+
+// arithTopAt is arithTop with left, where the expression's text begins
+// (after "((").
+func (sh *Shell) arithTopAt(e syntax.ArithmExpr, left, right syntax.Pos, prefix string) (int, error) {
 	if err := sh.charge(resources.CostNode); err != nil {
 		return 0, err
 	}
 	cfg := sh.ecfg()
 	sh.cfgDepth++
-	n, err := expand.ArithmTop(cfg, e, right, prefix)
+	n, err := expand.ArithmTop(cfg, e, left, right, prefix)
 	sh.cfgDepth--
 	if err != nil {
 		return 0, sh.expandErr(err)
@@ -373,6 +380,11 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	}
 	mw := &memWriter{sh: sh}
 	child.fds[1] = &fdesc{w: mw}
+	if !sh.inTrap {
+		// bash numbers the lines of a command substitution from the
+		// line of the command it is in
+		child.lineBase, child.lineSkew = sh.lineno-int(cs.Left.Line()), 0
+	}
 	child.stmts(cs.Stmts)
 	st := sh.join(child)
 	out, err := mw.text()
@@ -404,6 +416,9 @@ func (sh *Shell) procSubst(ps *syntax.ProcSubst) (string, error) {
 	child := sh.fork()
 	if child == nil {
 		return "", sh.rt.Meter.Err()
+	}
+	if !sh.inTrap {
+		child.lineBase, child.lineSkew = sh.lineno-int(ps.OpPos.Line()), 0 // as in $(...)
 	}
 	if err := sh.rt.Meter.Reserve(resources.MemPipe); err != nil {
 		sh.fatal(err)

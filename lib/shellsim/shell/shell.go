@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,6 +90,12 @@ type Shell struct {
 	// the rest of the input unit being run, as bash's jump to top level
 	// does; the unit loop (script, eval, source, trap) clears it.
 	discarding bool
+	// lineSkew: bash's line counter after a discarded command continues
+	// from that command's line (topLine, the line outside functions),
+	// not from where its parser was; later lines read lower by this
+	lineSkew   int
+	topLine    int
+	unitDepth  int
 	cmdString  bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
 	execLookup bool // resolve like execvp (default PATH) for System.Exec
 	psubs      []*procSub
@@ -302,11 +309,26 @@ func (sh *Shell) RunFile(f *syntax.File) int {
 // up to the end of the line, or the whole compound command) with status 1,
 // then the next line runs (also under set -e, as in bash).
 func (sh *Shell) units(list []*syntax.Stmt) {
+	sh.unitDepth++
+	defer func() { sh.unitDepth-- }()
+	top := sh.unitDepth == 1 // the script's own reader loop
+	unitEnd := 0
+	skew := func() {
+		if top && unitEnd > 0 {
+			sh.lineSkew = sh.lineBase + unitEnd - sh.topLine
+		}
+		unitEnd = 0
+	}
 	for i, st := range list {
 		if sh.discarding {
+			if unitEnd == 0 {
+				unitEnd = int(list[i-1].End().Line())
+			}
 			if list[i-1].End().Line() >= st.Pos().Line() {
+				unitEnd = max(unitEnd, int(st.End().Line()))
 				continue
 			}
+			skew()
 			sh.endDiscard()
 		}
 		if sh.stopped() {
@@ -315,6 +337,10 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 		sh.stmt(st)
 	}
 	if sh.discarding {
+		if unitEnd == 0 && len(list) > 0 {
+			unitEnd = int(list[len(list)-1].End().Line())
+		}
+		skew()
 		sh.endDiscard()
 	}
 }
@@ -340,6 +366,53 @@ func (sh *Shell) stmts(list []*syntax.Stmt) {
 	}
 }
 
+// bashLine is the line bash gives a command (its $LINENO and the line of
+// its errors): the line where its parser was when it built the command.
+// After a command name that is the end of the next token, which it reads
+// to tell a simple command from a function definition; after an
+// assignment or a redirection it is the end of that element; ((...)) is
+// one token.
+func bashLine(st *syntax.Stmt) uint {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		type elem struct {
+			pos, tokEnd, end syntax.Pos // tokEnd: the end of its first token
+			word             bool
+		}
+		var els []elem
+		for _, a := range c.Assigns {
+			els = append(els, elem{a.Pos(), a.End(), a.End(), false})
+		}
+		for _, w := range c.Args {
+			els = append(els, elem{w.Pos(), w.End(), w.End(), true})
+		}
+		for _, r := range st.Redirs {
+			// the operator is a token of its own
+			els = append(els, elem{r.Pos(), r.OpPos, r.End(), false})
+		}
+		if len(els) == 0 {
+			break
+		}
+		slices.SortFunc(els, func(a, b elem) int { return int(a.pos.Offset()) - int(b.pos.Offset()) })
+		first := els[0]
+		if first.word && len(els) > 1 {
+			return els[1].tokEnd.Line()
+		}
+		return first.end.Line()
+	case *syntax.ArithmCmd:
+		return c.Right.Line()
+	case *syntax.LetClause:
+		if len(c.Exprs) > 0 {
+			return c.Exprs[0].End().Line()
+		}
+	case *syntax.DeclClause:
+		if len(c.Args) > 0 {
+			return c.Args[0].End().Line()
+		}
+	}
+	return st.Pos().Line()
+}
+
 func errexitEligible(c syntax.Command) bool {
 	switch c := c.(type) {
 	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
@@ -355,7 +428,13 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 	if !sh.inTrap || sh.trapLines {
 		// $LINENO inside an ERR trap handler is the line that triggered
 		// it; other handlers count the lines of their own text.
-		sh.lineno = sh.lineBase + int(st.Pos().Line())
+		sh.lineno = sh.lineBase + int(bashLine(st))
+		if !sh.inTrap {
+			sh.lineno -= sh.lineSkew
+			if len(sh.funcNames) == 0 {
+				sh.topLine = sh.lineno
+			}
+		}
 		sh.curStmt = st
 	}
 	if sh.charge(resources.CostNode) != nil {
@@ -464,7 +543,7 @@ func (sh *Shell) command(c syntax.Command) {
 		sh.funcs[c.Name.Value] = c.Body
 		sh.status = 0
 	case *syntax.ArithmCmd:
-		n, err := sh.arithTop(c.X, c.Right, "((")
+		n, err := sh.arithTopAt(c.X, syntax.NewPos(c.Left.Offset()+2, c.Left.Line(), c.Left.Col()+2), c.Right, "((")
 		if err != nil {
 			sh.exprError(err)
 			return
@@ -481,6 +560,12 @@ func (sh *Shell) command(c syntax.Command) {
 				ae.Prefix = "[["
 				sh.errf("%v", ae)
 				sh.status = 1
+				return
+			}
+			var ue expand.UnsetParameterError
+			var fe expand.FatalSubstError
+			if errors.As(err, &ue) || errors.As(err, &fe) || strings.HasSuffix(err.Error(), ": bad substitution") {
+				sh.wordError(err) // as in any word: the line is abandoned or the shell exits
 				return
 			}
 			sh.errf("%v", err)
@@ -539,8 +624,13 @@ func (sh *Shell) exprError(err error) {
 		return
 	}
 	var ue expand.UnsetParameterError
-	if errors.As(err, &ue) {
-		sh.errf("%s", ue.Error())
+	var fe expand.FatalSubstError
+	if errors.As(err, &ue) || errors.As(err, &fe) {
+		if fe.Text != "" {
+			sh.errf("%s", fe.Error())
+		} else {
+			sh.errf("%s", ue.Error())
+		}
 		// A non-interactive shell exits on ${x:?} and set -u errors: bash
 		// -c exits 127, bash FILE, bash < FILE and subshells exit 1.
 		if sh.cmdString && !sh.subshell {

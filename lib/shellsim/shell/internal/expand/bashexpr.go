@@ -27,7 +27,7 @@ type ArithError struct {
 
 // subscript evaluates an indexed array's subscript.
 func (cfg *Config) subscript(idx syntax.ArithmExpr) (int, error) {
-	n, err := cfg.arithmTop(idx, syntax.Pos{}, "")
+	n, err := cfg.arithmTop(idx, syntax.Pos{}, syntax.Pos{}, "")
 	return n, MarkSubscript(err)
 }
 
@@ -52,11 +52,35 @@ func (e ArithError) Error() string {
 // whose text (the rest of the word) the parser rejected; it is evaluated
 // as text when it runs. BadSubstMarker begins the name of a parameter
 // expansion the parser rejected (its source text follows), which fails
-// with "bad substitution" when it runs. Source text cannot hold NUL.
+// with "bad substitution" when it runs; FatalSubstMarker likewise, with
+// a FatalSubstError. Source text cannot hold NUL.
 const (
 	DeferredArithMarker = "\x00arith\x00"
 	BadSubstMarker      = "\x00badsubst\x00"
+	FatalSubstMarker    = "\x00fatalsubst\x00"
+	// BadSubscriptMarker begins the subscript of an assignment the parser
+	// rejected as empty (m[]=1); the assignment's text follows.
+	BadSubscriptMarker = "\x00badsubscript\x00"
 )
+
+// SubscriptError is an assignment to an empty subscript (m[]=1), which
+// bash fails as a bad subscript when it runs.
+type SubscriptError struct{ Text string }
+
+func (e SubscriptError) Error() string { return e.Text + ": bad array subscript" }
+
+// BadSubscript reports the SubscriptError of a subscript the parser
+// rejected, if idx is one.
+func BadSubscript(idx syntax.ArithmExpr) error {
+	w, ok := idx.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return nil
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, BadSubscriptMarker) {
+		return SubscriptError{Text: l.Value[len(BadSubscriptMarker):]}
+	}
+	return nil
+}
 
 // maxExprRecursion is bash's MAX_EXPR_RECURSION_LEVEL.
 const maxExprRecursion = 1024
@@ -173,6 +197,11 @@ func isNameByte(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 func (st *exprState) next() {
 	st.ntok++
 	s, i := st.expr, st.pos
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	// bash's error token begins at a newline before the token
+	last := i
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
 		i++
 	}
@@ -181,7 +210,7 @@ func (st *exprState) next() {
 		return
 	}
 	st.lastok = st.tok
-	st.tp, st.lasttp = i, i
+	st.tp, st.lasttp = i, last
 	c := s[i]
 	switch {
 	case isNameStart(c):
@@ -471,7 +500,7 @@ func (st *exprState) bitLevel(l int) int64 {
 	for in(st.tok, exprLevels[l]) {
 		op := st.tok
 		st.next()
-		start := st.tp
+		start := st.lasttp
 		r := st.bitLevel(l + 1)
 		if (op == '/' || op == '%') && r == 0 && st.noeval == 0 {
 			// bash points at the divisor, not at the token after it
@@ -719,15 +748,15 @@ func (st *exprState) elemWord(name, sub string) (*syntax.Word, error) {
 // expression's text (laid out from the AST's positions, words expanded)
 // evaluated again without assignments. right is where the text ends (the
 // closing "))"), or invalid for a let argument.
-func ArithmTop(cfg *Config, x syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
-	return prepareConfig(cfg).arithmTop(x, right, prefix)
+func ArithmTop(cfg *Config, x syntax.ArithmExpr, left, right syntax.Pos, prefix string) (int, error) {
+	return prepareConfig(cfg).arithmTop(x, left, right, prefix)
 }
 
-func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
+func (cfg *Config) arithmTop(x syntax.ArithmExpr, left, right syntax.Pos, prefix string) (int, error) {
 	if !astSafe(x) {
 		// Expansions, quotes or words that are not names or numbers:
 		// bash substitutes the text, then evaluates it.
-		text, ok, err := cfg.arithText(x, right, textRun)
+		text, ok, err := cfg.arithText(x, left, right, textRun)
 		if err != nil {
 			return 0, err // an expansion failed (its effects happened once)
 		}
@@ -748,7 +777,7 @@ func (cfg *Config) arithmTop(x syntax.ArithmExpr, right syntax.Pos, prefix strin
 		}
 		return n, err
 	}
-	text, ok, _ := cfg.arithText(x, right, textDry)
+	text, ok, _ := cfg.arithText(x, left, right, textDry)
 	if !ok {
 		if ae, isAE := err.(ArithError); isAE && ae.Prefix == "" {
 			ae.Prefix = prefix
@@ -818,20 +847,46 @@ func (cfg *Config) arithWord(w *syntax.Word, mode textMode) (string, error) {
 // arithText rebuilds the source text of x: each token at its offset,
 // whitespace between them kept as spaces, words expanded unless they hold
 // a command substitution (expanding it again would run it twice).
-func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, mode textMode) (string, bool, error) {
+func (cfg *Config) arithText(x syntax.ArithmExpr, left, right syntax.Pos, mode textMode) (string, bool, error) {
 	var b strings.Builder
 	var litErr error
-	start := x.Pos().Offset()
-	at := start
+	at, atLine := x.Pos().Offset(), x.Pos().Line()
+	if left.IsValid() && left.Line() < atLine {
+		// bash keeps the newlines before the expression (not the blanks
+		// on the line of the opening parentheses)
+		b.WriteString(strings.Repeat("\n", int(atLine-left.Line())))
+		b.WriteString(strings.Repeat(" ", int(x.Pos().Col()-1)))
+	}
 	ok := true
-	put := func(off uint, s string) {
+	// pad lays out the blanks and newlines up to p (the text between
+	// tokens is not in the tree; newlines are kept by line numbers)
+	pad := func(p syntax.Pos) bool {
+		off := p.Offset()
 		if off < at {
+			return false
+		}
+		if p.Line() > atLine && uint(p.Col()) <= off {
+			lines := p.Line() - atLine
+			lineStart := off - uint(p.Col()-1)
+			if lineStart >= at+uint(lines) {
+				b.WriteString(strings.Repeat(" ", int(lineStart-at-uint(lines))))
+				b.WriteString(strings.Repeat("\n", int(lines)))
+				b.WriteString(strings.Repeat(" ", int(p.Col()-1)))
+				at, atLine = off, p.Line()
+				return true
+			}
+		}
+		b.WriteString(strings.Repeat(" ", int(off-at)))
+		at = off
+		return true
+	}
+	put := func(p syntax.Pos, s string) {
+		if !pad(p) {
 			ok = false
 			return
 		}
-		b.WriteString(strings.Repeat(" ", int(off-at)))
 		b.WriteString(s)
-		at = off + uint(len(s))
+		at = p.Offset() + uint(len(s))
 	}
 	var walk func(e syntax.ArithmExpr)
 	walk = func(e syntax.ArithmExpr) {
@@ -840,9 +895,9 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, mode textMod
 			if len(e.Parts) == 1 {
 				// name[i] is text bash does not expand
 				if pe, isPE := e.Parts[0].(*syntax.ParamExp); isPE && !pe.Dollar.IsValid() && pe.Index != nil {
-					if idx, iok, ierr := cfg.arithText(pe.Index, syntax.Pos{}, mode); iok {
-						put(e.Pos().Offset(), pe.Param.Value+"["+idx+"]")
-						at = e.End().Offset()
+					if idx, iok, ierr := cfg.arithText(pe.Index, syntax.Pos{}, syntax.Pos{}, mode); iok {
+						put(e.Pos(), pe.Param.Value+"["+idx+"]")
+						at, atLine = e.End().Offset(), e.End().Line()
 					} else {
 						ok, litErr = false, ierr
 					}
@@ -863,24 +918,27 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, mode textMod
 				ok, litErr = false, err
 				return
 			}
-			b.WriteString(strings.Repeat(" ", int(e.Pos().Offset()-at)))
+			if !pad(e.Pos()) {
+				ok = false
+				return
+			}
 			b.WriteString(s)
-			at = e.End().Offset()
+			at, atLine = e.End().Offset(), e.End().Line()
 		case *syntax.ParenArithm:
-			put(e.Lparen.Offset(), "(")
+			put(e.Lparen, "(")
 			walk(e.X)
-			put(e.Rparen.Offset(), ")")
+			put(e.Rparen, ")")
 		case *syntax.UnaryArithm:
 			if e.Post {
 				walk(e.X)
-				put(e.OpPos.Offset(), e.Op.String())
+				put(e.OpPos, e.Op.String())
 			} else {
-				put(e.OpPos.Offset(), e.Op.String())
+				put(e.OpPos, e.Op.String())
 				walk(e.X)
 			}
 		case *syntax.BinaryArithm:
 			walk(e.X)
-			put(e.OpPos.Offset(), e.Op.String())
+			put(e.OpPos, e.Op.String())
 			walk(e.Y)
 		default:
 			ok = false
@@ -891,7 +949,7 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, mode textMod
 		return "", false, litErr
 	}
 	if right.IsValid() && right.Offset() >= at {
-		b.WriteString(strings.Repeat(" ", int(right.Offset()-at)))
+		pad(right)
 	}
 	return b.String(), true, nil
 }
@@ -899,6 +957,15 @@ func (cfg *Config) arithText(x syntax.ArithmExpr, right syntax.Pos, mode textMod
 // astSafe reports whether the tree evaluates the same as bash's text
 // evaluation: its words are names, array elements with safe subscripts or
 // numbers, and ++/-- apply to names.
+// arithStart is where the text of $((...)) or $[...] begins.
+func arithStart(e *syntax.ArithmExp) syntax.Pos {
+	n := uint(3)
+	if e.Bracket {
+		n = 2
+	}
+	return syntax.NewPos(e.Left.Offset()+n, e.Left.Line(), e.Left.Col()+n)
+}
+
 func astSafe(x syntax.ArithmExpr) bool {
 	switch x := x.(type) {
 	case *syntax.Word:

@@ -93,6 +93,10 @@ type Config struct {
 	// Fits (ShellSim) is asked before any result of n bytes (n >= 64 KiB)
 	// is allocated, and fails when the memory limit has no room for it.
 	Fits func(n int64) error
+
+	// Warn (ShellSim) reports a diagnostic that does not fail the
+	// expansion (a negative subscript before an array's start).
+	Warn func(msg string)
 	// checkErr is a refusal of Fits, returned by the top-level call.
 	checkErr error
 
@@ -681,7 +685,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			}
 			field = append(field, fieldPart{val: val})
 		case *syntax.ArithmExp:
-			n, err := cfg.arithmTop(wp.X, wp.Right, "")
+			n, err := cfg.arithmTop(wp.X, arithStart(wp), wp.Right, "")
 			if err != nil {
 				return nil, err
 			}
@@ -846,7 +850,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			}
 			splitAdd(val)
 		case *syntax.ArithmExp:
-			n, err := cfg.arithmTop(wp.X, wp.Right, "")
+			n, err := cfg.arithmTop(wp.X, arithStart(wp), wp.Right, "")
 			if err != nil {
 				return nil, err
 			}
@@ -930,6 +934,12 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			return cfg.namesByPrefix(pe.Param.Value), nil
 		case syntax.NamesPrefix: // "${!prefix*}"
 			return nil, nil
+		}
+		if pe.Names == 0 && pe.Index == nil {
+			// "${!x}" with x=@ or x='a[@]': the fields of what it names
+			if v := cfg.Env.Get(name); v.IsSet() && validIndirect(v.String()) && (v.String() == "@" || strings.HasSuffix(v.String(), "[@]")) {
+				return cfg.quotedElemFields(indirectTarget(cfg, pe, v.String()))
+			}
 		}
 		switch nodeLit(pe.Index) {
 		case "@": // "${!name[@]}"

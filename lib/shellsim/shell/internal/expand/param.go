@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -35,8 +36,23 @@ func (u UnsetParameterError) Error() string {
 	return fmt.Sprintf("%s: %s", u.Node.Param.Value, u.Message)
 }
 
+// FatalSubstError is a bad substitution that ends a non-interactive
+// shell, as an unknown ${x@op} operator on a set parameter does in bash.
+type FatalSubstError struct{ Text string }
+
+func (e FatalSubstError) Error() string { return e.Text + ": bad substitution" }
+
+// isFatalSubst reports a word that is only a FatalSubstMarker expansion.
+func isFatalSubst(w *syntax.Word) bool {
+	if w == nil || len(w.Parts) != 1 {
+		return false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && strings.HasPrefix(pe.Param.Value, FatalSubstMarker)
+}
+
 func overridingUnset(pe *syntax.ParamExp) bool {
-	if pe.Exp == nil {
+	if pe.Exp == nil || isFatalSubst(pe.Exp.Word) {
 		return false
 	}
 	switch pe.Exp.Op {
@@ -60,6 +76,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	name := pe.Param.Value
 	if strings.HasPrefix(name, BadSubstMarker) {
 		return "", fmt.Errorf("%s: bad substitution", name[len(BadSubstMarker):])
+	}
+	if strings.HasPrefix(name, FatalSubstMarker) {
+		text := name[len(FatalSubstMarker):]
+		if soft, ok := strings.CutPrefix(text, "\x01"); ok {
+			// in a here-document: not fatal
+			return "", fmt.Errorf("%s: bad substitution", soft)
+		}
+		return "", FatalSubstError{Text: text}
 	}
 	index := pe.Index
 	switch name {
@@ -95,13 +119,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if pe.Slice != nil {
 		var err error
 		if pe.Slice.Offset != nil {
-			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, name)
+			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
 		}
 		if pe.Slice.Length != nil {
-			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, name)
+			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, name)
 			if err != nil {
 				return "", err
 			}
@@ -143,6 +167,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if callVarInd {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
+		if errors.Is(err, errNegativeIndex) && cfg.Warn != nil {
+			// bash warns and expands to nothing
+			cfg.Warn(name + ": bad array subscript")
+			str, set, err = "", false, nil
+		}
 		if err != nil {
 			return "", err
 		}
@@ -176,8 +205,16 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case !validIndirect(str):
 			// ShellSim: as bash, the value must name a parameter
 			return "", fmt.Errorf("%s: invalid variable name", str)
+		case !syntax.ValidName(str) || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil:
+			// ShellSim: the value names a parameter, perhaps special,
+			// positional or an array element (x=@, x='a[1]'); the
+			// other operators apply to it
+			return cfg.paramExp(indirectTarget(cfg, pe, str))
 		default:
 			vr = cfg.Env.Get(str)
+			if cfg.NoUnset && !vr.IsSet() {
+				return "", UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: "!" + pe.Param.Value}}, Message: "unbound variable"}
+			}
 			strs = append(strs, vr.String())
 		}
 		str = join(strs)
@@ -217,6 +254,17 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			return "", err
 		}
 		str = join(elems)
+	case pe.Exp != nil && isFatalSubst(pe.Exp.Word):
+		// bash checks ${name@op}'s operator only when name is set (an
+		// array or $@: when it has elements)
+		if indexAllElements {
+			set = len(elems) > 0
+		}
+		if set {
+			_, err := Literal(cfg, pe.Exp.Word)
+			return "", err
+		}
+		str = ""
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
@@ -377,6 +425,12 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	switch {
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
+	case pe.Exp != nil && isFatalSubst(pe.Exp.Word):
+		if len(elems) > 0 {
+			_, err := Literal(cfg, pe.Exp.Word)
+			return nil, err
+		}
+		return []string{}, nil // no fields
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
@@ -520,7 +574,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if i < 0 {
 			// Negative indices count from one past the maximum index.
 			if i += IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-				return "", false, fmt.Errorf("negative array index")
+				return "", false, errNegativeIndex
 			}
 		}
 		if str, ok := vr.indexedVal(i); ok {
@@ -720,7 +774,7 @@ func AssocIndex(cfg *Config, idx syntax.ArithmExpr) (string, error) {
 // substringError is bash's report of a negative ${x:o:len} length, named
 // by the length's text as written.
 func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
-	text, ok, _ := cfg.arithText(length, syntax.Pos{}, textRaw)
+	text, ok, _ := cfg.arithText(length, syntax.Pos{}, syntax.Pos{}, textRaw)
 	if !ok {
 		text = strconv.Itoa(n)
 	}
@@ -729,6 +783,32 @@ func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
 
 // validIndirect reports whether s names a parameter ${!x} may expand: a
 // variable, an array element, a positional or a special parameter.
+var errNegativeIndex = errors.New("negative array index")
+
+// indirectParam is the parameter expansion a valid indirect value names;
+// an indexed subscript is evaluated as arithmetic text, so an error in it
+// reads as bash's.
+func indirectParam(cfg *Config, s string) *syntax.ParamExp {
+	i := strings.IndexByte(s, '[')
+	if i < 0 {
+		return &syntax.ParamExp{Param: &syntax.Lit{Value: s}}
+	}
+	name, sub := s[:i], s[i+1:len(s)-1]
+	idx := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}
+	if sub != "@" && sub != "*" && cfg.Env.Get(name).Kind != Associative {
+		idx.Parts = append([]syntax.WordPart{&syntax.Lit{Value: DeferredArithMarker}}, idx.Parts...)
+	}
+	return &syntax.ParamExp{Param: &syntax.Lit{Value: name}, Index: idx}
+}
+
+// indirectTarget is ${!x...} with x's value s as the parameter.
+func indirectTarget(cfg *Config, pe *syntax.ParamExp, s string) *syntax.ParamExp {
+	t := indirectParam(cfg, s)
+	pe2 := *pe
+	pe2.Excl, pe2.Param, pe2.Index = false, t.Param, t.Index
+	return &pe2
+}
+
 func validIndirect(s string) bool {
 	if syntax.ValidName(s) {
 		return true
