@@ -236,8 +236,6 @@ func responseHead(resp *http.Response, hasBody, chunked, keep bool) []byte {
 	return b.Bytes()
 }
 
-var errCut = errors.New("the connection was cut")
-
 // relayHTTP forwards one plain HTTP request whose target (t, addrs) is
 // admitted, after checking its Host, and copies the response back; it
 // says whether the guest's connection may carry another request.

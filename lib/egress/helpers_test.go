@@ -151,7 +151,6 @@ type harness struct {
 	proxy    string
 	dns      string
 	logPath  string
-	ca       *testCA
 	closeOne sync.Once
 }
 

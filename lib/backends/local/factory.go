@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -315,8 +314,6 @@ func (f *Factory) create(ctx context.Context, spec machine.Spec) (*Machine, erro
 	}
 	return f.start(ctx, spec, layout)
 }
-
-var errClosedDuringStart = errors.New("machine start interrupted")
 
 // checkHostWorkdir refuses a workdir inside a read-only directory.
 func (f *Factory) checkHostWorkdir(src machine.HostImage, workdir string) error {

@@ -202,20 +202,6 @@ func (sh *Shell) document(w *syntax.Word) (string, error) {
 	return s, nil
 }
 
-func (sh *Shell) arith(e syntax.ArithmExpr) (int, error) {
-	if err := sh.charge(resources.CostNode); err != nil {
-		return 0, err
-	}
-	cfg := sh.ecfg()
-	sh.cfgDepth++
-	n, err := expand.Arithm(cfg, e)
-	sh.cfgDepth--
-	if err != nil {
-		return 0, sh.expandErr(err)
-	}
-	return n, nil
-}
-
 // arithTop evaluates the expression of ((...)) or let (prefix names it in
 // bash's diagnostics); right is the closing "))".
 func (sh *Shell) arithTop(e syntax.ArithmExpr, right syntax.Pos, prefix string) (int, error) {
