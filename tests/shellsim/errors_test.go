@@ -120,6 +120,61 @@ var errorCases = []struct{ name, src string }{
 	{"lines_in_compound", "for i in 1; do echo \"a\nb\" $((1/0)); done\nif true; then echo \"a\nb\" $((1/0)); fi\nf() { echo \"a\nb\" $((1/0)); }\nf\necho c"},
 	// after a discarded command bash counts lines from that command's line
 	{"lines_after_discard", "echo $((1/0)); echo a \\\nb\necho $LINENO\necho \"a\nb\" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\nf(){\necho $((1/0))\n}\n\nf\necho $LINENO\neval \"echo \\$((1/0))\n\"\necho $LINENO"},
+	// eval and sourced files are reader loops of their own: their lines
+	// count on from a discarded command's line too, and the caller's count
+	// comes back when they return
+	{"lines_after_discard_in_eval_and_source", `echo $((1/0)); echo \
+a
+eval 'echo e1 $LINENO
+echo $((1/0)); echo \
+b
+echo e2 $LINENO
+f(){
+echo f $LINENO
+}'
+echo m $LINENO
+f
+g(){
+eval 'echo $((1/0)); echo \
+c
+echo g2 $LINENO'
+echo g3 $LINENO
+}
+g
+echo m2 $LINENO
+echo 'echo s1 $LINENO
+echo $((1/0)); echo \
+b
+echo s2 $LINENO' > src3
+. ./src3
+echo m3 $LINENO
+h(){ . ./src3; echo h $LINENO; }
+h
+echo m4 $LINENO`},
+	// a function counts its lines (and names its file) as the parser did
+	// where it was defined: before a discard, in eval, in a sourced file
+	{"lines_of_functions_by_definition", `f(){
+echo f $LINENO
+}
+echo $((1/0)); echo \
+a
+f
+echo $LINENO
+printf 'g(){\necho g $LINENO\necho $((1/0))\n}\n' > src2
+. ./src2
+g
+eval 'h(){
+echo h $LINENO
+echo $((2/0))
+}'
+h
+echo $LINENO`},
+	{"lines_sourced_file_discards", `printf 'echo $LINENO\necho $((1/0)); echo a \\\nb\necho $LINENO\necho "a\nb" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\necho ${x!}\necho $LINENO\n' > src1
+. ./src1
+echo main $LINENO
+f() { . ./src1; echo f $LINENO; }
+f
+echo $LINENO`},
 	// command and process substitutions number their lines from the line
 	// of the command they are in
 	{"lines_in_substitutions", "echo $(echo $LINENO\necho $LINENO) $LINENO\necho \"a\nb\" $(echo $LINENO) $LINENO\nx=$(echo $LINENO\necho $LINENO); echo $x\necho `echo $LINENO\necho $LINENO` $LINENO\n( echo $LINENO\necho $LINENO )\ncat <(echo $LINENO\necho $LINENO)\nf() { echo $(echo $LINENO\necho $LINENO); }\nf\necho $(echo $((1/0))\necho $LINENO)\necho $LINENO"},

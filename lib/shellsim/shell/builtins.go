@@ -690,9 +690,11 @@ func biEval(sh *Shell, args []string) int {
 	if sh.curStmt != nil {
 		sh.lineBase += int(sh.curStmt.End().Line()) - 1
 	}
+	u := sh.enterUnit(sh.lineSkew)
 	if f != nil {
 		sh.units(f.Stmts)
 	}
+	sh.leaveUnit(u)
 	if synErr != nil && !sh.exiting {
 		// the commands before a syntax error ran; eval fails with it
 		sh.reportSyntaxError(src, *synErr, sh.errName()+": eval")
@@ -748,9 +750,11 @@ func biSource(sh *Shell, args []string) int {
 	// diagnostics name the sourced file and count its lines
 	oldName, oldBase := sh.name, sh.lineBase
 	sh.name, sh.lineBase = name, 0
+	u := sh.enterUnit(0)
 	if f != nil {
 		sh.units(f.Stmts)
 	}
+	sh.leaveUnit(u)
 	if synErr != nil && !sh.exiting {
 		sh.reportSyntaxError(string(b), *synErr, name)
 	}

@@ -394,7 +394,15 @@ func (sh *Shell) callFunc(name string, body *syntax.Stmt, args []string) {
 	sh.funcNames = append(sh.funcNames, name)
 	oldLoop := sh.loopDepth
 	sh.loopDepth = 0
+	o, hasOrigin := sh.funcOrigin[body]
+	caller := origin{sh.lineBase, sh.lineSkew, sh.name}
+	if hasOrigin {
+		sh.lineBase, sh.lineSkew, sh.name = o.base, o.skew, o.name
+	}
 	sh.stmt(body)
+	if hasOrigin {
+		sh.lineBase, sh.lineSkew, sh.name = caller.base, caller.skew, caller.name
+	}
 	sh.loopDepth = oldLoop
 	top := sh.scopes[len(sh.scopes)-1]
 	for _, v := range top {

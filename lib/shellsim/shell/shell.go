@@ -91,11 +91,15 @@ type Shell struct {
 	// does; the unit loop (script, eval, source, trap) clears it.
 	discarding bool
 	// lineSkew: bash's line counter after a discarded command continues
-	// from that command's line (topLine, the line outside functions),
-	// not from where its parser was; later lines read lower by this
-	lineSkew   int
-	topLine    int
-	unitDepth  int
+	// from that command's line (topLine, the line at the level of the
+	// unit loop, outside the functions it calls), not from where its
+	// parser was; later lines read lower by this
+	lineSkew  int
+	topLine   int
+	unitFuncs int // the function depth of the running unit loop (script, eval, source)
+	// funcOrigin: where each function body was defined, so that its lines
+	// and diagnostics count as bash's parser counted them then
+	funcOrigin map[*syntax.Stmt]origin
 	cmdString  bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
 	execLookup bool // resolve like execvp (default PATH) for System.Exec
 	psubs      []*procSub
@@ -309,9 +313,10 @@ func (sh *Shell) RunFile(f *syntax.File) int {
 // up to the end of the line, or the whole compound command) with status 1,
 // then the next line runs (also under set -e, as in bash).
 func (sh *Shell) units(list []*syntax.Stmt) {
-	sh.unitDepth++
-	defer func() { sh.unitDepth-- }()
-	top := sh.unitDepth == 1 // the script's own reader loop
+	// every reader loop (the script's, eval's and source's, as bash's
+	// parse_and_execute) continues its line count from a discarded
+	// command's line; trap handlers keep theirs
+	top := !sh.inTrap
 	unitEnd := 0
 	skew := func() {
 		if top && unitEnd > 0 {
@@ -343,6 +348,31 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 		skew()
 		sh.endDiscard()
 	}
+}
+
+// origin is the line context a function was defined in: the line base
+// and skew of its text and the name its diagnostics give (bash's
+// BASH_SOURCE of the function).
+type origin struct {
+	base, skew int
+	name       string
+}
+
+// unitCtx is the line state of a unit loop, saved around a nested one.
+type unitCtx struct{ skew, topLine, funcs int }
+
+// enterUnit starts a nested unit loop (eval, source) at the current
+// function depth; skew is its starting line skew.
+func (sh *Shell) enterUnit(skew int) unitCtx {
+	u := unitCtx{sh.lineSkew, sh.topLine, sh.unitFuncs}
+	sh.lineSkew, sh.unitFuncs = skew, len(sh.funcNames)
+	return u
+}
+
+// leaveUnit restores the line state of the enclosing unit loop: bash
+// restores its line counter when eval or source returns.
+func (sh *Shell) leaveUnit(u unitCtx) {
+	sh.lineSkew, sh.topLine, sh.unitFuncs = u.skew, u.topLine, u.funcs
 }
 
 // discard abandons the current input unit.
@@ -431,7 +461,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		sh.lineno = sh.lineBase + int(bashLine(st))
 		if !sh.inTrap {
 			sh.lineno -= sh.lineSkew
-			if len(sh.funcNames) == 0 {
+			if len(sh.funcNames) == sh.unitFuncs {
 				sh.topLine = sh.lineno
 			}
 		}
@@ -541,6 +571,10 @@ func (sh *Shell) command(c syntax.Command) {
 			return
 		}
 		sh.funcs[c.Name.Value] = c.Body
+		if sh.funcOrigin == nil {
+			sh.funcOrigin = map[*syntax.Stmt]origin{}
+		}
+		sh.funcOrigin[c.Body] = origin{sh.lineBase, sh.lineSkew, sh.name}
 		sh.status = 0
 	case *syntax.ArithmCmd:
 		n, err := sh.arithTopAt(c.X, syntax.NewPos(c.Left.Offset()+2, c.Left.Line(), c.Left.Col()+2), c.Right, "((")
@@ -919,6 +953,7 @@ func (sh *Shell) fork() *Shell {
 	c.funcs = maps.Clone(sh.funcs)
 	c.aliases = maps.Clone(sh.aliases)
 	c.expFuncs = maps.Clone(sh.expFuncs)
+	c.funcOrigin = maps.Clone(sh.funcOrigin)
 	c.traps = nil
 	for k, v := range sh.traps {
 		if v == "" { // ignored signals stay ignored
