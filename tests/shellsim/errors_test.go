@@ -212,6 +212,69 @@ echo $LINENO`},
 	{"transform_unknown_declare", "x=1; declare y+=a${x!}; echo b\nf() { local y=${x@Z}; echo in; }; f; echo c"},
 	{"transform_unknown_nounset", "set -u; echo ${x@Z}; echo b"},
 
+	// ${#a[sub]} with a subscript before the start (or of a scalar) fails the
+	// command with the subscript text; under set -u an unset or scalar name
+	// fails it too, without ending the shell
+	{"length_subscript_negative", `a=(1 2)
+echo "${#a[-5]}"; echo st=$? b
+echo ${#a[-2]} ${#a[-1]} ${#a[5]} ${#a[-3]}x
+echo in $LINENO
+x=abc; echo ${#x[-1]} ${#x[0]}; echo ${#x[-2]}
+f(){ echo ${#a[-9]}; echo in; }; f; echo st=$?
+( echo ${#a[-9]}; echo in ); echo st=$?
+y=$(echo ${#a[-9]}; echo in); echo "st=$? $y"
+echo ${#u[-1]}; echo st=$?
+declare -A m=([k]=v); echo ${#m[-1]} ${#m[k]}
+echo $(( ${#a[-7]} + 1 )); echo st=$?
+set -u; echo ${#a[-9]}; echo st=$?
+echo end`},
+	{"length_subscript_nounset", `set -u
+x=abc; echo ${#x[0]}; echo st=$? a
+echo ${#u[0]}; echo st=$? b
+echo ${#u[@]}; echo st=$? c
+echo end`},
+	{"length_subscript_text", `a=(1 2); i=-5
+echo ${#a[i]}; echo st=$?
+echo ${#a[ -5 ]}; echo st=$?
+echo ${#a[$i]}; echo st=$?
+echo ${#a[-5+1]}; echo st=$?
+declare -A m; echo ${#m[]}; echo st=$?
+echo ${#a[]}; echo st=$?
+echo end`},
+	{"scalar_negative_subscript", `x=abc; echo "[${x[-1]}]" st=$?; echo "[${x[1]}]"
+echo ${x[-1]:-d}`},
+
+	// $((...) ...) whose command does not parse is a command substitution that
+	// fails when it runs: the commands before the error run, bash words the
+	// error as "command substitution: line N" and the substitution gives 2
+	{"dparen_cmdsubst_syntax_error", `echo $((1) + (2))
+echo b`},
+	{"dparen_cmdsubst_syntax_forms", `echo a
+
+echo $((1) + (2)) c
+x=$((1) + (2)); echo st=$? "[$x]"
+echo "$((1) fi)"
+echo $((1)
++ (2)) d
+f(){ echo $((1) + (2)); echo in; }; f
+echo $((1) (2)); echo st=$?
+echo $((echo a) (2)); echo st=$?
+echo e`},
+	{"dparen_cmdsubst_syntax_contexts", `eval 'echo $((1) + (2)) e'; echo st=$?
+printf 'echo s\necho $((1) + (2)) t\necho u\n' > sf; . ./sf; echo st=$?
+cat <<E
+h $((1) + (2)) i
+E
+echo "$(echo $((1) + (2)) n)"
+f() {
+  echo $((1) + (2)) f
+}
+echo x
+f
+x=$((echo a; echo b) | tr a-z A-Z); echo "$x"
+echo $((1) + (2) &) z
+echo end`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -371,7 +371,11 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		// line of the command it is in
 		child.lineBase, child.lineSkew = sh.lineno-int(cs.Left.Line()), 0
 	}
-	child.stmts(cs.Stmts)
+	if text, ok := deferredComsub(cs); ok {
+		child.comsubText(text, sh.lineno)
+	} else {
+		child.stmts(cs.Stmts)
+	}
 	st := sh.join(child)
 	out, err := mw.text()
 	if err != nil {
@@ -383,6 +387,31 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		return "", sh.rt.Meter.Err()
 	}
 	return out, nil
+}
+
+// comsubText runs the text of a command substitution that is parsed when
+// it runs ($((1) + (2))): the commands before a syntax error run, then the
+// error is reported as bash does ("NAME: command substitution: line N")
+// with status 2. Its lines count from line, the command's.
+func (sh *Shell) comsubText(text string, line int) {
+	if !sh.inTrap {
+		sh.lineBase = line - 1
+	}
+	f, synErr, err := sh.parseOrPrefix(text, "command substitution")
+	if err != nil {
+		if !sh.exiting {
+			sh.errf("%v", err)
+			sh.status = 2
+		}
+		return
+	}
+	sh.status = 0
+	if f != nil {
+		sh.stmts(f.Stmts)
+	}
+	if synErr != nil && !sh.exiting && !sh.stopped() {
+		sh.reportSyntaxError(text, *synErr, sh.errName()+": command substitution")
+	}
 }
 
 // procSub is a live process substitution: a child process connected to the

@@ -108,6 +108,12 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
 	}
+	if cfg.NoUnset && pe.Length && pe.Index != nil && name != "@" && name != "*" &&
+		(!vr.IsSet() || (vr.Kind != Indexed && vr.Kind != Associative)) {
+		// ShellSim: under set -u, bash's ${#name[sub]} of an unset or
+		// scalar name fails the command without ending the shell
+		return "", fmt.Errorf("%s: unbound variable", name)
+	}
 	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
 		return "", UnsetParameterError{
 			Node:    pe,
@@ -167,6 +173,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if callVarInd {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
+		if errors.Is(err, errNegativeIndex) && pe.Length {
+			// ${#a[-9]} fails the command (bash's array_length_reference
+			// names the subscript text and its bracket)
+			return "", fmt.Errorf("%s: bad array subscript", cfg.subscriptText(pe))
+		}
 		if errors.Is(err, errNegativeIndex) && cfg.Warn != nil {
 			// bash warns and expands to nothing
 			cfg.Warn(name + ": bad array subscript")
@@ -562,6 +573,10 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if n == 0 {
 			return vr.Str, vr.IsSet(), nil
 		}
+		if n < 0 && vr.IsSet() {
+			// ShellSim: bash refuses a negative subscript of a scalar too
+			return "", false, errNegativeIndex
+		}
 	case Indexed:
 		switch nodeLit(idx) {
 		case "*", "@":
@@ -779,6 +794,20 @@ func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
 		text = strconv.Itoa(n)
 	}
 	return fmt.Errorf("%s: substring expression < 0", text)
+}
+
+// subscriptText is the source text of the subscript of ${#name[sub]} and
+// its closing bracket, as bash prints it in a subscript error: the
+// blanks around sub are kept (the bracket ends just before the brace).
+func (cfg *Config) subscriptText(pe *syntax.ParamExp) string {
+	text, _, _ := cfg.arithText(pe.Index, syntax.Pos{}, syntax.Pos{}, textRaw)
+	if open := pe.Param.End().Offset() + 1; pe.Index.Pos().Offset() > open {
+		text = strings.Repeat(" ", int(pe.Index.Pos().Offset()-open)) + text
+	}
+	if end := pe.Index.End().Offset(); pe.Rbrace.IsValid() && pe.Rbrace.Offset() > end+1 {
+		text += strings.Repeat(" ", int(pe.Rbrace.Offset()-end-1))
+	}
+	return text + "]"
 }
 
 // validIndirect reports whether s names a parameter ${!x} may expand: a
