@@ -275,6 +275,95 @@ x=$((echo a; echo b) | tr a-z A-Z); echo "$x"
 echo $((1) + (2) &) z
 echo end`},
 
+	// a backslash-newline in arithmetic is gone from its text (bash removes it
+	// before reading the expression); a syntax error token after newlines is
+	// the token itself, while division by 0 keeps the newlines
+	{"arith_line_continuation", `echo $((1 \
+/0))
+echo $((1\
+/0))
+echo $(( 1 + \
+  2 / 0 ))
+x=$((5 \
+% 0)); echo st=$?
+(( 1 \
+/ 0 ))
+echo $[1 \
+/0]
+let "1 \
+/0"
+echo "$((1 \
+/0))"
+echo $((1 +\
+))
+echo end $LINENO`},
+	{"arith_line_continuation_contexts", `for ((i=0; i<1\
+/0; i++)); do :; done
+x=abc; echo ${x:1\
+/0}
+a=(1 2); echo ${a[1\
+/0]}
+a[1\
+/0]=2
+echo $(( $((1 \
+/0)) ))
+echo $((x=\
+1/0))
+echo $((1 + \
+  2 \
+ / 0))
+echo $(( 2 \
+ +
+ / 0))
+echo end`},
+	{"arith_error_token_after_newline", `echo $(( 2 +
+ / 0))
+echo $(( 2 +
+
+/ 0))
+echo $((2+
+))
+echo $((2+
+  ))
+echo $((1 2
+3))`},
+	{"arith_error_token_newline_kinds", `echo $((
+1/0))
+echo $((1
+/0))
+x=5; echo $(( x %
+  0 ))
+((
+1/0))
+echo $[1
+/0]
+let "1/
+0"; let "1/ 
+ 0"
+echo $((1 +
+2 3))
+echo $((1 /
+0))
+echo $((1 / 
+ 0))
+echo $((1 
+ 2))
+echo c`},
+	{"arith_error_token_newline_forms", `echo $(( 1 ? 2 
+ 3 ))
+echo $(( 1 ? 2 
+ ))
+echo $(( 1 ? 
+ ))
+echo $(( 1 
+ @ ))
+echo $(( 2 ** 
+ -1 ))
+echo $(( 1 + 
+ ( 2 
+ 3 ) ))
+echo c`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

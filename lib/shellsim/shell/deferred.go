@@ -53,7 +53,7 @@ func deferrable(text string) (ok, arith bool) {
 	for _, s := range []string{
 		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
 		"must follow a name", "must be followed by a literal", "must follow an expression",
-		"without matching `(` with `)`",
+		"without matching `(` with `)`", "without matching `[` with `]`",
 	} {
 		if strings.Contains(text, s) {
 			return true, true
@@ -72,18 +72,28 @@ func deferrable(text string) (ok, arith bool) {
 
 // parseDeferring parses src, deferring arithmetic and substitution errors.
 func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
+	f, text, err := sh.parseDeferred(src, name)
+	if err == nil && strings.Contains(text, "\\\n") {
+		continuedArith(f, text)
+	}
+	return f, err
+}
+
+// parseDeferred is parseDeferring; text is the source in the
+// coordinates of the tree's positions.
+func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
 	if err == nil || strings.IndexByte(src, 0) >= 0 {
-		return f, err
+		return f, src, err
 	}
 	var subs []int // the "$(" of each $(( read as a command substitution
 	if re, at, ok := dparenSubst(src); ok {
 		// $((...) ...) is a command substitution of a subshell
 		subs = at
 		if f, err2 := sh.rt.parser().Parse(strings.NewReader(re), name); err2 == nil {
-			return f, nil
+			return f, re, nil
 		} else if sh.charge(int64(len(re))*resources.CostParseByte) != nil {
-			return nil, err
+			return nil, "", err
 		} else {
 			src, err = re, err2
 		}
@@ -101,11 +111,11 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 			blank(work, sp)
 			spans = append(spans, sp)
 			if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-				return nil, err
+				return nil, "", err
 			}
 			if f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name); err == nil {
 				restoreDeferred(f, spans, src)
-				return f, nil
+				return f, src, nil
 			}
 			continue
 		}
@@ -153,17 +163,60 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		spans = append(spans, sp)
 		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-			return nil, err
+			return nil, "", err
 		}
 		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
 		if err == nil {
 			restoreDeferred(f, spans, src)
-			return f, nil
+			return f, src, nil
 		}
 	}
 	// the first error that is not deferred is reported (blanking kept
 	// every position, so it reads as in the source)
-	return nil, err
+	return nil, "", err
+}
+
+// continuedArith gives each $((...)), $[...] and ((...)) whose text holds
+// a line continuation its text without them, evaluated when it runs: bash
+// removes a backslash-newline before it reads the expression, so its
+// error text does not show one (the tree keeps only positions).
+func continuedArith(f *syntax.File, src string) {
+	text := func(lo, hi uint) (string, bool) {
+		if lo > hi || int(hi) > len(src) {
+			return "", false
+		}
+		t := src[lo:hi]
+		return strings.ReplaceAll(t, "\\\n", ""), strings.Contains(t, "\\\n")
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmExp:
+			lo := n.Left.Offset() + 3
+			if n.Bracket {
+				lo = n.Left.Offset() + 2
+			}
+			if t, ok := text(lo, n.Right.Offset()); ok && n.X != nil && !isDeferredWord(n.X) {
+				n.X = deferredWord(t, n.X.Pos(), true)
+				return false
+			}
+		case *syntax.ArithmCmd:
+			if t, ok := text(n.Left.Offset()+2, n.Right.Offset()); ok && n.X != nil && !isDeferredWord(n.X) {
+				n.X = deferredWord(t, n.X.Pos(), true)
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// isDeferredWord reports an operand made by deferredWord.
+func isDeferredWord(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok || len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && l.Value == expand.DeferredArithMarker
 }
 
 // dparenSubst rewrites each $(( whose parentheses do not close with
