@@ -364,6 +364,41 @@ echo $(( 1 +
  3 ) ))
 echo c`},
 
+	// ${name@op} transformations as bash: @Q always quotes (single quotes, $'...' for
+	// what does not print), each element of an array or list; @A, @K, @k and @a
+	// give declare's forms and attributes; declare -n names its target
+	{"transform_quote", `x=z; echo ${x@Q}; x='a b'; echo ${x@Q}; x="it's"; echo ${x@Q}; x=$'a\nb'; echo ${x@Q}; x=; echo "[${x@Q}]"; unset x; echo "[${x@Q}]"
+a=(1 'b c' "d'e"); echo ${a[@]@Q}; echo "${a[*]@Q}"; echo ${a[1]@Q}
+x=y; y=1; echo ${!x@Q}; x='a b'; echo ${x@A}; declare -i n=3; echo ${n@A}; echo ${a[@]@A}
+set -- p 'q r'; echo ${@@Q} ${1@Q}
+x=$'\t\e'; echo ${x@Q}
+x='$HOME'; echo ${x@Q} ${x@E}; x='a\tb'; echo "${x@E}"
+declare -A m=([k]=v [j]='x y'); echo ${m[@]@Q} ${m[@]@K} "${m[@]@k}"`},
+	{"transform_declare_forms", `a=(1 'b c' "d'e" 'f"g$h\i'); declare -A m=([k]=v [j]='x y')
+echo ${a[@]@K}; echo "${a[@]@K}"; printf '<%s>' "${a[@]@k}"; echo; printf '<%s>' "${m[@]@k}"; echo
+echo ${a[@]@A}; echo ${m[@]@A}; echo ${a@A} ${a[1]@A} ${m[k]@A}
+x='q r'; echo ${x@K} ${x@k}; printf '<%s>' "${x@k}"; echo
+declare -rx r=1; echo ${r@A} ${r@a}
+declare -ai ia=(1 2); echo ${ia[@]@A}; echo ${ia@a} ${ia[@]@a}
+unset u; echo "[${u@A}]" "[${u@K}]" "[${u@a}]"
+declare -a e=(); echo "[${e[@]@A}]" "[${e[@]@Q}]" "[${e[@]@K}]"
+set -- p 'q r'; echo ${@@A}; echo ${*@Q}; printf '<%s>' "${@@Q}"; echo
+y=$'\x01z'; echo ${y@Q}; y=$'\xff'; echo ${y@Q}`},
+	{"transform_key_forms", `a=(1 'b c'); declare -A m=([k]=v ['j k']='x y')
+printf '<%s>' "${a[@]@K}"; echo; printf '<%s>' "${m[@]@K}"; echo; printf '<%s>' ${m[@]@K}; echo
+printf '<%s>' "${a[*]@K}"; echo; printf '<%s>' "${a[@]@A}"; echo; printf '<%s>' "${a[*]@Q}"; echo
+printf '<%s>' "${a[@]@a}"; echo; printf '<%s>' "${a[*]@k}"; echo
+x=$'a\tb'; echo ${x@A}; declare -A m2=(['a"b']=1); echo ${m2[@]@A}; echo ${m2[@]@K}`},
+	{"transform_indirect_and_attributes", `x=y; y=1; echo ${!x@Q} "${!x@Q}"; y='a b'; echo ${!x@Q}; unset y; echo "[${!x@Q}]"
+a=(1 2); x='a[1]'; echo ${!x@Q}; x='a[@]'; echo ${!x@Q}
+declare -n r=y; y=2; echo ${r@Q} ${r@a} ${r@A}
+declare -l lo=ABC; echo ${lo@a} ${lo@A}
+f() { local -i k=4; echo ${k@A}; echo "${@@Q}"; }; f 'a b' c
+echo "${a[@]@U}" "${a@Q}" ${#a[@]}
+set -u; echo "${u[@]@Q}" x; echo ${v@Q}; echo end`},
+	{"transform_indirect_quote", `x=y; y=1; echo ${!x@Q}
+z="a b"; x=z; echo ${!x@Q} ${x@Q}`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

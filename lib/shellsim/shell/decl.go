@@ -229,7 +229,17 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			continue
 		}
 		if it.hasVal {
-			if it.as != nil {
+			if it.as != nil && nv.Kind == expand.NameRef && it.as.Array == nil && it.as.Index == nil && !it.as.Append {
+				// declare -n r=y: r names y (the value is not assigned
+				// through the reference)
+				val := ""
+				if it.as.Value != nil {
+					val, err = sh.literal(it.as.Value)
+				}
+				if err == nil {
+					nv.Str, nv.Set = val, true
+				}
+			} else if it.as != nil {
 				as := *it.as
 				if as.Array != nil {
 					kind := expand.Unknown
@@ -349,30 +359,7 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 				continue
 			}
 		}
-		flags := ""
-		switch v.Kind {
-		case expand.Indexed:
-			flags += "a"
-		case expand.Associative:
-			flags += "A"
-		case expand.NameRef:
-			flags += "n"
-		}
-		if v.Integer {
-			flags += "i"
-		}
-		if v.Lower {
-			flags += "l"
-		}
-		if v.Upper {
-			flags += "u"
-		}
-		if v.ReadOnly {
-			flags += "r"
-		}
-		if v.Exported {
-			flags += "x"
-		}
+		flags := varFlags(v)
 		if flags == "" {
 			flags = "-"
 		}
@@ -384,6 +371,35 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 	}
 	sh.write(b.String())
 	return st
+}
+
+// varFlags is a variable's attributes as declare -p lists them.
+func varFlags(v *Var) string {
+	flags := ""
+	switch v.Kind {
+	case expand.Indexed:
+		flags += "a"
+	case expand.Associative:
+		flags += "A"
+	case expand.NameRef:
+		flags += "n"
+	}
+	if v.Integer {
+		flags += "i"
+	}
+	if v.Lower {
+		flags += "l"
+	}
+	if v.Upper {
+		flags += "u"
+	}
+	if v.ReadOnly {
+		flags += "r"
+	}
+	if v.Exported {
+		flags += "x"
+	}
+	return flags
 }
 
 // declValue renders a value the way declare -p does.

@@ -19,6 +19,15 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
 
+// attrsOf is the declare flags of a variable (after namerefs), for
+// ${name@a} and ${name@A}.
+func (sh *Shell) attrsOf(name string) string {
+	if v := sh.lookup(name); v != nil {
+		return varFlags(v)
+	}
+	return ""
+}
+
 // ecfg returns the expansion config; the cached one is reused unless an
 // expansion is already in progress on this shell (hooks can nest).
 func (sh *Shell) ecfg() *expand.Config {
@@ -27,7 +36,7 @@ func (sh *Shell) ecfg() *expand.Config {
 		cfg = sh.cfg
 	} else {
 		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits,
-			Warn: func(msg string) { sh.errf("%s", msg) }}
+			Warn: func(msg string) { sh.errf("%s", msg) }, Attrs: sh.attrsOf}
 		if sh.cfgDepth == 0 {
 			sh.cfg = cfg
 		}

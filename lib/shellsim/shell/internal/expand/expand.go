@@ -97,6 +97,9 @@ type Config struct {
 	// Warn (ShellSim) reports a diagnostic that does not fail the
 	// expansion (a negative subscript before an array's start).
 	Warn func(msg string)
+	// Attrs (ShellSim) returns the declare flags of a variable, for
+	// ${name@a} and ${name@A}; nil uses what Variable holds.
+	Attrs func(name string) string
 	// checkErr is a refusal of Fits, returned by the top-level call.
 	checkErr error
 

@@ -337,39 +337,22 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
+			if (arg == "U" || arg == "L") && !cfg.fits(len(str)) {
+				return "", cfg.checkErr
+			}
+			if indexAllElements {
+				// ShellSim: each element, with bash's quoting
+				keys := elemKeys(vr)
+				if name == "@" || name == "*" {
+					keys = nil
+				}
+				str = join(cfg.transformList(arg, name, vr, keys, elems))
+				break
+			}
 			switch arg {
-			case "Q":
-				str, err = syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					// Is this even possible? If a user runs into this panic,
-					// it's most likely a bug we need to fix.
-					panic(err)
-				}
-			case "E":
-				tail := str
-				var rns []rune
-				for tail != "" {
-					var rn rune
-					rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
-					rns = append(rns, rn)
-				}
-				str = string(rns)
-			case "a":
-				// ${var@a} returns variable attribute flags.
-				// We use orig (before nameref resolve) for the attributes.
-				str = orig.Flags()
-			case "A":
-				// ${var@A} returns a declare statement that recreates the variable.
-				flags := orig.Flags()
-				quoted, err := syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					return "", err
-				}
-				if flags == "" {
-					str = fmt.Sprintf("%s=%s", name, quoted)
-				} else {
-					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
-				}
+			case "Q", "K", "k", "A", "E", "a":
+				// a nameref's are its target's (name is resolved)
+				str = cfg.transformOne(arg, name, vr, str, set)
 			case "P":
 				// TODO: implement prompt expansion (\u, \h, \w, etc.).
 			case "U":
@@ -388,8 +371,6 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					return "", cfg.checkErr
 				}
 				str = strings.ToLower(str)
-			case "K", "k":
-				// TODO: implement, like @A but listing keys for assoc arrays.
 			default:
 				panic(fmt.Sprintf("unexpected @%s param expansion", arg))
 			}
@@ -454,6 +435,15 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			return cfg.caseConvElems(op, arg, elems), nil
+		case syntax.OtherParamOps:
+			// ShellSim: "${a[@]@Q}" and friends, each element
+			name := pe.Param.Value
+			vr := cfg.Env.Get(name)
+			keys := elemKeys(vr)
+			if name == "@" || name == "*" {
+				keys = nil
+			}
+			return cfg.transformList(arg, name, vr, keys, elems), nil
 		}
 	}
 	return elems, nil
