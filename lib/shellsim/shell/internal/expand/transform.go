@@ -13,9 +13,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// QuoteReusable quotes s as bash's ${s@Q}: ” when empty, $'...' when it
+// quoteReusable quotes s as bash's ${s@Q}: two single quotes when empty, $'...' when it
 // holds a character that does not print, else single quotes.
-func QuoteReusable(s string) string {
+func quoteReusable(s string) string {
 	if s == "" {
 		return "''"
 	}
@@ -127,7 +127,7 @@ func (cfg *Config) transformList(op, name string, vr Variable, keys, elems []str
 	case "Q":
 		out := make([]string, len(elems))
 		for i, e := range elems {
-			out[i] = QuoteReusable(e)
+			out[i] = quoteReusable(e)
 		}
 		return out
 	case "K", "k":
@@ -203,18 +203,18 @@ func (cfg *Config) transformOne(op, name string, vr Variable, s string, set bool
 		if !set {
 			return ""
 		}
-		return QuoteReusable(s)
+		return quoteReusable(s)
 	case "A":
 		if !set {
 			return ""
 		}
 		if name == "@" || name == "*" || !syntax.ValidName(name) {
-			return QuoteReusable(s)
+			return quoteReusable(s)
 		}
 		if f := cfg.attrs(name, vr); f != "" {
-			return "declare -" + f + " " + name + "=" + QuoteReusable(s)
+			return "declare -" + f + " " + name + "=" + quoteReusable(s)
 		}
-		return name + "=" + QuoteReusable(s)
+		return name + "=" + quoteReusable(s)
 	case "a":
 		if !vr.IsSet() && vr.Kind != Indexed && vr.Kind != Associative {
 			return ""
