@@ -399,6 +399,36 @@ set -u; echo "${u[@]@Q}" x; echo ${v@Q}; echo end`},
 	{"transform_indirect_quote", `x=y; y=1; echo ${!x@Q}
 z="a b"; x=z; echo ${!x@Q} ${x@Q}`},
 
+	// set -u names what is unbound as bash: a[sub] with its text, $1 for a short
+	// positional; "${a[@]}" of an empty array is no field; a readonly variable
+	// refuses export, readonly and a local shadowing it
+	{"nounset_elements_and_positionals", `set -u
+a=(1); i=3; echo ${a[3]:-d} ${a[3]-e} ok ${#a[3]}
+( echo ${a[i]} ); echo st=$?
+( echo ${a[ 2 ]} ); echo st=$?
+declare -A m; k=x; ( echo ${m[$k]} ); echo st=$?
+( echo ${u[0]} ); echo st=$?
+( echo "${a[3]}" ); echo st=$?
+( set -- a; echo ${2} ); echo st=$?
+( echo ${10} ); echo st=$?
+( echo $3 ); echo st=$?
+( echo "${!zz}" ); echo st=$?
+echo ${a[3]@Q}; echo b`},
+	{"nounset_empty_lists", `set -u
+echo "$@" x
+a=(); printf '<%s>' "${a[@]}" y; echo
+f(){ echo ${2:-d} $1; echo in; }; f
+echo b`},
+	{"readonly_declaration_builtins", `readonly r=1
+export r=2; echo st=$?
+readonly r=3; echo st=$?
+declare r=4; echo st=$?
+typeset r=4; echo st=$?
+f(){ local r=2; echo in $r st=$?; local r; echo in2 $r; declare r=3; echo in3 $r; }; f; echo st=$?
+export r; echo st=$?
+declare -x r; echo st=$?
+echo end $r`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -164,8 +164,14 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		} else {
 			cur = sh.lookup(name)
 		}
-		if cur != nil && cur.ReadOnly && (it.hasVal || f.unset['r']) {
-			sh.errf("%s: %s: readonly variable", variant, name)
+		if cur != nil && cur.ReadOnly && (it.hasVal || f.unset['r']) || local && cur == nil && isReadonly(sh.lookup(name)) {
+			// bash refuses a local that would shadow a readonly
+			// variable; export and readonly name no builtin
+			if variant == "export" || variant == "readonly" {
+				sh.errf("%s: readonly variable", name)
+			} else {
+				sh.errf("%s: %s: readonly variable", variant, name)
+			}
 			st = 1
 			continue
 		}
@@ -372,6 +378,8 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 	sh.write(b.String())
 	return st
 }
+
+func isReadonly(v *Var) bool { return v != nil && v.ReadOnly }
 
 // varFlags is a variable's attributes as declare -p lists them.
 func varFlags(v *Var) string {

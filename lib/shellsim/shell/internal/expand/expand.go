@@ -961,6 +961,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if elems == nil {
+			elems = []string{} // no fields (nil would mean "not a list")
+		}
 		if star {
 			return []string{cfg.ifsJoin(elems)}, nil
 		}

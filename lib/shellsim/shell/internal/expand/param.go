@@ -114,11 +114,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		// scalar name fails the command without ending the shell
 		return "", fmt.Errorf("%s: unbound variable", name)
 	}
-	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
-		return "", UnsetParameterError{
-			Node:    pe,
-			Message: "unbound variable",
-		}
+	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !(pe.Excl && pe.Names == 0 && pe.Index == nil) {
+		// (${!x} of an unset x is an invalid indirect expansion instead)
+		return "", cfg.unbound(pe)
 	}
 
 	var sliceOffset, sliceLen int
@@ -185,6 +183,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		if err != nil {
 			return "", err
+		}
+		if cfg.NoUnset && !set && pe.Index != nil && !pe.Length && !pe.Excl && !overridingUnset(pe) {
+			// ShellSim: an element that does not exist is unbound
+			return "", cfg.unbound(pe)
 		}
 	}
 	if !indexAllElements {
@@ -786,6 +788,19 @@ func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
 	return fmt.Errorf("%s: substring expression < 0", text)
 }
 
+// unbound is set -u's error for pe, naming it as bash does: a[sub] with
+// the subscript's text, $1 for a short positional parameter.
+func (cfg *Config) unbound(pe *syntax.ParamExp) error {
+	name := pe.Param.Value
+	switch lit := nodeLit(pe.Index); {
+	case pe.Index != nil && lit != "@" && lit != "*" && name != "@" && name != "*":
+		name += "[" + cfg.subscriptText(pe)
+	case pe.Short && name != "" && strings.Trim(name, "0123456789") == "":
+		name = "$" + name
+	}
+	return UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"}
+}
+
 // subscriptText is the source text of the subscript of ${#name[sub]} and
 // its closing bracket, as bash prints it in a subscript error: the
 // blanks around sub are kept (the bracket ends just before the brace).
@@ -794,7 +809,7 @@ func (cfg *Config) subscriptText(pe *syntax.ParamExp) string {
 	if open := pe.Param.End().Offset() + 1; pe.Index.Pos().Offset() > open {
 		text = strings.Repeat(" ", int(pe.Index.Pos().Offset()-open)) + text
 	}
-	if end := pe.Index.End().Offset(); pe.Rbrace.IsValid() && pe.Rbrace.Offset() > end+1 {
+	if end := pe.Index.End().Offset(); pe.Rbrace.IsValid() && pe.Rbrace.Offset() > end+1 && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil {
 		text += strings.Repeat(" ", int(pe.Rbrace.Offset()-end-1))
 	}
 	return text + "]"
