@@ -88,7 +88,9 @@ func TestEvalReportPythonGitMake(t *testing.T) {
 	}
 	var rep struct {
 		Outcome struct {
-			Usage        struct{ MemoryPeak int64 `json:"memory_peak"` }
+			Usage struct {
+				MemoryPeak int64 `json:"memory_peak"`
+			}
 			CommandUsage []struct {
 				Command string
 				CPU     int64
