@@ -429,6 +429,32 @@ export r; echo st=$?
 declare -x r; echo st=$?
 echo end $r`},
 
+	// unset of an element before an array's start, of a scalar's element, of a
+	// readonly array; declare converting between indexed and associative;
+	// readonly functions: bash's words and statuses
+	{"unset_element_errors", `a=(1 2); unset 'a[5]'; echo st=$?; unset 'a[-9]'; echo st=$?; unset 'a[-1]'; echo ${a[@]} st=$?
+x=5; unset 'x[-1]'; echo st=$? $x
+unset 'u[-1]'; echo st=$?
+declare -A m=([k]=1); unset 'm[-1]'; echo st=$?
+echo b`},
+	{"unset_element_forms", `x=5; unset "x[0]"; echo st=$? "[${x-unset}]"
+x=5; unset "x[1]"; echo st=$? "[${x-unset}]"
+a=(1); unset "a[ -3 ]"; echo st=$?
+a=(1); unset "a[1/0]"; echo st=$?
+echo next
+readonly -a ra=(1 2); unset "ra[0]"; echo st=$? ${ra[@]}`},
+	{"declare_array_conversion", `x=5; x[1]=2; declare -A x; echo st=$? ${x[@]}
+declare -A m=([k]=v); declare -a m; echo st=$? ${m[@]}
+declare -a m2=(1); declare -A m2=([a]=b); echo st=$? ${m2[@]}
+f(){ local -A x; echo in st=$?; }; f
+echo b`},
+	{"readonly_functions", `f(){ echo f1; }; readonly -f f; f(){ echo x; }; echo st=$?; f
+unset -f f; echo st=$?; f
+( f(){ :; }; echo sub st=$? )
+g(){ :; }; declare -rf g; g(){ :; }; echo st=$?
+readonly -f nosuch; echo st=$?
+echo b`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

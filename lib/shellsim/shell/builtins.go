@@ -628,6 +628,11 @@ func biUnset(sh *Shell, args []string) int {
 			continue
 		}
 		if mode == 'f' {
+			if sh.roFuncs[a] {
+				sh.bierr("unset", "%s: cannot unset: readonly function", a)
+				st = 1
+				continue
+			}
 			delete(sh.funcs, a)
 			continue
 		}
@@ -635,6 +640,11 @@ func biUnset(sh *Shell, args []string) int {
 			name, key := a[:i], a[i+1:len(a)-1]
 			v := sh.lookup(sh.resolveRef(name))
 			if v == nil {
+				continue
+			}
+			if v.ReadOnly {
+				sh.bierr("unset", "%s: cannot unset: readonly variable", name)
+				st = 1
 				continue
 			}
 			nv := cloneVar(v)
@@ -645,13 +655,35 @@ func biUnset(sh *Shell, args []string) int {
 				continue
 			} else {
 				n, err := sh.arithString(key)
+				var ae expand.ArithError
+				if errors.As(err, &ae) {
+					// an arithmetic error in a subscript abandons the line
+					// (bash -c exits), as in bash
+					ae.Subscript = true
+					sh.wordError(ae)
+					return 1
+				}
 				if err != nil {
 					sh.bierr("unset", "%s: bad array subscript", a)
 					st = 1
 					continue
 				}
+				if nv.Kind != expand.Indexed {
+					// a scalar is element 0 of itself
+					if n != 0 {
+						sh.bierr("unset", "%s: not an array variable", name)
+						st = 1
+					} else {
+						sh.unsetVar(name)
+					}
+					continue
+				}
 				if n < 0 {
-					n = maxIndex(nv) + 1 + n
+					if n = maxIndex(nv) + 1 + n; n < 0 {
+						sh.bierr("unset", "[%s]: bad array subscript", key)
+						st = 1
+						continue
+					}
 				}
 				indexUnset(nv, n)
 			}

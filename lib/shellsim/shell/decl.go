@@ -111,6 +111,24 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			return 2
 		}
 	}
+	if f.funcs && (variant == "readonly" || f.set['r']) && len(items) > 0 {
+		// readonly -f: the function cannot be redefined or unset.
+		// Copy on write: shell copies may share the map.
+		sh.roFuncs = maps.Clone(sh.roFuncs)
+		st := 0
+		for _, it := range items {
+			if _, ok := sh.funcs[it.name]; !ok {
+				sh.errf("%s: %s: not a function", variant, it.name)
+				st = 1
+				continue
+			}
+			if sh.roFuncs == nil {
+				sh.roFuncs = map[string]bool{}
+			}
+			sh.roFuncs[it.name] = true
+		}
+		return st
+	}
 	if f.funcs && (f.set['x'] || f.unset['x']) && len(items) > 0 {
 		// export -f / declare -fx: functions reach child bash processes.
 		// Copy on write: shell copies may share the map.
@@ -183,6 +201,21 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			if local && !sh.opts.allexport {
 				// a new local shadows an outer variable, unset until assigned
 			}
+		}
+		if cur != nil && (f.set['A'] && cur.Kind == expand.Indexed || f.set['a'] && cur.Kind == expand.Associative) {
+			from, to := "indexed", "associative"
+			if cur.Kind == expand.Associative {
+				from, to = to, from
+			}
+			if it.as != nil && it.as.Array != nil {
+				// with a compound value bash abandons the line
+				sh.errf("%s: cannot convert %s to %s array", name, from, to)
+				sh.discard()
+				return 1
+			}
+			sh.errf("%s: %s: cannot convert %s to %s array", variant, name, from, to)
+			st = 1
+			continue
 		}
 		switch {
 		case f.set['A']:

@@ -104,6 +104,7 @@ type Shell struct {
 	execLookup bool // resolve like execvp (default PATH) for System.Exec
 	psubs      []*procSub
 	expFuncs   map[string]bool // export -f
+	roFuncs    map[string]bool // readonly -f (copy on write)
 	readDirFn  func(string) ([]fs.DirEntry, error)
 }
 
@@ -568,6 +569,11 @@ func (sh *Shell) command(c syntax.Command) {
 		if c.Name == nil || c.Body == nil {
 			sh.errf("syntax error near unexpected token `('")
 			sh.status = 2
+			return
+		}
+		if sh.roFuncs[c.Name.Value] {
+			sh.errf("%s: readonly function", c.Name.Value)
+			sh.status = 1
 			return
 		}
 		sh.funcs[c.Name.Value] = c.Body
