@@ -455,6 +455,32 @@ g(){ :; }; declare -rf g; g(){ :; }; echo st=$?
 readonly -f nosuch; echo st=$?
 echo b`},
 
+	// a fatal expansion error in a simple command of a pipeline or in the
+	// background exits as the shell itself (bash -c: 127), in ( ), { } or $( )
+	// with 1; under set -e bash -c exits 1; a[@] in arithmetic warns and reads
+	// 0; shift counts are taken modulo 64
+	{"fatal_in_pipeline_stages", `echo ${u:?} | cat; echo ${PIPESTATUS[*]}
+( echo ${u:?} ); echo $?
+{ echo ${u:?}; } | cat; echo ${PIPESTATUS[*]}
+( echo ${u:?} ) | cat; echo ${PIPESTATUS[*]}
+x=$(echo ${u:?}); echo $?
+echo ${u:?} & wait $!; echo $?
+declare y=${u:?} | cat; echo ${PIPESTATUS[*]}
+[[ ${u:?} ]] | cat; echo ${PIPESTATUS[*]}
+f(){ :; } ; echo ${u:?} | f; echo ${PIPESTATUS[*]}
+( echo ${u:?} | cat; echo ${PIPESTATUS[*]} )
+set -u; echo $u | cat; echo ${PIPESTATUS[*]}`},
+	{"fatal_errexit_qmark", `set -e; echo ${x:?}`},
+	{"fatal_errexit_nounset", `set -e; set -u; f(){ echo $x; }; f`},
+	{"fatal_errexit_transform", `set -e; x=1; echo ${x@Z}
+echo b`},
+	{"arith_whole_array", `a=(1 2); echo $(( a[@] )); echo st=$? b
+echo $(( a[*] + 1 )); (( a[@] )); echo st=$?
+let x=a[@]; echo $x`},
+	{"arith_shift_modulo", `echo $((1<<64)) $((1<<65)) $((1<<-1)) $((-8>>65)) $((8>>-62))
+x=1; ((x<<=66)); echo $x; y=256; ((y>>=-60)); echo $y
+z=1; echo $(( z << 64 )) $(( $z << 65 ))`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

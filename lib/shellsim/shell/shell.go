@@ -672,8 +672,9 @@ func (sh *Shell) exprError(err error) {
 			sh.errf("%s", ue.Error())
 		}
 		// A non-interactive shell exits on ${x:?} and set -u errors: bash
-		// -c exits 127, bash FILE, bash < FILE and subshells exit 1.
-		if sh.cmdString && !sh.subshell {
+		// -c exits 127 (1 under set -e), bash FILE, bash < FILE and
+		// subshells exit 1.
+		if sh.cmdString && !sh.subshell && !sh.opts.errexit {
 			sh.exit(127)
 		} else {
 			sh.exit(1)
@@ -1106,6 +1107,11 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 				child.fds[2] = &fdesc{w: w}
 			}
 		}
+		if simpleCommand(st) {
+			// bash forks a simple command of a pipeline as the shell
+			// itself (a fatal expansion error in bash -c exits 127)
+			child.subshell = sh.subshell
+		}
 		inR, i, st := prevR, i, st
 		tasks = append(tasks, sh.rt.Sched.Spawn(func(t *sched.Task) {
 			child.task = t
@@ -1164,6 +1170,16 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	sh.status = st
 }
 
+// simpleCommand reports a statement bash runs as a simple command (not
+// a compound one: ( ), { }, [[ ]], (( )), loops).
+func simpleCommand(st *syntax.Stmt) bool {
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+		return true
+	}
+	return false
+}
+
 // job is a background job.
 type job struct {
 	id     int
@@ -1181,6 +1197,9 @@ func (sh *Shell) background(st *syntax.Stmt) {
 	}
 	if child.fds[0] == nil || child.fds[0].r == sh.stdin() {
 		child.fds[0] = &fdesc{r: strings.NewReader("")}
+	}
+	if simpleCommand(st) {
+		child.subshell = sh.subshell // as in a pipeline
 	}
 	child.pgid = child.pid
 	if p, ok := sh.rt.Sched.Proc(child.pid); ok {

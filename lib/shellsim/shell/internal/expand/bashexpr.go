@@ -693,6 +693,11 @@ func (st *exprState) load(name, sub string, hasSub bool) int64 {
 		return 0
 	}
 	var s string
+	if t := strings.TrimSpace(sub); hasSub && (t == "@" || t == "*") && st.cfg.Warn != nil {
+		// bash warns and reads 0
+		st.cfg.Warn(name + "[" + sub + "]: bad array subscript")
+		return 0
+	}
 	if hasSub {
 		w, err := st.elemWord(name, sub)
 		if err != nil {
