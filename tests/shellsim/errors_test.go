@@ -481,6 +481,48 @@ let x=a[@]; echo $x`},
 x=1; ((x<<=66)); echo $x; y=256; ((y>>=-60)); echo $y
 z=1; echo $(( z << 64 )) $(( $z << 65 ))`},
 
+	// in a subshell an error abandoning the line ends the subshell even in eval,
+	// source or a trap; trap handlers defer their arithmetic and ${...} errors;
+	// a list slice's arithmetic error names it name[@]; the ERR trap runs in
+	// functions and subshells only under set -E; $- lists the flags as bash
+	{"discard_in_subshell_eval_source", `x=$(eval "echo \$((1/0))"; echo after); echo "[$x] $?"
+( eval "echo \$((1/0))"; echo after ); echo $?
+eval "echo \$((1/0))" | cat; echo after ${PIPESTATUS[*]}
+{ eval "echo \$((1/0))"; echo in; } | cat; echo ${PIPESTATUS[*]}
+f(){ eval "echo \$((1/0))"; echo inf; }; (f; echo sub); echo $?
+(trap "echo \$((1/0)); echo t2" EXIT; echo a); echo $?
+printf "echo \$((1/0))\necho in\n" > s1; ( . ./s1; echo sub ); echo st=$?
+echo end`},
+	{"trap_handler_deferred_errors", `trap "echo t \${x!}; echo t2" EXIT
+trap 'echo u $((1 +)); echo u2' USR1
+kill -USR1 $$; echo st=$?
+echo a`},
+	{"list_slice_arith_errors", `x=(1 2); echo ${x[@]:1/0}; echo b
+set -- a b; echo ${@:1/0}; echo b
+echo "${x[*]:1:1/0}" c; echo d
+y=${x[@]:2/0}; echo st=$? f
+echo ${x[@]:1:1} ${@:2} "${x[@]: -1}"
+echo end`},
+	{"err_trap_errtrace", `trap 'echo err $LINENO' ERR
+echo a
+false
+f(){
+  false
+  echo in f
+}
+f
+( false; echo sub )
+x=$(false; echo cs)
+set -E
+f
+( false; echo sub2 )
+echo $- | tr -d hB
+set +E
+f`},
+	{"dollar_dash_flags", `set -eEuxaC; echo $-
+set +xeuaC
+echo $-`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -431,13 +431,15 @@ func (sh *Shell) optPtr(name string) *bool {
 		return &sh.opts.allexport
 	case "verbose":
 		return &sh.opts.verbose
+	case "errtrace":
+		return &sh.opts.errtrace
 	}
 	return nil
 }
 
 func (sh *Shell) setOption(name string, on bool) bool {
 	switch name {
-	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "functrace", "errtrace", "keyword", "onecmd", "nolog":
+	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "functrace", "keyword", "onecmd", "nolog":
 		return true
 	}
 	p := sh.optPtr(name)
@@ -451,8 +453,11 @@ func (sh *Shell) setOption(name string, on bool) bool {
 var flagOpts = map[rune]string{'e': "errexit", 'u': "nounset", 'x': "xtrace", 'f': "noglob", 'C': "noclobber", 'a': "allexport", 'v': "verbose"}
 
 func (sh *Shell) setFlag(f rune, on bool) bool {
+	if f == 'E' {
+		return sh.setOption("errtrace", on)
+	}
 	switch f {
-	case 'h', 'B', 'm', 'H', 'P', 'T', 'E', 'b', 'k', 'n', 'p', 't':
+	case 'h', 'B', 'm', 'H', 'P', 'T', 'b', 'k', 'n', 'p', 't':
 		return true
 	}
 	name, ok := flagOpts[f]
@@ -463,14 +468,18 @@ func (sh *Shell) setFlag(f rune, on bool) bool {
 }
 
 func (sh *Shell) optFlags() string {
+	// in bash's order; h and B are always on
 	var b strings.Builder
-	for _, f := range "aefuvxC" {
-		if p := sh.optPtr(flagOpts[f]); p != nil && *p {
+	for _, f := range "aefhuvxBCE" {
+		name := flagOpts[f]
+		if f == 'E' {
+			name = "errtrace"
+		}
+		if p := sh.optPtr(name); f == 'h' || f == 'B' || p != nil && *p {
 			b.WriteRune(f)
 		}
 	}
-	b.WriteString("hB")
-	return b.String()
+	return b.String() + sh.modeFlag
 }
 
 func biSet(sh *Shell, args []string) int {

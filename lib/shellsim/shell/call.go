@@ -845,13 +845,13 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		}
 		c.name = c.arg0
 		c.params = rest
-		c.cmdString = true
+		c.cmdString, c.modeFlag = true, "c"
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(src, "", noexec) }))
 	}
 	if len(rest) == 0 || readStdin {
 		b, _ := io.ReadAll(readerOf(fds))
 		c.fds[0] = &fdesc{r: strings.NewReader("")}
-		c.arg0 = args[0]
+		c.arg0, c.modeFlag = args[0], "s"
 		c.params = rest
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), "", noexec) }))
 	}

@@ -22,6 +22,7 @@ import (
 
 type options struct {
 	errexit, nounset, xtrace, pipefail, noglob, noclobber, allexport, verbose bool
+	errtrace                                                                  bool // set -E: functions and subshells run the ERR trap
 	nullglob, dotglob, extglob, globstar, nocaseglob, failglob                bool
 }
 
@@ -105,6 +106,7 @@ type Shell struct {
 	psubs      []*procSub
 	expFuncs   map[string]bool // export -f
 	roFuncs    map[string]bool // readonly -f (copy on write)
+	modeFlag   string          // $-'s last flag: c for bash -c, s for a script on stdin
 	readDirFn  func(string) ([]fs.DirEntry, error)
 }
 
@@ -326,6 +328,11 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 		unitEnd = 0
 	}
 	for i, st := range list {
+		if sh.discarding && sh.subshell {
+			// in a subshell bash's jump to top level ends the subshell
+			// (eval, source and traps do not catch it)
+			return
+		}
 		if sh.discarding {
 			if unitEnd == 0 {
 				unitEnd = int(list[i-1].End().Line())
@@ -342,7 +349,7 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 		}
 		sh.stmt(st)
 	}
-	if sh.discarding {
+	if sh.discarding && !sh.subshell {
 		if unitEnd == 0 && len(list) > 0 {
 			unitEnd = int(list[len(list)-1].End().Line())
 		}
@@ -525,7 +532,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 			sh.status = 0
 		}
 	} else if sh.status != 0 && !sh.stopped() && errexitEligible(st.Cmd) && sh.inCond == 0 {
-		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap {
+		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap && (len(sh.funcNames) == 0 || sh.opts.errtrace) {
 			sh.runTrap(t, false)
 		}
 		if sh.opts.errexit {
@@ -963,7 +970,7 @@ func (sh *Shell) fork() *Shell {
 	c.funcOrigin = maps.Clone(sh.funcOrigin)
 	c.traps = nil
 	for k, v := range sh.traps {
-		if v == "" { // ignored signals stay ignored
+		if v == "" || k == "ERR" && sh.opts.errtrace { // ignored signals stay ignored; set -E keeps ERR
 			if c.traps == nil {
 				c.traps = map[string]string{}
 			}
@@ -1054,7 +1061,8 @@ func (sh *Shell) runTrap(src string, ownLines bool) {
 	err := command.CheckSyntaxNest(src)
 	var f *syntax.File
 	if err == nil {
-		f, err = sh.rt.parser().Parse(strings.NewReader(src), "trap")
+		// errors in arithmetic and ${...} show when the handler runs
+		f, err = sh.parseDeferring(src, "trap")
 	}
 	if err == nil {
 		sh.units(f.Stmts)

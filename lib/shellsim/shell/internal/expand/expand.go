@@ -1001,10 +1001,22 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		}
 		return n
 	}
+	// ShellSim: an arithmetic error fails the expansion (checkErr), named
+	// as bash names the list: @ or name[@]
+	what := pe.Param.Value
+	if !positional {
+		what += "[" + nodeLit(pe.Index) + "]"
+	}
+	fail := func(err error) []string {
+		if cfg.checkErr == nil {
+			cfg.checkErr = err
+		}
+		return nil
+	}
 	if pe.Slice.Offset != nil {
-		offset, err := Arithm(cfg, pe.Slice.Offset)
+		offset, err := cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, what)
 		if err != nil {
-			return elems
+			return fail(err)
 		}
 		if len(indexes) > 0 {
 			// Sparse arrays slice by index: a negative offset counts
@@ -1023,9 +1035,9 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		}
 	}
 	if pe.Slice.Length != nil {
-		length, err := Arithm(cfg, pe.Slice.Length)
+		length, err := cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, what)
 		if err != nil {
-			return elems
+			return fail(err)
 		}
 		if length < 0 {
 			// ShellSim: bash refuses a negative length for lists; the

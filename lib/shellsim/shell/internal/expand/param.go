@@ -122,14 +122,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	var sliceOffset, sliceLen int
 	if pe.Slice != nil {
 		var err error
+		what := name // bash names a list name[@] in its errors
+		if l := nodeLit(index); (l == "@" || l == "*") && name != "@" && name != "*" {
+			what += "[" + l + "]"
+		}
 		if pe.Slice.Offset != nil {
-			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, name)
+			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, what)
 			if err != nil {
 				return "", err
 			}
 		}
 		if pe.Slice.Length != nil {
-			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, name)
+			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, what)
 			if err != nil {
 				return "", err
 			}
