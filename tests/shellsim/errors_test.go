@@ -523,6 +523,23 @@ f`},
 set +xeuaC
 echo $-`},
 
+	// builtin errors as bash: exit with too many arguments still exits (1);
+	// break/continue 0 leave every loop, a non-numeric count exits 128;
+	// invalid identifiers for printf -v and read; usage lines have no prefix
+	{"loop_count_errors", `for i in 1 2; do for j in 1 2; do break 0; echo in; done; echo out; done; echo st=$?
+for i in 1 2; do continue 0; echo in; done; echo st=$?
+for i in 1; do break -1; echo in; done; echo st=$?
+while :; do until false; do break 0; done; echo no; done; echo st=$?
+f(){ exit 3 4; echo in; }; (f; echo no); echo st=$?
+(exit 5 6; echo in); echo st=$?
+for i in 1; do break a; echo in; done; echo st=$?`},
+	{"exit_too_many_arguments", `exit 1 2; echo st=$?`},
+	{"builtin_identifier_and_usage_errors", `printf -v 1x hi; echo st=$?; printf -v 'a[1]' hi; echo st=$? ${a[1]}
+read -a 1x <<< hi; echo st=$?; read 2y z <<< hi; echo st=$?
+printf; echo st=$?
+getopts; echo st=$?
+echo b`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -331,7 +331,9 @@ func parseStatus(sh *Shell, name string, args []string) (int, bool) {
 func biExit(sh *Shell, args []string) int {
 	n, _ := parseStatus(sh, "exit", args)
 	if len(args) > 2 {
+		// bash still exits, with status 1
 		sh.bierr("exit", "too many arguments")
+		sh.exit(1)
 		return 1
 	}
 	sh.exit(n)
@@ -359,9 +361,17 @@ func loopArg(sh *Shell, args []string) (int, bool) {
 	}
 	n := 1
 	if len(args) > 1 {
-		v, err := strconv.Atoi(args[1])
-		if err != nil || v < 1 {
+		v, err := strconv.Atoi(strings.TrimSpace(args[1]))
+		if err != nil {
+			// bash gives up with status 128
+			sh.bierr(args[0], "%s: numeric argument required", args[1])
+			sh.exit(128)
+			return 128, false
+		}
+		if v < 1 {
+			// bash leaves every loop
 			sh.bierr(args[0], "%s: loop count out of range", args[1])
+			sh.brk = sh.loopDepth
 			return 1, false
 		}
 		n = v
