@@ -540,6 +540,12 @@ printf; echo st=$?
 getopts; echo st=$?
 echo b`},
 
+	// shift, pushd and unset errors in bash's words
+	{"shift_pushd_unset_errors", `shift -1; echo st=$?; shift a; echo st=$?
+pushd /nonexist; echo st=$?; popd; echo st=$?
+unset -f; echo st=$?; unset -x a; echo st=$?; unset -vq a; echo st=$?
+echo b`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -234,7 +234,7 @@ func biCd(sh *Shell, args []string) int {
 				physical = false
 			case 'e', '@':
 			default:
-				sh.bierr("cd", "%s: invalid option", args[i])
+				sh.bierr(args[0], "%s: invalid option", args[i])
 				fmt.Fprintln(sh.stderr(), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
 				return 2
 			}
@@ -242,7 +242,7 @@ func biCd(sh *Shell, args []string) int {
 	}
 	rest := args[i:]
 	if len(rest) > 1 {
-		sh.bierr("cd", "too many arguments")
+		sh.bierr(args[0], "too many arguments")
 		return 1
 	}
 	var target string
@@ -250,7 +250,7 @@ func biCd(sh *Shell, args []string) int {
 	if len(rest) == 0 {
 		h, ok := sh.getVar("HOME")
 		if !ok {
-			sh.bierr("cd", "HOME not set")
+			sh.bierr(args[0], "HOME not set")
 			return 1
 		}
 		target = h
@@ -259,7 +259,7 @@ func biCd(sh *Shell, args []string) int {
 		if target == "-" {
 			o, ok := sh.getVar("OLDPWD")
 			if !ok || o == "" {
-				sh.bierr("cd", "OLDPWD not set")
+				sh.bierr(args[0], "OLDPWD not set")
 				return 1
 			}
 			target, printDir = o, true
@@ -271,11 +271,11 @@ func biCd(sh *Shell, args []string) int {
 	p := command.Join(sh.dir, target)
 	fi, err := sh.rt.FS.Stat(p)
 	if err != nil {
-		sh.bierr("cd", "%s: %s", target, command.Message(err))
+		sh.bierr(args[0], "%s: %s", target, command.Message(err))
 		return 1
 	}
 	if !fi.IsDir() {
-		sh.bierr("cd", "%s: Not a directory", target)
+		sh.bierr(args[0], "%s: Not a directory", target)
 		return 1
 	}
 	if physical {
@@ -401,8 +401,12 @@ func biShift(sh *Shell, args []string) int {
 	n := 1
 	if len(args) > 1 {
 		v, err := strconv.Atoi(args[1])
-		if err != nil || v < 0 {
+		if err != nil {
 			sh.bierr("shift", "%s: numeric argument required", args[1])
+			return 1
+		}
+		if v < 0 {
+			sh.bierr("shift", "%s: shift count out of range", args[1])
 			return 1
 		}
 		n = v
@@ -645,6 +649,11 @@ func biUnset(sh *Shell, args []string) int {
 			continue
 		case "-n":
 			continue
+		}
+		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "fvn") != "" {
+			sh.bierr("unset", "-%c: invalid option", a[1+strings.IndexFunc(a[1:], func(r rune) bool { return !strings.ContainsRune("fvn", r) })])
+			fmt.Fprintln(sh.stderr(), "unset: usage: unset [-f] [-v] [-n] [name ...]")
+			return 2
 		}
 		if mode == 'f' {
 			if sh.roFuncs[a] {
@@ -1758,13 +1767,13 @@ func biPushd(sh *Shell, args []string) int {
 		}
 		top := sh.dirs[0]
 		sh.dirs[0] = sh.dir
-		if st := biCd(sh, []string{"cd", top}); st != 0 {
+		if st := biCd(sh, []string{args[0], top}); st != 0 {
 			return st
 		}
 		return biDirs(sh, []string{"dirs"})
 	}
 	old := sh.dir
-	if st := biCd(sh, []string{"cd", args[1]}); st != 0 {
+	if st := biCd(sh, []string{args[0], args[1]}); st != 0 {
 		return st
 	}
 	sh.dirs = append([]string{old}, sh.dirs...)
@@ -1778,7 +1787,7 @@ func biPopd(sh *Shell, args []string) int {
 	}
 	top := sh.dirs[0]
 	sh.dirs = sh.dirs[1:]
-	if st := biCd(sh, []string{"cd", top}); st != 0 {
+	if st := biCd(sh, []string{args[0], top}); st != 0 {
 		return st
 	}
 	return biDirs(sh, []string{"dirs"})
