@@ -546,6 +546,32 @@ pushd /nonexist; echo st=$?; popd; echo st=$?
 unset -f; echo st=$?; unset -x a; echo st=$?; unset -vq a; echo st=$?
 echo b`},
 
+	// the call stack: FUNCNAME, BASH_SOURCE and BASH_LINENO through functions,
+	// sourced files, eval, subshells and substitutions, in every mode
+	{"call_stack_variables", `cat > lib <<'EOF'
+echo "S[${BASH_SOURCE[*]}] F[${FUNCNAME[*]}] L[${BASH_LINENO[*]}]"
+h(){ echo "hS[${BASH_SOURCE[*]}] F[${FUNCNAME[*]}] L[${BASH_LINENO[*]}]"; }
+h
+EOF
+echo "S[${BASH_SOURCE[*]}] F[${FUNCNAME[*]}] L[${BASH_LINENO[*]}]"
+. ./lib
+f(){
+ . ./lib
+ h
+}
+f
+eval "h"
+( h )
+echo "$(h)"`},
+	{"call_stack_functions", `echo "[${BASH_SOURCE[@]}] [${FUNCNAME[@]}]"
+f(){ echo "[${BASH_SOURCE[@]}] [${FUNCNAME[@]}] [${BASH_LINENO[@]}]"; }
+f
+printf "g(){ echo \"[\${BASH_SOURCE[@]}] [\${FUNCNAME[@]}]\"; }\necho \"s[\${BASH_SOURCE[@]}]\"\n" > lib
+. ./lib
+g`},
+	{"call_stack_nounset", `set -u; echo ${BASH_ARGV[0]-none} $BASH_SOURCE; echo b
+f(){ echo ${FUNCNAME[0]} ${BASH_SOURCE[0]} ${BASH_LINENO[0]}; }; f`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -809,6 +809,7 @@ func biSource(sh *Shell, args []string) int {
 	sh.status = 0
 	// diagnostics name the sourced file and count its lines
 	oldName, oldBase := sh.name, sh.lineBase
+	sh.frames = append(sh.frames, frame{"source", name, sh.lineno})
 	sh.name, sh.lineBase = name, 0
 	u := sh.enterUnit(0)
 	if f != nil {
@@ -818,6 +819,7 @@ func biSource(sh *Shell, args []string) int {
 	if synErr != nil && !sh.exiting {
 		sh.reportSyntaxError(string(b), *synErr, name)
 	}
+	sh.frames = sh.frames[:len(sh.frames)-1]
 	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()

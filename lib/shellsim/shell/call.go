@@ -396,10 +396,16 @@ func (sh *Shell) callFunc(name string, body *syntax.Stmt, args []string) {
 	sh.loopDepth = 0
 	o, hasOrigin := sh.funcOrigin[body]
 	caller := origin{sh.lineBase, sh.lineSkew, sh.name}
+	src := sh.name
+	if hasOrigin {
+		src = o.name
+	}
+	sh.frames = append(sh.frames, frame{name, sh.sourceName(src), sh.lineno})
 	if hasOrigin {
 		sh.lineBase, sh.lineSkew, sh.name = o.base, o.skew, o.name
 	}
 	sh.stmt(body)
+	sh.frames = sh.frames[:len(sh.frames)-1]
 	if hasOrigin {
 		sh.lineBase, sh.lineSkew, sh.name = caller.base, caller.skew, caller.name
 	}
@@ -862,6 +868,7 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		return sh.finishShellCmd(seq, c, 127)
 	}
 	c.arg0, c.name, c.params = script, script, rest[1:]
+	c.frames = []frame{{"main", script, 0}}
 	return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), script, noexec) }))
 }
 

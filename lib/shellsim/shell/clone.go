@@ -120,6 +120,7 @@ func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
 		c.jobs = append(c.jobs, &k)
 	}
 	c.funcNames = append([]string(nil), sh.funcNames...)
+	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
 	c.dirs = append([]string(nil), sh.dirs...)
 	c.fds = [10]*fdesc{}

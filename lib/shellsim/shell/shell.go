@@ -107,7 +107,11 @@ type Shell struct {
 	expFuncs   map[string]bool // export -f
 	roFuncs    map[string]bool // readonly -f (copy on write)
 	modeFlag   string          // $-'s last flag: c for bash -c, s for a script on stdin
-	readDirFn  func(string) ([]fs.DirEntry, error)
+	// frames is bash's call stack for FUNCNAME, BASH_SOURCE and
+	// BASH_LINENO: functions and sourced files, over a "main" frame when
+	// the shell runs a script file
+	frames    []frame
+	readDirFn func(string) ([]fs.DirEntry, error)
 }
 
 // New returns the environment's main shell.
@@ -364,6 +368,24 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 type origin struct {
 	base, skew int
 	name       string
+}
+
+// frame is one level of the call stack.
+type frame struct {
+	fn, src string // the function ("source", "main") and the file its code is in
+	line    int    // the line it was called from
+}
+
+// sourceName is how bash's BASH_SOURCE names the code of name (a
+// diagnostic name): main or environment for a script on stdin or -c.
+func (sh *Shell) sourceName(name string) string {
+	if name == "bash" {
+		if sh.cmdString {
+			return "environment"
+		}
+		return "main"
+	}
+	return name
 }
 
 // unitCtx is the line state of a unit loop, saved around a nested one.
@@ -980,6 +1002,7 @@ func (sh *Shell) fork() *Shell {
 	c.jobs = nil
 	c.top = false
 	c.funcNames = append([]string(nil), sh.funcNames...)
+	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
 	c.dirs = append([]string(nil), sh.dirs...)
 	p := sh.rt.Sched.NewProc(sh.pid, sh.pgid, []string{"bash"}, sh.dir)
