@@ -572,6 +572,13 @@ g`},
 	{"call_stack_nounset", `set -u; echo ${BASH_ARGV[0]-none} $BASH_SOURCE; echo b
 f(){ echo ${FUNCNAME[0]} ${BASH_SOURCE[0]} ${BASH_LINENO[0]}; }; f`},
 
+	// an arithmetic error in declare -i x=... names the builtin
+	{"declare_integer_arith_error", `declare -i i=1/0; echo st=$? i=$i; echo b
+f(){ local -i j=2/0; echo in; }; f; echo st=$?
+typeset -i k=1+; echo st=$?
+declare -i n; n=1/0; echo st=$?
+echo end`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -301,6 +301,11 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 				} else if errors.As(err, &se) {
 					sh.errf("%v", err) // declare m[]=1 fails declare only
 				} else {
+					var ae expand.ArithError
+					if errors.As(err, &ae) && ae.Prefix == "" {
+						ae.Prefix = variant // declare -i x=1/0 names declare
+						err = ae
+					}
 					sh.assignError(err)
 				}
 				st = 1
