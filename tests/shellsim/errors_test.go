@@ -579,6 +579,14 @@ typeset -i k=1+; echo st=$?
 declare -i n; n=1/0; echo st=$?
 echo end`},
 
+	// $(...) does not inherit set -e unless shopt -s inherit_errexit
+	{"errexit_in_cmdsubst", `set -e; x=$(false; echo in); echo "b $x"`},
+	{"inherit_errexit", `shopt inherit_errexit
+set -e
+x=$(false; echo in); echo "a $x"
+shopt -s inherit_errexit
+y=$(false; echo in2); echo "b $y"`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

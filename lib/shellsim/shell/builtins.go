@@ -563,6 +563,8 @@ func biSet(sh *Shell, args []string) int {
 
 func (sh *Shell) shoptPtr(name string) *bool {
 	switch name {
+	case "inherit_errexit":
+		return &sh.opts.inheritErrexit
 	case "nullglob":
 		return &sh.opts.nullglob
 	case "dotglob":
@@ -579,7 +581,7 @@ func (sh *Shell) shoptPtr(name string) *bool {
 	return nil
 }
 
-var shoptNames = []string{"dotglob", "extglob", "failglob", "globstar", "nocaseglob", "nullglob"}
+var shoptNames = []string{"dotglob", "extglob", "failglob", "globstar", "inherit_errexit", "nocaseglob", "nullglob"}
 
 func biShopt(sh *Shell, args []string) int {
 	mode := byte(0)
@@ -606,8 +608,8 @@ func biShopt(sh *Shell, args []string) int {
 		p := sh.shoptPtr(n)
 		if p == nil {
 			switch n {
-			case "expand_aliases", "sourcepath", "checkwinsize", "cmdhist", "interactive_comments", "extquote", "promptvars", "hostcomplete", "complete_fullquote", "progcomp", "lastpipe", "inherit_errexit", "nocasematch":
-				if n == "lastpipe" || n == "inherit_errexit" || n == "nocasematch" {
+			case "expand_aliases", "sourcepath", "checkwinsize", "cmdhist", "interactive_comments", "extquote", "promptvars", "hostcomplete", "complete_fullquote", "progcomp", "lastpipe", "nocasematch":
+				if n == "lastpipe" || n == "nocasematch" {
 					sh.rt.Tel.unsupported("shopt:" + n)
 				}
 				continue

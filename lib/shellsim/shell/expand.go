@@ -380,6 +380,9 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		// line of the command it is in
 		child.lineBase, child.lineSkew = sh.lineno-int(cs.Left.Line()), 0
 	}
+	if !sh.opts.inheritErrexit {
+		child.opts.errexit = false // bash: $(...) does not inherit set -e
+	}
 	if text, ok := deferredComsub(cs); ok {
 		child.comsubText(text, sh.lineno)
 	} else {

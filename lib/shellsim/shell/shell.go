@@ -24,6 +24,7 @@ type options struct {
 	errexit, nounset, xtrace, pipefail, noglob, noclobber, allexport, verbose bool
 	errtrace                                                                  bool // set -E: functions and subshells run the ERR trap
 	nullglob, dotglob, extglob, globstar, nocaseglob, failglob                bool
+	inheritErrexit                                                            bool // shopt inherit_errexit: $(...) keeps set -e
 }
 
 // fdesc is one open descriptor of a process.
