@@ -587,6 +587,19 @@ x=$(false; echo in); echo "a $x"
 shopt -s inherit_errexit
 y=$(false; echo in2); echo "b $y"`},
 
+	// a redirection target that splits or globs to other than one word is an
+	// ambiguous redirect; set -u in a here-document fails only the command;
+	// associative arrays slice (from 1) and report slice arithmetic errors
+	{"redirect_ambiguous_hdoc_nounset_assoc_slice", `declare -A m; m[a]=1; echo ${m[@]:0:1/0}; echo b
+declare -A n=([a]=1 [b]=2 [c]=3); echo ${n[@]:1} "${n[@]:0:2}" ${#n[@]}; x=${n[*]:1:1}; echo "$x"; echo ${n[@]:2} ${n[@]:2:1}
+x="a b"; echo hi > $x; echo st=$?; y=; echo hi > $y; echo st=$?
+echo hi > f*; echo st=$?; touch f1 f2; echo hi > f*; echo st=$?; rm f1 f2
+touch g1; echo hi > g*; cat g1
+set -u; cat <<EOF
+$zz
+EOF
+echo st=$? b`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -61,7 +61,7 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 			sh.fds = saved
 			cleanup()
 			if err != nil {
-				st = 1
+				st = sh.redirStatus(err)
 			}
 		}
 		sh.status = st
@@ -107,7 +107,7 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		sh.fds = saved
 		cleanup()
 		if !sh.exiting {
-			sh.status = 1
+			sh.status = sh.redirStatus(err)
 		}
 		return
 	}

@@ -527,7 +527,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		}()
 		cleanup, err := sh.redirect(st.Redirs)
 		if err != nil {
-			sh.status = 1
+			sh.status = sh.redirStatus(err)
 			if sh.exiting {
 				return
 			}

@@ -907,7 +907,8 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
-			return assocValues(vr.Map), lit == "*", true
+			// ShellSim: sliced like an indexed array, in bash's order
+			return cfg.sliceElems(pe, assocValues(vr.Map), assocIndexes, false), lit == "*", true
 		}
 	}
 	return nil, false, false
@@ -983,6 +984,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 // count from $# + 1, so $0 is reachable via large enough negative values.
 // A non-nil indexes records the index of each element in a sparse array;
 // see [Variable.Indexes].
+// assocIndexes marks the elements of an associative array for sliceElems.
+var assocIndexes = []int{-1}
+
 func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int, positional bool) []string {
 	if pe.Slice == nil {
 		return elems
@@ -1018,7 +1022,14 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		if err != nil {
 			return fail(err)
 		}
-		if len(indexes) > 0 {
+		if len(indexes) > 0 && &indexes[0] == &assocIndexes[0] {
+			// ShellSim: bash counts an associative array's elements
+			// from 1 (0 is the first too)
+			if offset > 0 {
+				offset--
+			}
+			elems = elems[slicePos(offset):]
+		} else if len(indexes) > 0 {
 			// Sparse arrays slice by index: a negative offset counts
 			// from one past the maximum index, and the result begins
 			// with the first element whose index is at least the offset.

@@ -168,7 +168,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// ShellSim: ${#A[@]} and friends see every value.
 			indexAllElements = true
 			callVarInd = false
-			elems = assocValues(vr.Map)
+			elems = cfg.sliceElems(pe, assocValues(vr.Map), assocIndexes, false)
 			str = join(elems)
 		}
 	}
