@@ -21,7 +21,13 @@
 // the veth, which forwards there (AttachVethIntercepting, for gVisor).
 // Without it everything else the guest tries (another resolver, an IP
 // literal, UDP, ICMP, raw sockets) has no route, so the filter fails
-// closed for programs that ignore the proxy. IPv6 has no route anywhere.
+// closed for programs that ignore the proxy. IPv6 is routed only where
+// Intercept serves the machine's namespace itself (local, runc, QEMU):
+// its IPv6 default route is the intercepting device too, so that IPv6
+// literals and CIDRs on the allowlist are reached and every other IPv6
+// destination is refused; names resolve to synthetic IPv4 addresses only
+// (AAAA queries get an empty answer). Behind a veth (gVisor) IPv6 has no
+// route.
 // No host firewall rule is involved.
 //
 // Entries follow Harbor's allowed_hosts: "example.com" admits that name
