@@ -22,12 +22,13 @@
 // Without it everything else the guest tries (another resolver, an IP
 // literal, UDP, ICMP, raw sockets) has no route, so the filter fails
 // closed for programs that ignore the proxy. IPv6 is routed only where
-// Intercept serves the machine's namespace itself (local, runc, QEMU):
-// its IPv6 default route is the intercepting device too, so that IPv6
-// literals and CIDRs on the allowlist are reached and every other IPv6
-// destination is refused; names resolve to synthetic IPv4 addresses only
-// (AAAA queries get an empty answer). Behind a veth (gVisor) IPv6 has no
-// route.
+// there is an intercepting device: it is the IPv6 default route of the
+// machine's namespace (local, runc, QEMU), or, behind a veth, the link
+// gets IPv6 addresses and the filter's namespace forwards IPv6 to its
+// device (AttachVethIntercepting; that runsc takes the IPv6 route up from
+// the namespace is not tested). IPv6 literals and CIDRs on the allowlist
+// are reached, every other IPv6 destination is refused; names resolve to
+// synthetic IPv4 addresses only (AAAA queries get an empty answer).
 // No host firewall rule is involved.
 //
 // Entries follow Harbor's allowed_hosts: "example.com" admits that name

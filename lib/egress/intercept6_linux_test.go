@@ -15,6 +15,7 @@ import (
 
 	"github.com/vishvananda/netlink"
 	"golang.org/x/net/dns/dnsmessage"
+	"golang.org/x/sys/unix"
 )
 
 // TestInterceptIPv6 gives an intercepted namespace IPv6 destinations: an
@@ -26,6 +27,13 @@ import (
 // for allowed names are answered empty, so clients use the synthetic
 // IPv4 address.
 func TestInterceptIPv6(t *testing.T) {
+	t.Run("intercept", func(t *testing.T) { interceptIPv6(t, false) })
+	// gVisor's way: the machine's IPv6 goes over the veth to the
+	// filter's namespace, which forwards it to its intercepting device.
+	t.Run("veth-intercept", func(t *testing.T) { interceptIPv6(t, true) })
+}
+
+func interceptIPv6(t *testing.T, veth bool) {
 	if os.Getuid() != 0 {
 		t.Fatal("network namespaces need root (CI runs as root)")
 	}
@@ -46,7 +54,7 @@ func TestInterceptIPv6(t *testing.T) {
 	}
 	for _, a := range []string{listed, unlisted, inCIDR} {
 		if err == nil {
-			err = nh.AddrAdd(lo, &netlink.Addr{IPNet: &net.IPNet{IP: net.ParseIP(a), Mask: net.CIDRMask(128, 128)}})
+			err = nh.AddrAdd(lo, &netlink.Addr{IPNet: &net.IPNet{IP: net.ParseIP(a), Mask: net.CIDRMask(128, 128)}, Flags: unix.IFA_F_NODAD})
 		}
 	}
 	nh.Close()
@@ -93,11 +101,17 @@ func TestInterceptIPv6(t *testing.T) {
 	}
 	defer guestNS.Close()
 	guestPath := fmt.Sprintf("/proc/self/fd/%d", int(guestNS))
-	if _, err := h.f.Attach(guestPath); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.f.Intercept(guestPath); err != nil {
-		t.Fatal(err)
+	if veth {
+		if _, err := h.f.AttachVethIntercepting(guestPath, "eth0"); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		if _, err := h.f.Attach(guestPath); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.f.Intercept(guestPath); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got := map[string]string{}
 	err = inNetns(guestPath, func() error {
