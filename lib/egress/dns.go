@@ -115,7 +115,10 @@ func (f *Filter) answer(query []byte, limit int, via string) []byte {
 			answers = []netip.Addr{f.synth.addrFor(name)}
 			reason = "the name is on the allowlist; handed out as " + answers[0].String()
 		case synthetic:
-			reason = "the name is on the allowlist; the guest gets IPv4 addresses only"
+			// Empty (NOERROR): the guest uses the synthetic IPv4 address,
+			// which names the host (IPv6 literals on the allowlist are
+			// routed all the same).
+			reason = "the name is on the allowlist; the guest gets its synthetic IPv4 address only"
 		default:
 			answers = addrs
 			reason = "the name is on the allowlist"

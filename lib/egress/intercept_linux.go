@@ -17,6 +17,7 @@ import (
 	"gvisor.dev/gvisor/pkg/tcpip/header"
 	"gvisor.dev/gvisor/pkg/tcpip/link/channel"
 	"gvisor.dev/gvisor/pkg/tcpip/network/ipv4"
+	"gvisor.dev/gvisor/pkg/tcpip/network/ipv6"
 	"gvisor.dev/gvisor/pkg/tcpip/stack"
 	"gvisor.dev/gvisor/pkg/tcpip/transport/tcp"
 	"gvisor.dev/gvisor/pkg/tcpip/transport/udp"
@@ -36,11 +37,26 @@ import (
 // by the filter. Nothing is routed: the device, its address and route
 // live in the machine's namespace, no host firewall rule is involved, and
 // closing the device's descriptor removes it.
+//
+// IPv6 takes the same way: the device also gets an IPv6 address and the
+// namespace's IPv6 default route, so that an IPv6 literal or CIDR on the
+// allowlist is reached (the filter dials it from the host, where it may
+// or may not have a route) and every other IPv6 destination gets a reset
+// like an IPv4 one. Names never lead there: the filter's DNS answers AAAA
+// queries for allowed names with no address (NOERROR, empty), so clients
+// use the synthetic IPv4 address, the one that names the host. Where the
+// namespace refuses IPv6 (disabled by a sysctl), it stays without a route
+// and so without a way out.
 
 const (
 	interceptIfname = "egress0"
 	interceptMTU    = 65520 // large segments: fewer packets through the user-space stack
 )
+
+// interceptGuestAddr6 is the guest's IPv6 address on the intercepting
+// link, from a unique local prefix (RFC 4193) of its own, so that it is
+// no real host's.
+var interceptGuestAddr6 = netip.MustParseAddr("fd5b:e9c5:1e5e::2")
 
 // interceptor is the TUN device and user-space stack of one namespace.
 type interceptor struct {
@@ -137,13 +153,34 @@ func configureTUN(name string) error {
 	if err := h.LinkSetUp(link); err != nil {
 		return err
 	}
-	return h.RouteAdd(&netlink.Route{LinkIndex: link.Attrs().Index, Scope: netlink.SCOPE_LINK,
-		Dst: &net.IPNet{IP: net.IPv4zero.To4(), Mask: net.CIDRMask(0, 32)}})
+	if err := h.RouteAdd(&netlink.Route{LinkIndex: link.Attrs().Index, Scope: netlink.SCOPE_LINK,
+		Dst: &net.IPNet{IP: net.IPv4zero.To4(), Mask: net.CIDRMask(0, 32)}}); err != nil {
+		return err
+	}
+	configureTUN6(h, link)
+	return nil
+}
+
+// configureTUN6 gives the device an IPv6 address and makes it the IPv6
+// default route too, where the namespace has IPv6. Without it IPv6 simply
+// has no route (the guest's connections fail at once), which is closed,
+// not open: so a failure here is no failure of the filter.
+func configureTUN6(h *netlink.Handle, link netlink.Link) {
+	// (The kernel's own chatter on the link, router solicitations and
+	// multicast reports, is dropped by fromGuest.)
+	os.WriteFile("/proc/sys/net/ipv6/conf/"+interceptIfname+"/disable_ipv6", []byte("0\n"), 0o644)
+	addr := &netlink.Addr{IPNet: &net.IPNet{IP: interceptGuestAddr6.AsSlice(), Mask: net.CIDRMask(128, 128)},
+		Flags: unix.IFA_F_NODAD} // no duplicate to detect on a link of two: usable at once
+	if err := h.AddrAdd(link, addr); err != nil {
+		return
+	}
+	h.RouteAdd(&netlink.Route{LinkIndex: link.Attrs().Index, Family: netlink.FAMILY_V6,
+		Dst: &net.IPNet{IP: net.IPv6zero, Mask: net.CIDRMask(0, 128)}})
 }
 
 func (ix *interceptor) start() error {
 	s := stack.New(stack.Options{
-		NetworkProtocols:   []stack.NetworkProtocolFactory{ipv4.NewProtocol},
+		NetworkProtocols:   []stack.NetworkProtocolFactory{ipv4.NewProtocol, ipv6.NewProtocol},
 		TransportProtocols: []stack.TransportProtocolFactory{tcp.NewProtocol, udp.NewProtocol},
 	})
 	ix.stack = s
@@ -155,7 +192,7 @@ func (ix *interceptor) start() error {
 	// the guest dials.
 	s.SetPromiscuousMode(1, true)
 	s.SetSpoofing(1, true)
-	s.SetRouteTable([]tcpip.Route{{Destination: header.IPv4EmptySubnet, NIC: 1}})
+	s.SetRouteTable([]tcpip.Route{{Destination: header.IPv4EmptySubnet, NIC: 1}, {Destination: header.IPv6EmptySubnet, NIC: 1}})
 	sack := tcpip.TCPSACKEnabled(true)
 	s.SetTransportProtocolOption(tcp.ProtocolNumber, &sack)
 	// The link is a device in this host, where no old segment lingers:
@@ -181,8 +218,8 @@ func (ix *interceptor) Close() error {
 	return nil
 }
 
-// fromGuest passes the guest's IPv4 TCP and UDP packets to the stack;
-// ICMP and other protocols end here.
+// fromGuest passes the guest's TCP and UDP packets (IPv4 and IPv6) to
+// the stack; ICMP and other protocols end here.
 func (ix *interceptor) fromGuest() {
 	buf := make([]byte, interceptMTU+4)
 	for {
@@ -191,21 +228,34 @@ func (ix *interceptor) fromGuest() {
 			return
 		}
 		p := buf[:n]
-		if n < header.IPv4MinimumSize || p[0]>>4 != 4 {
-			continue // IPv6 has no route to this device
+		var dst netip.Addr
+		var proto uint8
+		var netProto tcpip.NetworkProtocolNumber
+		switch {
+		case n >= header.IPv4MinimumSize && p[0]>>4 == 4:
+			dst, proto, netProto = netip.AddrFrom4([4]byte(p[16:20])), p[9], ipv4.ProtocolNumber
+		case n >= header.IPv6MinimumSize && p[0]>>4 == 6:
+			dst, proto, netProto = netip.AddrFrom16([16]byte(p[24:40])), p[6], ipv6.ProtocolNumber
+			if dst.IsMulticast() || dst.IsLinkLocalUnicast() {
+				// The link's own traffic (neighbour and router discovery,
+				// multicast listener reports), which leads nowhere.
+				continue
+			}
+		default:
+			continue
 		}
-		dst := netip.AddrFrom4([4]byte(p[16:20]))
-		switch proto := p[9]; proto {
+		switch proto {
 		case uint8(header.TCPProtocolNumber), uint8(header.UDPProtocolNumber):
-		case uint8(header.ICMPv4ProtocolNumber):
+		case uint8(header.ICMPv4ProtocolNumber), uint8(header.ICMPv6ProtocolNumber):
 			ix.blockOnce("icmp", dst, 0, "only TCP to allowed hosts and DNS leave the machine")
 			continue
 		default:
+			// (An IPv6 extension header in front of TCP or UDP ends here too.)
 			ix.blockOnce(fmt.Sprintf("ip-proto-%d", proto), dst, 0, "only TCP to allowed hosts and DNS leave the machine")
 			continue
 		}
 		pkt := stack.NewPacketBuffer(stack.PacketBufferOptions{Payload: buffer.MakeWithData(p)})
-		ix.link.InjectInbound(ipv4.ProtocolNumber, pkt)
+		ix.link.InjectInbound(netProto, pkt)
 		pkt.DecRef()
 	}
 }
@@ -248,7 +298,8 @@ func (ix *interceptor) blockOnce(proto string, dst netip.Addr, port int, why str
 }
 
 func endpointAddr(id stack.TransportEndpointID) netip.Addr {
-	return netip.AddrFrom4(id.LocalAddress.As4())
+	a, _ := netip.AddrFromSlice(id.LocalAddress.AsSlice())
+	return a.Unmap()
 }
 
 // acceptTCP decides on a connection when its SYN arrives: a reset for an

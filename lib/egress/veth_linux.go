@@ -3,6 +3,7 @@ package egress
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"runtime"
 
@@ -23,6 +24,13 @@ const (
 	vethFilterAddr = "10.254.254.1"
 	vethGuestAddr  = "10.254.254.2"
 	vethPrefixLen  = 30
+)
+
+// The link's IPv6 addresses (AttachVethIntercepting), from the unique
+// local prefix of the intercepting device.
+var (
+	vethFilterAddr6 = netip.MustParseAddr("fd5b:e9c5:1e5e:1::1")
+	vethGuestAddr6  = netip.MustParseAddr("fd5b:e9c5:1e5e:1::2")
 )
 
 // AttachVeth links the namespace at nsPath to a new namespace of the
@@ -112,6 +120,7 @@ func (f *Filter) attachVeth(nsPath, ifname string, intercept bool) (Endpoint, er
 		if err != nil {
 			return Endpoint{}, fmt.Errorf("egress: forwarding in the filter's namespace: %w", err)
 		}
+		routeVethIPv6(own, guest, ownPath, ifname)
 		if err := f.Intercept(ownPath); err != nil {
 			return Endpoint{}, err
 		}
@@ -153,4 +162,34 @@ func newNetns() (netns.NsHandle, error) {
 		r.ns.Close()
 	}
 	return r.ns, r.err
+}
+
+// routeVethIPv6 gives both ends of the link an IPv6 address and the
+// machine an IPv6 default route to the filter's namespace, which forwards
+// it to the intercepting device as it does IPv4. Where either namespace
+// refuses IPv6, IPv6 keeps no route (closed), so failures are ignored.
+func routeVethIPv6(own, guest *netlink.Handle, ownPath, ifname string) {
+	err := inNetns(ownPath, func() error {
+		return os.WriteFile("/proc/sys/net/ipv6/conf/all/forwarding", []byte("1\n"), 0o644)
+	})
+	if err != nil {
+		return
+	}
+	add := func(h *netlink.Handle, name string, a netip.Addr) (netlink.Link, error) {
+		link, err := h.LinkByName(name)
+		if err != nil {
+			return nil, err
+		}
+		// No duplicate to detect on a link of two: usable at once.
+		return link, h.AddrAdd(link, &netlink.Addr{IPNet: &net.IPNet{IP: a.AsSlice(), Mask: net.CIDRMask(64, 128)}, Flags: unix.IFA_F_NODAD})
+	}
+	if _, err := add(own, "filter0", vethFilterAddr6); err != nil {
+		return
+	}
+	link, err := add(guest, ifname, vethGuestAddr6)
+	if err != nil {
+		return
+	}
+	guest.RouteAdd(&netlink.Route{LinkIndex: link.Attrs().Index, Family: netlink.FAMILY_V6, Gw: vethFilterAddr6.AsSlice(),
+		Dst: &net.IPNet{IP: net.IPv6zero, Mask: net.CIDRMask(0, 128)}})
 }
