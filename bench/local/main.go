@@ -88,6 +88,10 @@ func run(n, machines int) error {
 	if err != nil {
 		return err
 	}
+	bridgeTrue, err := throughBridge(n)
+	if err != nil {
+		return err
+	}
 	args := []string{"--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net",
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL", "--tmpfs", "/"}
 	for _, d := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"} {
@@ -127,6 +131,7 @@ func run(n, machines int) error {
 	fmt.Printf("bwrap: %s\n", f.Bwrap())
 	fmt.Printf("median Run([\"true\"]) on a live machine: %8.3f ms (n=%d)\n", ms(runTrue), n)
 	fmt.Printf("median bare exec.Command(\"true\").Run():  %8.3f ms (n=%d)\n", ms(bareTrue), n)
+	fmt.Printf("median Run through lib/bridge (JSON):    %8.3f ms (n=%d)\n", ms(bridgeTrue), n)
 	fmt.Printf("median bare one-shot bwrap ... true:     %8.3f ms (n=%d)\n", ms(bareBwrap), min(n, 200))
 	fmt.Printf("median Create:                           %8.3f ms (n=%d)\n", ms(median(creates)), machines)
 	fmt.Printf("median Close:                            %8.3f ms (n=%d)\n", ms(median(closes)), machines)
