@@ -39,11 +39,11 @@ func throughBridge(n int) (time.Duration, error) {
 		var r wire.HandleReply
 		return r.Handle, json.Unmarshal(head, &r)
 	}
-	factory, err := handle("open_factory", bridge.Root, `{"backend":"local","options":{}}`)
+	factory, err := handle("open_factory", bridge.Root, `{"backend":"local","options":{"read_only":[],"bin_dirs":[],"bwrap":"","cache_dir":"","pids_limit":0,"system_directories":"","cgroup_parent":""}}`)
 	if err != nil {
 		return 0, err
 	}
-	m, err := handle("create", factory, `{"source":{"type":"HostImage"},"workdir":"/workspace","network":"deny"}`)
+	m, err := handle("create", factory, `{"source":{"type":"HostImage","read_only":[],"bin_dirs":[],"mounts":[]},"workdir":"/workspace","env":{},"network":"deny","gpus":0,"allowed_hosts":[]}`)
 	if err != nil {
 		return 0, err
 	}
