@@ -126,16 +126,35 @@ func reply(id uint64) bridge.Done {
 // copied); smaller segments, or when the host gives no buffer, are passed
 // in place.
 func hostCopy(id uint64, seg []byte) *C.uint8_t {
+	if p := hostAlloc(id, seg); p != nil {
+		return p
+	}
+	return ptr(seg)
+}
+
+// hostAlloc is hostCopy's buffer of the host's, or nil when seg stays
+// where it is.
+func hostAlloc(id uint64, seg []byte) *C.uint8_t {
 	alloc := allocator.Load()
 	if alloc == nil || len(seg) < hostBuffer {
-		return ptr(seg)
+		return nil
 	}
 	p := C.sb_alloc_invoke(*alloc, C.uint64_t(id), C.size_t(len(seg)))
 	if p == nil {
-		return ptr(seg)
+		return nil
 	}
 	bridge.Move(unsafe.Slice((*byte)(unsafe.Pointer(p)), len(seg)), seg)
 	return p
+}
+
+// invoke calls the host's callback, on the calling thread.
+func invoke(id uint64, status int32, header []byte, segs [2]*C.uint8_t, lens [2]int) {
+	cb := callback.Load()
+	if cb == nil {
+		return
+	}
+	C.sb_invoke(*cb, C.uint64_t(id), C.int32_t(status), ptr(header), C.size_t(len(header)),
+		segs[0], C.size_t(lens[0]), segs[1], C.size_t(lens[1]))
 }
 
 //export sb_cancel
@@ -145,6 +164,7 @@ func sb_cancel(call C.uint64_t) { theBridge.Cancel(uint64(call)) }
 func sb_shutdown() {
 	theBridge.Shutdown()
 	callback.Store(nil)
+	dropQueued()
 }
 
 func ptr(b []byte) *C.uint8_t {

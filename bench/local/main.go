@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/shellbox/shellbox/lib/backends/local"
@@ -80,11 +81,17 @@ func run(n, machines int) error {
 		return err
 	}
 	measure(50, runOnce) // warm up
+	cpu := processCPU()
 	runTrue, err := measure(n, runOnce)
 	if err != nil {
 		return err
 	}
+	runCPU := (processCPU() - cpu) / time.Duration(n)
 	bareTrue, err := measure(n, func() error { return exec.Command("true").Run() })
+	if err != nil {
+		return err
+	}
+	bridgeTrue, err := throughBridge(n)
 	if err != nil {
 		return err
 	}
@@ -125,12 +132,20 @@ func run(n, machines int) error {
 		closes = append(closes, time.Since(start))
 	}
 	fmt.Printf("bwrap: %s\n", f.Bwrap())
-	fmt.Printf("median Run([\"true\"]) on a live machine: %8.3f ms (n=%d)\n", ms(runTrue), n)
+	fmt.Printf("median Run([\"true\"]) on a live machine: %8.3f ms (n=%d; this process's CPU: %.3f ms a run)\n", ms(runTrue), n, ms(runCPU))
 	fmt.Printf("median bare exec.Command(\"true\").Run():  %8.3f ms (n=%d)\n", ms(bareTrue), n)
+	fmt.Printf("median Run through lib/bridge (JSON):    %8.3f ms (n=%d)\n", ms(bridgeTrue), n)
 	fmt.Printf("median bare one-shot bwrap ... true:     %8.3f ms (n=%d)\n", ms(bareBwrap), min(n, 200))
 	fmt.Printf("median Create:                           %8.3f ms (n=%d)\n", ms(median(creates)), machines)
 	fmt.Printf("median Close:                            %8.3f ms (n=%d)\n", ms(median(closes)), machines)
 	return nil
+}
+
+// processCPU is the CPU time this process has used (every thread).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -3,7 +3,11 @@
 Every call is asynchronous on the Go side: ``sb_call`` returns at once and the
 library reports completion through one C callback, from a Go thread. ctypes
 releases the GIL around ``sb_call`` and takes it for the callback, so no
-Python thread ever blocks inside Go.
+Python thread ever blocks inside Go. A call made from an event loop is
+queued instead (``sb_call_queued``): the loop watches the library's eventfd
+and takes finished calls with one ``sb_drain``, whose callbacks run on the
+loop's own thread, so completing a call costs no foreign thread taking the
+GIL and no second wake-up.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import json
 import math
 import os
 import threading
+import weakref
+from asyncio.events import _get_running_loop
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,7 +68,7 @@ class GoError(Exception):
 
 
 class _Pending:
-    __slots__ = ("loop", "future", "event", "outcome", "keepalive", "buffers")
+    __slots__ = ("loop", "future", "event", "outcome", "keepalive", "buffers", "answered", "confirmed")
 
     def __init__(self, loop, future, keepalive, event=None):
         self.loop = loop
@@ -71,6 +77,8 @@ class _Pending:
         self.outcome: Reply | GoError | None = None
         self.keepalive = keepalive
         self.buffers: dict[int, bytes] = {}  # address -> a bytes object Go fills (see _alloc)
+        self.answered = False  # Go has reported (asynchronous calls, set on the loop's thread)
+        self.confirmed: asyncio.Future | None = None  # set once answered, after a cancellation
 
 
 _pending: dict[int, _Pending] = {}
@@ -78,8 +86,13 @@ _ids = itertools.count(1)
 _lock = threading.Lock()
 
 
-def _settle(future: asyncio.Future, outcome: Reply | GoError) -> None:
-    if future.done():
+def _settle(pending: _Pending, outcome: Reply | GoError) -> None:
+    """Completes an asynchronous call, on its loop's thread."""
+    pending.answered = True
+    if pending.confirmed is not None and not pending.confirmed.done():
+        pending.confirmed.set_result(None)
+    future = pending.future
+    if future.done():  # cancelled by its caller
         return
     if isinstance(outcome, GoError):
         future.set_exception(outcome)
@@ -135,9 +148,11 @@ def _on_done(call, status, header, header_len, seg0, seg0_len, seg1, seg1_len):
         pending.outcome = outcome
         if pending.event is not None:  # synchronous calls return after this callback
             pending.event.set()
+    elif pending.loop is _get_running_loop():  # drained by the call's own loop
+        _settle(pending, outcome)
     else:
         try:
-            pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
+            pending.loop.call_soon_threadsafe(_settle, pending, outcome)
         except RuntimeError:
             pass  # the loop is closed; nobody is waiting any more
 
@@ -206,11 +221,36 @@ class _Library:
         lib.sb_cancel.restype = None
         lib.sb_shutdown.argtypes = []
         lib.sb_shutdown.restype = None
+        lib.sb_call_queued.argtypes = lib.sb_call.argtypes
+        lib.sb_call_queued.restype = None
+        lib.sb_completion_fd.argtypes = []
+        lib.sb_completion_fd.restype = ctypes.c_int
+        # sb_drain only moves completions to callbacks on this thread: it
+        # keeps the GIL (a PyDLL function), which those callbacks take anyway.
+        drain = ctypes.PyDLL(str(path)).sb_drain
+        drain.argtypes = []
+        drain.restype = ctypes.c_int32
+        self.drain = drain
+        self.loops: weakref.WeakSet = weakref.WeakSet()  # event loops that watch completion_fd
         version = lib.sb_init(_on_done, _alloc)
         if version != ABI_VERSION:
             raise ImportError(f"{path} speaks ABI {version}, this package needs {ABI_VERSION}")
         self.lib = lib
+        self.completion_fd = lib.sb_completion_fd()
         atexit.register(self.shutdown)
+
+    def _queued(self, loop) -> bool:
+        """Whether loop takes its calls' completions from the queue (it watches the eventfd)."""
+        if loop in self.loops:
+            return True
+        if self.completion_fd < 0:
+            return False
+        try:
+            loop.add_reader(self.completion_fd, self.drain)
+        except NotImplementedError:  # a loop without add_reader: completions come as callbacks
+            return False
+        self.loops.add(loop)
+        return True
 
     def shutdown(self) -> None:
         self.lib.sb_shutdown()
@@ -223,7 +263,8 @@ class _Library:
         pending = _Pending(loop, future, (req, payload), None if loop is not None else threading.Event())
         with _lock:
             _pending[call] = pending
-        self.lib.sb_call(call, handle, method.encode(), req, len(req), payload, len(payload))
+        start = self.lib.sb_call_queued if loop is not None and self._queued(loop) else self.lib.sb_call
+        start(call, handle, method.encode(), req, len(req), payload, len(payload))
         return call, pending
 
     def run(self, handle: int, method: str, request: Any, payload: bytes) -> Reply | GoError:
@@ -271,13 +312,18 @@ async def call(handle: int, method: str, request: Any = None, payload: bytes = b
     loop = asyncio.get_running_loop()
     call_id, pending = lib.start(handle, method, request, payload, loop)
     try:
-        return (await asyncio.shield(pending.future)).pop()
+        return (await pending.future).pop()
     except asyncio.CancelledError:
-        lib.cancel(call_id)
-        try:
-            await asyncio.wait_for(asyncio.shield(pending.future), 60)
-        except BaseException:  # noqa: BLE001 - the cancellation is what propagates
-            pass
+        future = pending.future
+        if future.done() and not future.cancelled():
+            future.exception()  # answered as the cancellation came: the answer is dropped
+        if not pending.answered:
+            lib.cancel(call_id)
+            pending.confirmed = loop.create_future()
+            try:
+                await asyncio.wait_for(pending.confirmed, 60)
+            except BaseException:  # noqa: BLE001 - the cancellation is what propagates
+                pass
         raise
 
 

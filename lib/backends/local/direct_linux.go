@@ -107,7 +107,7 @@ func (m *Machine) uploadDirect(source, target string) error {
 		unix.Unlinkat(int(dir.Fd()), tmpName, 0)
 		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
 	}
-	if err := unix.Renameat(int(dir.Fd()), tmpName, int(dir.Fd()), name); err != nil {
+	if err := replaceAt(int(dir.Fd()), tmpName, name); err != nil {
 		unix.Unlinkat(int(dir.Fd()), tmpName, 0)
 		return errNotDirect
 	}
@@ -176,7 +176,7 @@ func (m *Machine) downloadDirect(ctx context.Context, source, target string, opt
 		os.Remove(tmp.Name())
 		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
 	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := replaceAt(unix.AT_FDCWD, tmp.Name(), target); err != nil {
 		os.Remove(tmp.Name())
 		return &machine.PathError{Op: "write", Path: target, Reason: err.Error()}
 	}
