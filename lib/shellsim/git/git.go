@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -561,9 +562,54 @@ func detectRenames(changes []change) []change {
 	return out
 }
 
+// splitShort expands bundled short options as git's option parser reads
+// them: "-qam msg" is "-q -a -m msg" and "-mmsg" is "-m msg". flags are
+// the command's short switches, valued those of them taking a value (the
+// rest of the bundle, else the next argument, which is never expanded);
+// longValued are long options whose value is the next argument.
+func splitShort(args []string, flags, valued string, longValued ...string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if slices.Contains(longValued, a) {
+			out = append(out, a)
+			if i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			out = append(out, a)
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			ch := a[j]
+			if !strings.ContainsRune(flags, rune(ch)) {
+				die(129, "error: unknown switch `%c'", ch)
+			}
+			out = append(out, "-"+string(ch))
+			if strings.ContainsRune(valued, rune(ch)) {
+				if j+1 < len(a) {
+					out = append(out, a[j+1:])
+				} else if i+1 < len(args) {
+					out = append(out, args[i+1])
+					i++
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
 func cmdCommit(c *ctx, args []string) int {
 	var msgs []string
 	all, allowEmpty, amend, quiet := false, false, false, false
+	args = splitShort(args, "amqnsF", "mF", "--message", "--file")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -575,16 +621,8 @@ func cmdCommit(c *ctx, args []string) int {
 			i++
 		case strings.HasPrefix(a, "--message="):
 			msgs = append(msgs, strings.TrimPrefix(a, "--message="))
-		case strings.HasPrefix(a, "-m") && len(a) > 2:
-			msgs = append(msgs, a[2:])
 		case a == "-a" || a == "--all":
 			all = true
-		case a == "-am":
-			all = true
-			if i+1 < len(args) {
-				msgs = append(msgs, args[i+1])
-				i++
-			}
 		case a == "--allow-empty":
 			allowEmpty = true
 		case a == "--amend":

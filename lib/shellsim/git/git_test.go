@@ -99,6 +99,16 @@ git mv main.c prog.c
 git rm -q --cached keep.log
 git status --short
 `, ""},
+	{"short-option-bundles", `git init -q -b main .
+echo 1 > f && git add f && git commit -qm one
+echo 2 > f && git commit -qam two
+echo 3 > f && git commit -aqm'three'
+git commit --allow-empty -qmfour
+git commit -q --allow-empty -m -starts-with-a-dash
+git commit -q --allow-empty --message -qam
+git commit -qy 2>/dev/null; echo "unknown switch: $?"
+git log --format=%s
+`, ""},
 	{"stash", `git init -q -b main .
 echo base > f && git add f && git commit -q -m base
 echo changed > f
