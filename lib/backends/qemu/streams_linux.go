@@ -13,7 +13,8 @@ import (
 // opened after the previous operation keeps that out of the next one's
 // round trip. The first spare is opened only when a stream handed out is
 // closed, so a machine that was never asked anything (a template about to
-// be saved) has no stream open in its guest.
+// be saved) has no stream open in its guest: a saved guest holding an open
+// stream would refuse the restored host's first stream of the same ID.
 type streamPool struct {
 	session *yamux.Session
 	spare   chan *yamux.Stream
