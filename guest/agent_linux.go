@@ -39,11 +39,14 @@ func serveAgent(name string) error {
 		return fmt.Errorf("the commands' cgroup: %w", err)
 	}
 	defer cg.Close()
-	err = execd.ServeConns(newStreamRouter(session), execd.ServeOptions{KeepCapabilities: true, CommandCgroup: cg, KillNote: oomKillNote})
-	if session.IsClosed() {
-		return nil // the host closed the channel
+	srv, err := execd.NewServer(execd.ServeOptions{KeepCapabilities: true, CommandCgroup: cg, KillNote: oomKillNote})
+	if err != nil {
+		return err
 	}
-	return err
+	// Each stream is served in the router's goroutine for it.
+	newStreamRouter(session, srv.Handle)
+	<-session.CloseChan()
+	return nil // the host closed the channel
 }
 
 // openPort finds the virtio-serial port by name in sysfs (there is no udev

@@ -27,17 +27,19 @@ const (
 )
 
 // streamRouter accepts the channel's streams, answers sync requests itself
-// and hands every other stream, with the bytes it looked at, to execd
-// through Accept.
+// and hands every other stream, with the bytes it looked at, to execd:
+// to handle in the stream's own goroutine, or, when that is nil, through
+// Accept.
 type streamRouter struct {
 	session *yamux.Session
 	conns   chan net.Conn
+	handle  func(net.Conn)
 	// apply carries out a sync request (applySync; tests replace it).
 	apply func(*channel.SyncRequest) error
 }
 
-func newStreamRouter(s *yamux.Session) *streamRouter {
-	r := &streamRouter{session: s, conns: make(chan net.Conn), apply: applySync}
+func newStreamRouter(s *yamux.Session, handle func(net.Conn)) *streamRouter {
+	r := &streamRouter{session: s, conns: make(chan net.Conn), handle: handle, apply: applySync}
 	go func() {
 		for {
 			c, err := s.Accept()
@@ -100,6 +102,10 @@ func (r *streamRouter) readFirst(c net.Conn) []byte {
 // pass hands a stream to execd, head first (nil: the stream was answered).
 func (r *streamRouter) pass(c net.Conn, head []byte) {
 	if head == nil {
+		return
+	}
+	if r.handle != nil {
+		r.handle(&peekedConn{Conn: c, head: head})
 		return
 	}
 	select {

@@ -29,7 +29,7 @@ func routerPair(t *testing.T) (*yamux.Session, *streamRouter, func() []channel.S
 	}
 	var mu sync.Mutex
 	var synced []channel.SyncRequest
-	r := newStreamRouter(server)
+	r := newStreamRouter(server, nil)
 	r.apply = func(req *channel.SyncRequest) error {
 		mu.Lock()
 		defer mu.Unlock()

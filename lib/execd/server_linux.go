@@ -122,7 +122,7 @@ func Serve(listenFD, readyFD int) error {
 	if err != nil {
 		return err
 	}
-	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}}
+	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{}, procFD: -1}
 	if os.Getpid() == 1 {
 		s.reap = newReaper()
 	}
@@ -224,6 +224,9 @@ type server struct {
 	// cgroup and killNote: see ServeOptions.
 	cgroup   *os.File
 	killNote func() string
+	// procFD is /proc, held open when commands get their oom_score_adj
+	// reset (-1 otherwise).
+	procFD int
 }
 
 func (s *server) handle(c net.Conn) {

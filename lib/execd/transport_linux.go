@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // ServeOptions adjust a server started by ServeConns.
@@ -30,19 +33,54 @@ type ServeOptions struct {
 // caller vouches that every connection comes from the host (a guest agent
 // accepting streams multiplexed over its virtio-serial port).
 func ServeConns(ln net.Listener, opts ServeOptions) error {
-	devNull, err := os.Open(os.DevNull)
+	srv, err := NewServer(opts)
 	if err != nil {
 		return err
 	}
-	defer devNull.Close()
-	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{},
-		keepCaps: opts.KeepCapabilities, cgroup: opts.CommandCgroup, killNote: opts.KillNote}
+	defer srv.Close()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
 			return fmt.Errorf("accept: %w", err)
 		}
-		go s.handle(c)
+		go srv.Handle(c)
+	}
+}
+
+// Server serves operations on connections its caller accepts, for a
+// caller that already runs a goroutine per connection (a guest agent's
+// stream router): handing each one over through a listener would cost a
+// goroutine switch more per command.
+type Server struct{ s *server }
+
+// NewServer returns a server with the options of ServeConns. It does not
+// check peers either.
+func NewServer(opts ServeOptions) (*Server, error) {
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{devNull: devNull, execs: map[uint64]*execState{}, killed: map[uint64]struct{}{},
+		keepCaps: opts.KeepCapabilities, cgroup: opts.CommandCgroup, killNote: opts.KillNote, procFD: -1}
+	if opts.CommandCgroup != nil {
+		// Held open: each command's oom_score_adj is then one lookup
+		// below it rather than a walk from the root.
+		if s.procFD, err = unix.Open("/proc", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+			devNull.Close()
+			return nil, fmt.Errorf("opening /proc: %w", err)
+		}
+	}
+	return &Server{s}, nil
+}
+
+// Handle serves the one operation of c and closes it.
+func (srv *Server) Handle(c net.Conn) { srv.s.handle(c) }
+
+// Close releases the server's descriptors once no Handle runs.
+func (srv *Server) Close() {
+	srv.s.devNull.Close()
+	if srv.s.procFD >= 0 {
+		unix.Close(srv.s.procFD)
 	}
 }
 
@@ -55,7 +93,7 @@ func (s *server) forkExec(prog string, argv []string, attr *syscall.ProcAttr) (i
 		if err == nil {
 			// The child is waited for only after this returns, so pid
 			// still names it.
-			os.WriteFile(fmt.Sprintf("/proc/%d/oom_score_adj", pid), []byte("0"), 0)
+			s.clearOOMScoreAdj(pid)
 		}
 		return pid, err
 	}
@@ -63,4 +101,16 @@ func (s *server) forkExec(prog string, argv []string, attr *syscall.ProcAttr) (i
 		return syscall.ForkExec(prog, argv, attr)
 	}
 	return forkExec(prog, argv, attr)
+}
+
+// clearOOMScoreAdj gives a command the OOM killer's default treatment.
+// Plain system calls: os.OpenFile would add an fstat and the poller's
+// bookkeeping to every command.
+func (s *server) clearOOMScoreAdj(pid int) {
+	fd, err := unix.Openat(s.procFD, strconv.Itoa(pid)+"/oom_score_adj", unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	unix.Write(fd, []byte{'0'})
+	unix.Close(fd)
 }

@@ -278,7 +278,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	if m.session, err = yamux.Client(channel.Coalesce(conn), channel.Config()); err != nil {
 		return m.failStart(err)
 	}
-	m.client = execd.NewDialerClient(m.session.Open)
+	m.client = execd.NewDialerClient(newStreamPool(m.session).open)
 	return m, nil
 }
 
