@@ -294,10 +294,20 @@ func (f *Factory) createErr(ctx, cctx context.Context, limit time.Duration, err 
 	return &machine.StartupError{Backend: Backend, Err: err}
 }
 
+// The wait for a task to run polls ListTasks after pollInitial, each wait
+// half again as long as the last, up to pollMax.
+const (
+	pollInitial = 5 * time.Millisecond
+	pollMax     = 250 * time.Millisecond
+)
+
 // start waits for the job's task to run and prepares the machine.
 func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*Machine, error) {
-	// Polled often: a sandbox is usually up within a second.
-	delay := 20 * time.Millisecond
+	// Iris has no call that waits for a state (its own client polls too),
+	// so the poll starts fast, as a sandbox on an idle worker runs within
+	// a few hundred milliseconds, and slows to pollMax for one that waits
+	// for a worker.
+	delay := pollInitial
 	var task *job.TaskStatus
 	for task == nil {
 		resp, err := f.rpc.ListTasks(ctx, connect.NewRequest(&cluster.Controller_ListTasksRequest{JobId: proto.String(jobID)}))
@@ -320,7 +330,7 @@ func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*
 		if err := sleep(ctx, delay); err != nil {
 			return nil, err
 		}
-		delay = min(delay*3/2, 250*time.Millisecond)
+		delay = min(delay*3/2, pollMax)
 	}
 	// The workdir is made, and setsid looked for, by the first command.
 	return newMachine(f, jobID, task.GetTaskId(), spec), nil
