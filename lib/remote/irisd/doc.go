@@ -7,7 +7,9 @@
 // SANDBOX profile, a gVisor factory on a real cluster); the job's egress
 // policy becomes the machine's network (NONE: none, INTERNET and CLUSTER:
 // the machine's network, this controller having no cluster to hide).
-// The entrypoint runs as the machine's command; its end ends the task
+// A task is BUILDING (its job RUNNING, as at the real controller) while its
+// machine is made, then RUNNING. The entrypoint runs as the machine's
+// command; its end ends the task
 // (SUCCEEDED or FAILED) and removes the machine; TerminateJob kills it
 // (KILLED), and so does the job's timeout. As at the real controller, whose
 // TerminateJob records the kill and leaves stopping the container to the

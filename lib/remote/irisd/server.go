@@ -328,6 +328,9 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 		return
 	}
 	t.stop = cancel
+	// As a worker's: BUILDING (started_at stamped) while the container
+	// starts, RUNNING once it runs.
+	t.state, t.started = job.TaskState_TASK_STATE_BUILDING, time.Now()
 	t.mu.Unlock()
 	cctx := ctx
 	if d := ms(r.GetSchedulingTimeout()); d > 0 {
@@ -365,7 +368,7 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 		t.mu.Unlock()
 		return
 	}
-	t.state, t.started = job.TaskState_TASK_STATE_RUNNING, time.Now()
+	t.state = job.TaskState_TASK_STATE_RUNNING
 	t.mu.Unlock()
 	if d := ms(r.GetTimeout()); d > 0 {
 		timer := time.AfterFunc(d, func() {
@@ -446,7 +449,8 @@ func (s *Server) findTask(id string) (*task, error) {
 }
 
 // jobState summarizes the tasks (the first task's terminal state, else
-// RUNNING when one runs, else PENDING).
+// RUNNING when one is building or runs, as the real controller's, else
+// PENDING).
 func (j *jobRec) state() (job.JobState, *job.TaskStatus) {
 	var first *job.TaskStatus
 	running := false
@@ -458,7 +462,7 @@ func (j *jobRec) state() (job.JobState, *job.TaskStatus) {
 		if terminal(st.GetState()) && st.GetState() != job.TaskState_TASK_STATE_SUCCEEDED {
 			return job.JobState(st.GetState()), st
 		}
-		running = running || st.GetState() == job.TaskState_TASK_STATE_RUNNING
+		running = running || st.GetState() == job.TaskState_TASK_STATE_RUNNING || st.GetState() == job.TaskState_TASK_STATE_BUILDING
 		if !terminal(st.GetState()) {
 			first = st
 		}
