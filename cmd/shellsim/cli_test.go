@@ -77,6 +77,64 @@ func TestEvalReport(t *testing.T) {
 	}
 }
 
+// TestEvalReportPythonGitMake: python3, git and make work shows in the
+// eval report like any command's (issue 15 §6).
+func TestEvalReportPythonGitMake(t *testing.T) {
+	src := "python3 -c 'print(1)'; python3 -c 'import numpy'; git init -q r; git -C r bisect start\n" +
+		"printf 'all:\\n\\ttrue\\n' > Makefile; make -s; echo done"
+	out, _, code := runCLI(t, "eval", "-c", src)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, out)
+	}
+	var rep struct {
+		Outcome struct {
+			Usage struct {
+				MemoryPeak int64 `json:"memory_peak"`
+			}
+			CommandUsage []struct {
+				Command string
+				CPU     int64
+			} `json:"command_usage"`
+		}
+		Invocations []struct {
+			Argv              []string
+			Trust             string
+			CPU               int64
+			UnsupportedReason string `json:"unsupported_reason"`
+		}
+		Unsupported     []string
+		PartialCommands []string `json:"partial_commands"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err, out)
+	}
+	seen := map[string]int{}
+	for _, inv := range rep.Invocations {
+		if p := inv.Argv[0]; p == "python3" || p == "git" || p == "make" {
+			seen[p]++
+			if inv.Trust != "partial" {
+				t.Errorf("invocation %+v: want trust partial", inv)
+			}
+		}
+	}
+	if seen["python3"] != 2 || seen["git"] != 2 || seen["make"] != 1 {
+		t.Errorf("invocations %+v", rep.Invocations)
+	}
+	cpu := map[string]int64{}
+	for _, u := range rep.Outcome.CommandUsage {
+		cpu[u.Command] = u.CPU
+	}
+	if cpu["python3"] <= 0 || cpu["make"] <= 0 || rep.Outcome.Usage.MemoryPeak <= 0 {
+		t.Errorf("usage %+v", rep.Outcome)
+	}
+	if strings.Join(rep.Unsupported, ",") != "python3 import numpy,git bisect" {
+		t.Errorf("unsupported %v", rep.Unsupported)
+	}
+	if strings.Join(rep.PartialCommands, ",") != "git,make,python3" {
+		t.Errorf("partial commands %v", rep.PartialCommands)
+	}
+}
+
 func TestParseCount(t *testing.T) {
 	for in, want := range map[string]int64{"10": 10, "1k": 1024, "2M": 2 << 20, "1g": 1 << 30} {
 		if got, ok := parseCount(in); !ok || got != want {

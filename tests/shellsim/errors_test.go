@@ -120,6 +120,61 @@ var errorCases = []struct{ name, src string }{
 	{"lines_in_compound", "for i in 1; do echo \"a\nb\" $((1/0)); done\nif true; then echo \"a\nb\" $((1/0)); fi\nf() { echo \"a\nb\" $((1/0)); }\nf\necho c"},
 	// after a discarded command bash counts lines from that command's line
 	{"lines_after_discard", "echo $((1/0)); echo a \\\nb\necho $LINENO\necho \"a\nb\" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\nf(){\necho $((1/0))\n}\n\nf\necho $LINENO\neval \"echo \\$((1/0))\n\"\necho $LINENO"},
+	// eval and sourced files are reader loops of their own: their lines
+	// count on from a discarded command's line too, and the caller's count
+	// comes back when they return
+	{"lines_after_discard_in_eval_and_source", `echo $((1/0)); echo \
+a
+eval 'echo e1 $LINENO
+echo $((1/0)); echo \
+b
+echo e2 $LINENO
+f(){
+echo f $LINENO
+}'
+echo m $LINENO
+f
+g(){
+eval 'echo $((1/0)); echo \
+c
+echo g2 $LINENO'
+echo g3 $LINENO
+}
+g
+echo m2 $LINENO
+echo 'echo s1 $LINENO
+echo $((1/0)); echo \
+b
+echo s2 $LINENO' > src3
+. ./src3
+echo m3 $LINENO
+h(){ . ./src3; echo h $LINENO; }
+h
+echo m4 $LINENO`},
+	// a function counts its lines (and names its file) as the parser did
+	// where it was defined: before a discard, in eval, in a sourced file
+	{"lines_of_functions_by_definition", `f(){
+echo f $LINENO
+}
+echo $((1/0)); echo \
+a
+f
+echo $LINENO
+printf 'g(){\necho g $LINENO\necho $((1/0))\n}\n' > src2
+. ./src2
+g
+eval 'h(){
+echo h $LINENO
+echo $((2/0))
+}'
+h
+echo $LINENO`},
+	{"lines_sourced_file_discards", `printf 'echo $LINENO\necho $((1/0)); echo a \\\nb\necho $LINENO\necho "a\nb" \\\n$((1/0))\necho $LINENO\nif true; then\necho $((1/0))\nfi\necho $LINENO\necho ${x!}\necho $LINENO\n' > src1
+. ./src1
+echo main $LINENO
+f() { . ./src1; echo f $LINENO; }
+f
+echo $LINENO`},
 	// command and process substitutions number their lines from the line
 	// of the command they are in
 	{"lines_in_substitutions", "echo $(echo $LINENO\necho $LINENO) $LINENO\necho \"a\nb\" $(echo $LINENO) $LINENO\nx=$(echo $LINENO\necho $LINENO); echo $x\necho `echo $LINENO\necho $LINENO` $LINENO\n( echo $LINENO\necho $LINENO )\ncat <(echo $LINENO\necho $LINENO)\nf() { echo $(echo $LINENO\necho $LINENO); }\nf\necho $(echo $((1/0))\necho $LINENO)\necho $LINENO"},
@@ -156,6 +211,394 @@ var errorCases = []struct{ name, src string }{
 	{"transform_unknown_quoted_array", "x=(); echo \"${x[@]@Z}\" b\nx=(a b); echo \"${x[@]@Z}\"; echo c"},
 	{"transform_unknown_declare", "x=1; declare y+=a${x!}; echo b\nf() { local y=${x@Z}; echo in; }; f; echo c"},
 	{"transform_unknown_nounset", "set -u; echo ${x@Z}; echo b"},
+
+	// ${#a[sub]} with a subscript before the start (or of a scalar) fails the
+	// command with the subscript text; under set -u an unset or scalar name
+	// fails it too, without ending the shell
+	{"length_subscript_negative", `a=(1 2)
+echo "${#a[-5]}"; echo st=$? b
+echo ${#a[-2]} ${#a[-1]} ${#a[5]} ${#a[-3]}x
+echo in $LINENO
+x=abc; echo ${#x[-1]} ${#x[0]}; echo ${#x[-2]}
+f(){ echo ${#a[-9]}; echo in; }; f; echo st=$?
+( echo ${#a[-9]}; echo in ); echo st=$?
+y=$(echo ${#a[-9]}; echo in); echo "st=$? $y"
+echo ${#u[-1]}; echo st=$?
+declare -A m=([k]=v); echo ${#m[-1]} ${#m[k]}
+echo $(( ${#a[-7]} + 1 )); echo st=$?
+set -u; echo ${#a[-9]}; echo st=$?
+echo end`},
+	{"length_subscript_nounset", `set -u
+x=abc; echo ${#x[0]}; echo st=$? a
+echo ${#u[0]}; echo st=$? b
+echo ${#u[@]}; echo st=$? c
+echo end`},
+	{"length_subscript_text", `a=(1 2); i=-5
+echo ${#a[i]}; echo st=$?
+echo ${#a[ -5 ]}; echo st=$?
+echo ${#a[$i]}; echo st=$?
+echo ${#a[-5+1]}; echo st=$?
+declare -A m; echo ${#m[]}; echo st=$?
+echo ${#a[]}; echo st=$?
+echo end`},
+	{"scalar_negative_subscript", `x=abc; echo "[${x[-1]}]" st=$?; echo "[${x[1]}]"
+echo ${x[-1]:-d}`},
+
+	// $((...) ...) whose command does not parse is a command substitution that
+	// fails when it runs: the commands before the error run, bash words the
+	// error as "command substitution: line N" and the substitution gives 2
+	{"dparen_cmdsubst_syntax_error", `echo $((1) + (2))
+echo b`},
+	{"dparen_cmdsubst_syntax_forms", `echo a
+
+echo $((1) + (2)) c
+x=$((1) + (2)); echo st=$? "[$x]"
+echo "$((1) fi)"
+echo $((1)
++ (2)) d
+f(){ echo $((1) + (2)); echo in; }; f
+echo $((1) (2)); echo st=$?
+echo $((echo a) (2)); echo st=$?
+echo e`},
+	{"dparen_cmdsubst_syntax_contexts", `eval 'echo $((1) + (2)) e'; echo st=$?
+printf 'echo s\necho $((1) + (2)) t\necho u\n' > sf; . ./sf; echo st=$?
+cat <<E
+h $((1) + (2)) i
+E
+echo "$(echo $((1) + (2)) n)"
+f() {
+  echo $((1) + (2)) f
+}
+echo x
+f
+x=$((echo a; echo b) | tr a-z A-Z); echo "$x"
+echo $((1) + (2) &) z
+echo end`},
+
+	// a backslash-newline in arithmetic is gone from its text (bash removes it
+	// before reading the expression); a syntax error token after newlines is
+	// the token itself, while division by 0 keeps the newlines
+	{"arith_line_continuation", `echo $((1 \
+/0))
+echo $((1\
+/0))
+echo $(( 1 + \
+  2 / 0 ))
+x=$((5 \
+% 0)); echo st=$?
+(( 1 \
+/ 0 ))
+echo $[1 \
+/0]
+let "1 \
+/0"
+echo "$((1 \
+/0))"
+echo $((1 +\
+))
+echo end $LINENO`},
+	{"arith_line_continuation_contexts", `for ((i=0; i<1\
+/0; i++)); do :; done
+x=abc; echo ${x:1\
+/0}
+a=(1 2); echo ${a[1\
+/0]}
+a[1\
+/0]=2
+echo $(( $((1 \
+/0)) ))
+echo $((x=\
+1/0))
+echo $((1 + \
+  2 \
+ / 0))
+echo $(( 2 \
+ +
+ / 0))
+echo end`},
+	{"arith_error_token_after_newline", `echo $(( 2 +
+ / 0))
+echo $(( 2 +
+
+/ 0))
+echo $((2+
+))
+echo $((2+
+  ))
+echo $((1 2
+3))`},
+	{"arith_error_token_newline_kinds", `echo $((
+1/0))
+echo $((1
+/0))
+x=5; echo $(( x %
+  0 ))
+((
+1/0))
+echo $[1
+/0]
+let "1/
+0"; let "1/ 
+ 0"
+echo $((1 +
+2 3))
+echo $((1 /
+0))
+echo $((1 / 
+ 0))
+echo $((1 
+ 2))
+echo c`},
+	{"arith_error_token_newline_forms", `echo $(( 1 ? 2 
+ 3 ))
+echo $(( 1 ? 2 
+ ))
+echo $(( 1 ? 
+ ))
+echo $(( 1 
+ @ ))
+echo $(( 2 ** 
+ -1 ))
+echo $(( 1 + 
+ ( 2 
+ 3 ) ))
+echo c`},
+
+	// ${name@op} transformations as bash: @Q always quotes (single quotes, $'...' for
+	// what does not print), each element of an array or list; @A, @K, @k and @a
+	// give declare's forms and attributes; declare -n names its target
+	{"transform_quote", `x=z; echo ${x@Q}; x='a b'; echo ${x@Q}; x="it's"; echo ${x@Q}; x=$'a\nb'; echo ${x@Q}; x=; echo "[${x@Q}]"; unset x; echo "[${x@Q}]"
+a=(1 'b c' "d'e"); echo ${a[@]@Q}; echo "${a[*]@Q}"; echo ${a[1]@Q}
+x=y; y=1; echo ${!x@Q}; x='a b'; echo ${x@A}; declare -i n=3; echo ${n@A}; echo ${a[@]@A}
+set -- p 'q r'; echo ${@@Q} ${1@Q}
+x=$'\t\e'; echo ${x@Q}
+x='$HOME'; echo ${x@Q} ${x@E}; x='a\tb'; echo "${x@E}"
+declare -A m=([k]=v [j]='x y'); echo ${m[@]@Q} ${m[@]@K} "${m[@]@k}"`},
+	{"transform_declare_forms", `a=(1 'b c' "d'e" 'f"g$h\i'); declare -A m=([k]=v [j]='x y')
+echo ${a[@]@K}; echo "${a[@]@K}"; printf '<%s>' "${a[@]@k}"; echo; printf '<%s>' "${m[@]@k}"; echo
+echo ${a[@]@A}; echo ${m[@]@A}; echo ${a@A} ${a[1]@A} ${m[k]@A}
+x='q r'; echo ${x@K} ${x@k}; printf '<%s>' "${x@k}"; echo
+declare -rx r=1; echo ${r@A} ${r@a}
+declare -ai ia=(1 2); echo ${ia[@]@A}; echo ${ia@a} ${ia[@]@a}
+unset u; echo "[${u@A}]" "[${u@K}]" "[${u@a}]"
+declare -a e=(); echo "[${e[@]@A}]" "[${e[@]@Q}]" "[${e[@]@K}]"
+set -- p 'q r'; echo ${@@A}; echo ${*@Q}; printf '<%s>' "${@@Q}"; echo
+y=$'\x01z'; echo ${y@Q}; y=$'\xff'; echo ${y@Q}`},
+	{"transform_key_forms", `a=(1 'b c'); declare -A m=([k]=v ['j k']='x y')
+printf '<%s>' "${a[@]@K}"; echo; printf '<%s>' "${m[@]@K}"; echo; printf '<%s>' ${m[@]@K}; echo
+printf '<%s>' "${a[*]@K}"; echo; printf '<%s>' "${a[@]@A}"; echo; printf '<%s>' "${a[*]@Q}"; echo
+printf '<%s>' "${a[@]@a}"; echo; printf '<%s>' "${a[*]@k}"; echo
+x=$'a\tb'; echo ${x@A}; declare -A m2=(['a"b']=1); echo ${m2[@]@A}; echo ${m2[@]@K}`},
+	{"transform_indirect_and_attributes", `x=y; y=1; echo ${!x@Q} "${!x@Q}"; y='a b'; echo ${!x@Q}; unset y; echo "[${!x@Q}]"
+a=(1 2); x='a[1]'; echo ${!x@Q}; x='a[@]'; echo ${!x@Q}
+declare -n r=y; y=2; echo ${r@Q} ${r@a} ${r@A}
+declare -l lo=ABC; echo ${lo@a} ${lo@A}
+f() { local -i k=4; echo ${k@A}; echo "${@@Q}"; }; f 'a b' c
+echo "${a[@]@U}" "${a@Q}" ${#a[@]}
+set -u; echo "${u[@]@Q}" x; echo ${v@Q}; echo end`},
+	{"transform_indirect_quote", `x=y; y=1; echo ${!x@Q}
+z="a b"; x=z; echo ${!x@Q} ${x@Q}`},
+
+	// set -u names what is unbound as bash: a[sub] with its text, $1 for a short
+	// positional; "${a[@]}" of an empty array is no field; a readonly variable
+	// refuses export, readonly and a local shadowing it
+	{"nounset_elements_and_positionals", `set -u
+a=(1); i=3; echo ${a[3]:-d} ${a[3]-e} ok ${#a[3]}
+( echo ${a[i]} ); echo st=$?
+( echo ${a[ 2 ]} ); echo st=$?
+declare -A m; k=x; ( echo ${m[$k]} ); echo st=$?
+( echo ${u[0]} ); echo st=$?
+( echo "${a[3]}" ); echo st=$?
+( set -- a; echo ${2} ); echo st=$?
+( echo ${10} ); echo st=$?
+( echo $3 ); echo st=$?
+( echo "${!zz}" ); echo st=$?
+echo ${a[3]@Q}; echo b`},
+	{"nounset_empty_lists", `set -u
+echo "$@" x
+a=(); printf '<%s>' "${a[@]}" y; echo
+f(){ echo ${2:-d} $1; echo in; }; f
+echo b`},
+	{"readonly_declaration_builtins", `readonly r=1
+export r=2; echo st=$?
+readonly r=3; echo st=$?
+declare r=4; echo st=$?
+typeset r=4; echo st=$?
+f(){ local r=2; echo in $r st=$?; local r; echo in2 $r; declare r=3; echo in3 $r; }; f; echo st=$?
+export r; echo st=$?
+declare -x r; echo st=$?
+echo end $r`},
+
+	// unset of an element before an array's start, of a scalar's element, of a
+	// readonly array; declare converting between indexed and associative;
+	// readonly functions: bash's words and statuses
+	{"unset_element_errors", `a=(1 2); unset 'a[5]'; echo st=$?; unset 'a[-9]'; echo st=$?; unset 'a[-1]'; echo ${a[@]} st=$?
+x=5; unset 'x[-1]'; echo st=$? $x
+unset 'u[-1]'; echo st=$?
+declare -A m=([k]=1); unset 'm[-1]'; echo st=$?
+echo b`},
+	{"unset_element_forms", `x=5; unset "x[0]"; echo st=$? "[${x-unset}]"
+x=5; unset "x[1]"; echo st=$? "[${x-unset}]"
+a=(1); unset "a[ -3 ]"; echo st=$?
+a=(1); unset "a[1/0]"; echo st=$?
+echo next
+readonly -a ra=(1 2); unset "ra[0]"; echo st=$? ${ra[@]}`},
+	{"declare_array_conversion", `x=5; x[1]=2; declare -A x; echo st=$? ${x[@]}
+declare -A m=([k]=v); declare -a m; echo st=$? ${m[@]}
+declare -a m2=(1); declare -A m2=([a]=b); echo st=$? ${m2[@]}
+f(){ local -A x; echo in st=$?; }; f
+echo b`},
+	{"readonly_functions", `f(){ echo f1; }; readonly -f f; f(){ echo x; }; echo st=$?; f
+unset -f f; echo st=$?; f
+( f(){ :; }; echo sub st=$? )
+g(){ :; }; declare -rf g; g(){ :; }; echo st=$?
+readonly -f nosuch; echo st=$?
+echo b`},
+
+	// a fatal expansion error in a simple command of a pipeline or in the
+	// background exits as the shell itself (bash -c: 127), in ( ), { } or $( )
+	// with 1; under set -e bash -c exits 1; a[@] in arithmetic warns and reads
+	// 0; shift counts are taken modulo 64
+	{"fatal_in_pipeline_stages", `echo ${u:?} | cat; echo ${PIPESTATUS[*]}
+( echo ${u:?} ); echo $?
+{ echo ${u:?}; } | cat; echo ${PIPESTATUS[*]}
+( echo ${u:?} ) | cat; echo ${PIPESTATUS[*]}
+x=$(echo ${u:?}); echo $?
+echo ${u:?} & wait $!; echo $?
+declare y=${u:?} | cat; echo ${PIPESTATUS[*]}
+[[ ${u:?} ]] | cat; echo ${PIPESTATUS[*]}
+f(){ :; } ; echo ${u:?} | f; echo ${PIPESTATUS[*]}
+( echo ${u:?} | cat; echo ${PIPESTATUS[*]} )
+set -u; echo $u | cat; echo ${PIPESTATUS[*]}`},
+	{"fatal_errexit_qmark", `set -e; echo ${x:?}`},
+	{"fatal_errexit_nounset", `set -e; set -u; f(){ echo $x; }; f`},
+	{"fatal_errexit_transform", `set -e; x=1; echo ${x@Z}
+echo b`},
+	{"arith_whole_array", `a=(1 2); echo $(( a[@] )); echo st=$? b
+echo $(( a[*] + 1 )); (( a[@] )); echo st=$?
+let x=a[@]; echo $x`},
+	{"arith_shift_modulo", `echo $((1<<64)) $((1<<65)) $((1<<-1)) $((-8>>65)) $((8>>-62))
+x=1; ((x<<=66)); echo $x; y=256; ((y>>=-60)); echo $y
+z=1; echo $(( z << 64 )) $(( $z << 65 ))`},
+
+	// in a subshell an error abandoning the line ends the subshell even in eval,
+	// source or a trap; trap handlers defer their arithmetic and ${...} errors;
+	// a list slice's arithmetic error names it name[@]; the ERR trap runs in
+	// functions and subshells only under set -E; $- lists the flags as bash
+	{"discard_in_subshell_eval_source", `x=$(eval "echo \$((1/0))"; echo after); echo "[$x] $?"
+( eval "echo \$((1/0))"; echo after ); echo $?
+eval "echo \$((1/0))" | cat; echo after ${PIPESTATUS[*]}
+{ eval "echo \$((1/0))"; echo in; } | cat; echo ${PIPESTATUS[*]}
+f(){ eval "echo \$((1/0))"; echo inf; }; (f; echo sub); echo $?
+(trap "echo \$((1/0)); echo t2" EXIT; echo a); echo $?
+printf "echo \$((1/0))\necho in\n" > s1; ( . ./s1; echo sub ); echo st=$?
+echo end`},
+	{"trap_handler_deferred_errors", `trap "echo t \${x!}; echo t2" EXIT
+trap 'echo u $((1 +)); echo u2' USR1
+kill -USR1 $$; echo st=$?
+echo a`},
+	{"list_slice_arith_errors", `x=(1 2); echo ${x[@]:1/0}; echo b
+set -- a b; echo ${@:1/0}; echo b
+echo "${x[*]:1:1/0}" c; echo d
+y=${x[@]:2/0}; echo st=$? f
+echo ${x[@]:1:1} ${@:2} "${x[@]: -1}"
+echo end`},
+	{"err_trap_errtrace", `trap 'echo err $LINENO' ERR
+echo a
+false
+f(){
+  false
+  echo in f
+}
+f
+( false; echo sub )
+x=$(false; echo cs)
+set -E
+f
+( false; echo sub2 )
+echo $- | tr -d hB
+set +E
+f`},
+	{"dollar_dash_flags", `set -eEuxaC; echo $-
+set +xeuaC
+echo $-`},
+
+	// builtin errors as bash: exit with too many arguments still exits (1);
+	// break/continue 0 leave every loop, a non-numeric count exits 128;
+	// invalid identifiers for printf -v and read; usage lines have no prefix
+	{"loop_count_errors", `for i in 1 2; do for j in 1 2; do break 0; echo in; done; echo out; done; echo st=$?
+for i in 1 2; do continue 0; echo in; done; echo st=$?
+for i in 1; do break -1; echo in; done; echo st=$?
+while :; do until false; do break 0; done; echo no; done; echo st=$?
+f(){ exit 3 4; echo in; }; (f; echo no); echo st=$?
+(exit 5 6; echo in); echo st=$?
+for i in 1; do break a; echo in; done; echo st=$?`},
+	{"exit_too_many_arguments", `exit 1 2; echo st=$?`},
+	{"builtin_identifier_and_usage_errors", `printf -v 1x hi; echo st=$?; printf -v 'a[1]' hi; echo st=$? ${a[1]}
+read -a 1x <<< hi; echo st=$?; read 2y z <<< hi; echo st=$?
+printf; echo st=$?
+getopts; echo st=$?
+echo b`},
+
+	// shift, pushd and unset errors in bash's words
+	{"shift_pushd_unset_errors", `shift -1; echo st=$?; shift a; echo st=$?
+pushd /nonexist; echo st=$?; popd; echo st=$?
+unset -f; echo st=$?; unset -x a; echo st=$?; unset -vq a; echo st=$?
+echo b`},
+
+	// the call stack: FUNCNAME, BASH_SOURCE and BASH_LINENO through functions,
+	// sourced files, eval, subshells and substitutions, in every mode
+	{"call_stack_variables", `cat > lib <<'EOF'
+echo "S[${BASH_SOURCE[*]}] F[${FUNCNAME[*]}] L[${BASH_LINENO[*]}]"
+h(){ echo "hS[${BASH_SOURCE[*]}] F[${FUNCNAME[*]}] L[${BASH_LINENO[*]}]"; }
+h
+EOF
+echo "S[${BASH_SOURCE[*]}] F[${FUNCNAME[*]}] L[${BASH_LINENO[*]}]"
+. ./lib
+f(){
+ . ./lib
+ h
+}
+f
+eval "h"
+( h )
+echo "$(h)"`},
+	{"call_stack_functions", `echo "[${BASH_SOURCE[@]}] [${FUNCNAME[@]}]"
+f(){ echo "[${BASH_SOURCE[@]}] [${FUNCNAME[@]}] [${BASH_LINENO[@]}]"; }
+f
+printf "g(){ echo \"[\${BASH_SOURCE[@]}] [\${FUNCNAME[@]}]\"; }\necho \"s[\${BASH_SOURCE[@]}]\"\n" > lib
+. ./lib
+g`},
+	{"call_stack_nounset", `set -u; echo ${BASH_ARGV[0]-none} $BASH_SOURCE; echo b
+f(){ echo ${FUNCNAME[0]} ${BASH_SOURCE[0]} ${BASH_LINENO[0]}; }; f`},
+
+	// an arithmetic error in declare -i x=... names the builtin
+	{"declare_integer_arith_error", `declare -i i=1/0; echo st=$? i=$i; echo b
+f(){ local -i j=2/0; echo in; }; f; echo st=$?
+typeset -i k=1+; echo st=$?
+declare -i n; n=1/0; echo st=$?
+echo end`},
+
+	// $(...) does not inherit set -e unless shopt -s inherit_errexit
+	{"errexit_in_cmdsubst", `set -e; x=$(false; echo in); echo "b $x"`},
+	{"inherit_errexit", `shopt inherit_errexit
+set -e
+x=$(false; echo in); echo "a $x"
+shopt -s inherit_errexit
+y=$(false; echo in2); echo "b $y"`},
+
+	// a redirection target that splits or globs to other than one word is an
+	// ambiguous redirect; set -u in a here-document fails only the command;
+	// associative arrays slice (from 1) and report slice arithmetic errors
+	{"redirect_ambiguous_hdoc_nounset_assoc_slice", `declare -A m; m[a]=1; echo ${m[@]:0:1/0}; echo b
+declare -A n=([a]=1 [b]=2 [c]=3); echo ${n[@]:1} "${n[@]:0:2}" ${#n[@]}; x=${n[*]:1:1}; echo "$x"; echo ${n[@]:2} ${n[@]:2:1}
+x="a b"; echo hi > $x; echo st=$?; y=; echo hi > $y; echo st=$?
+echo hi > f*; echo st=$?; touch f1 f2; echo hi > f*; echo st=$?; rm f1 f2
+touch g1; echo hi > g*; cat g1
+set -u; cat <<EOF
+$zz
+EOF
+echo st=$? b`},
 
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.

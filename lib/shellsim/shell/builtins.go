@@ -234,7 +234,7 @@ func biCd(sh *Shell, args []string) int {
 				physical = false
 			case 'e', '@':
 			default:
-				sh.bierr("cd", "%s: invalid option", args[i])
+				sh.bierr(args[0], "%s: invalid option", args[i])
 				fmt.Fprintln(sh.stderr(), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
 				return 2
 			}
@@ -242,7 +242,7 @@ func biCd(sh *Shell, args []string) int {
 	}
 	rest := args[i:]
 	if len(rest) > 1 {
-		sh.bierr("cd", "too many arguments")
+		sh.bierr(args[0], "too many arguments")
 		return 1
 	}
 	var target string
@@ -250,7 +250,7 @@ func biCd(sh *Shell, args []string) int {
 	if len(rest) == 0 {
 		h, ok := sh.getVar("HOME")
 		if !ok {
-			sh.bierr("cd", "HOME not set")
+			sh.bierr(args[0], "HOME not set")
 			return 1
 		}
 		target = h
@@ -259,7 +259,7 @@ func biCd(sh *Shell, args []string) int {
 		if target == "-" {
 			o, ok := sh.getVar("OLDPWD")
 			if !ok || o == "" {
-				sh.bierr("cd", "OLDPWD not set")
+				sh.bierr(args[0], "OLDPWD not set")
 				return 1
 			}
 			target, printDir = o, true
@@ -271,11 +271,11 @@ func biCd(sh *Shell, args []string) int {
 	p := command.Join(sh.dir, target)
 	fi, err := sh.rt.FS.Stat(p)
 	if err != nil {
-		sh.bierr("cd", "%s: %s", target, command.Message(err))
+		sh.bierr(args[0], "%s: %s", target, command.Message(err))
 		return 1
 	}
 	if !fi.IsDir() {
-		sh.bierr("cd", "%s: Not a directory", target)
+		sh.bierr(args[0], "%s: Not a directory", target)
 		return 1
 	}
 	if physical {
@@ -331,7 +331,9 @@ func parseStatus(sh *Shell, name string, args []string) (int, bool) {
 func biExit(sh *Shell, args []string) int {
 	n, _ := parseStatus(sh, "exit", args)
 	if len(args) > 2 {
+		// bash still exits, with status 1
 		sh.bierr("exit", "too many arguments")
+		sh.exit(1)
 		return 1
 	}
 	sh.exit(n)
@@ -359,9 +361,17 @@ func loopArg(sh *Shell, args []string) (int, bool) {
 	}
 	n := 1
 	if len(args) > 1 {
-		v, err := strconv.Atoi(args[1])
-		if err != nil || v < 1 {
+		v, err := strconv.Atoi(strings.TrimSpace(args[1]))
+		if err != nil {
+			// bash gives up with status 128
+			sh.bierr(args[0], "%s: numeric argument required", args[1])
+			sh.exit(128)
+			return 128, false
+		}
+		if v < 1 {
+			// bash leaves every loop
 			sh.bierr(args[0], "%s: loop count out of range", args[1])
+			sh.brk = sh.loopDepth
 			return 1, false
 		}
 		n = v
@@ -391,8 +401,12 @@ func biShift(sh *Shell, args []string) int {
 	n := 1
 	if len(args) > 1 {
 		v, err := strconv.Atoi(args[1])
-		if err != nil || v < 0 {
+		if err != nil {
 			sh.bierr("shift", "%s: numeric argument required", args[1])
+			return 1
+		}
+		if v < 0 {
+			sh.bierr("shift", "%s: shift count out of range", args[1])
 			return 1
 		}
 		n = v
@@ -431,13 +445,15 @@ func (sh *Shell) optPtr(name string) *bool {
 		return &sh.opts.allexport
 	case "verbose":
 		return &sh.opts.verbose
+	case "errtrace":
+		return &sh.opts.errtrace
 	}
 	return nil
 }
 
 func (sh *Shell) setOption(name string, on bool) bool {
 	switch name {
-	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "functrace", "errtrace", "keyword", "onecmd", "nolog":
+	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "functrace", "keyword", "onecmd", "nolog":
 		return true
 	}
 	p := sh.optPtr(name)
@@ -451,8 +467,11 @@ func (sh *Shell) setOption(name string, on bool) bool {
 var flagOpts = map[rune]string{'e': "errexit", 'u': "nounset", 'x': "xtrace", 'f': "noglob", 'C': "noclobber", 'a': "allexport", 'v': "verbose"}
 
 func (sh *Shell) setFlag(f rune, on bool) bool {
+	if f == 'E' {
+		return sh.setOption("errtrace", on)
+	}
 	switch f {
-	case 'h', 'B', 'm', 'H', 'P', 'T', 'E', 'b', 'k', 'n', 'p', 't':
+	case 'h', 'B', 'm', 'H', 'P', 'T', 'b', 'k', 'n', 'p', 't':
 		return true
 	}
 	name, ok := flagOpts[f]
@@ -463,14 +482,18 @@ func (sh *Shell) setFlag(f rune, on bool) bool {
 }
 
 func (sh *Shell) optFlags() string {
+	// in bash's order; h and B are always on
 	var b strings.Builder
-	for _, f := range "aefuvxC" {
-		if p := sh.optPtr(flagOpts[f]); p != nil && *p {
+	for _, f := range "aefhuvxBCE" {
+		name := flagOpts[f]
+		if f == 'E' {
+			name = "errtrace"
+		}
+		if p := sh.optPtr(name); f == 'h' || f == 'B' || p != nil && *p {
 			b.WriteRune(f)
 		}
 	}
-	b.WriteString("hB")
-	return b.String()
+	return b.String() + sh.modeFlag
 }
 
 func biSet(sh *Shell, args []string) int {
@@ -540,6 +563,8 @@ func biSet(sh *Shell, args []string) int {
 
 func (sh *Shell) shoptPtr(name string) *bool {
 	switch name {
+	case "inherit_errexit":
+		return &sh.opts.inheritErrexit
 	case "nullglob":
 		return &sh.opts.nullglob
 	case "dotglob":
@@ -556,7 +581,7 @@ func (sh *Shell) shoptPtr(name string) *bool {
 	return nil
 }
 
-var shoptNames = []string{"dotglob", "extglob", "failglob", "globstar", "nocaseglob", "nullglob"}
+var shoptNames = []string{"dotglob", "extglob", "failglob", "globstar", "inherit_errexit", "nocaseglob", "nullglob"}
 
 func biShopt(sh *Shell, args []string) int {
 	mode := byte(0)
@@ -583,8 +608,8 @@ func biShopt(sh *Shell, args []string) int {
 		p := sh.shoptPtr(n)
 		if p == nil {
 			switch n {
-			case "expand_aliases", "sourcepath", "checkwinsize", "cmdhist", "interactive_comments", "extquote", "promptvars", "hostcomplete", "complete_fullquote", "progcomp", "lastpipe", "inherit_errexit", "nocasematch":
-				if n == "lastpipe" || n == "inherit_errexit" || n == "nocasematch" {
+			case "expand_aliases", "sourcepath", "checkwinsize", "cmdhist", "interactive_comments", "extquote", "promptvars", "hostcomplete", "complete_fullquote", "progcomp", "lastpipe", "nocasematch":
+				if n == "lastpipe" || n == "nocasematch" {
 					sh.rt.Tel.unsupported("shopt:" + n)
 				}
 				continue
@@ -627,7 +652,17 @@ func biUnset(sh *Shell, args []string) int {
 		case "-n":
 			continue
 		}
+		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "fvn") != "" {
+			sh.bierr("unset", "-%c: invalid option", a[1+strings.IndexFunc(a[1:], func(r rune) bool { return !strings.ContainsRune("fvn", r) })])
+			fmt.Fprintln(sh.stderr(), "unset: usage: unset [-f] [-v] [-n] [name ...]")
+			return 2
+		}
 		if mode == 'f' {
+			if sh.roFuncs[a] {
+				sh.bierr("unset", "%s: cannot unset: readonly function", a)
+				st = 1
+				continue
+			}
 			delete(sh.funcs, a)
 			continue
 		}
@@ -635,6 +670,11 @@ func biUnset(sh *Shell, args []string) int {
 			name, key := a[:i], a[i+1:len(a)-1]
 			v := sh.lookup(sh.resolveRef(name))
 			if v == nil {
+				continue
+			}
+			if v.ReadOnly {
+				sh.bierr("unset", "%s: cannot unset: readonly variable", name)
+				st = 1
 				continue
 			}
 			nv := cloneVar(v)
@@ -645,13 +685,35 @@ func biUnset(sh *Shell, args []string) int {
 				continue
 			} else {
 				n, err := sh.arithString(key)
+				var ae expand.ArithError
+				if errors.As(err, &ae) {
+					// an arithmetic error in a subscript abandons the line
+					// (bash -c exits), as in bash
+					ae.Subscript = true
+					sh.wordError(ae)
+					return 1
+				}
 				if err != nil {
 					sh.bierr("unset", "%s: bad array subscript", a)
 					st = 1
 					continue
 				}
+				if nv.Kind != expand.Indexed {
+					// a scalar is element 0 of itself
+					if n != 0 {
+						sh.bierr("unset", "%s: not an array variable", name)
+						st = 1
+					} else {
+						sh.unsetVar(name)
+					}
+					continue
+				}
 				if n < 0 {
-					n = maxIndex(nv) + 1 + n
+					if n = maxIndex(nv) + 1 + n; n < 0 {
+						sh.bierr("unset", "[%s]: bad array subscript", key)
+						st = 1
+						continue
+					}
 				}
 				indexUnset(nv, n)
 			}
@@ -690,9 +752,11 @@ func biEval(sh *Shell, args []string) int {
 	if sh.curStmt != nil {
 		sh.lineBase += int(sh.curStmt.End().Line()) - 1
 	}
+	u := sh.enterUnit(sh.lineSkew)
 	if f != nil {
 		sh.units(f.Stmts)
 	}
+	sh.leaveUnit(u)
 	if synErr != nil && !sh.exiting {
 		// the commands before a syntax error ran; eval fails with it
 		sh.reportSyntaxError(src, *synErr, sh.errName()+": eval")
@@ -747,13 +811,17 @@ func biSource(sh *Shell, args []string) int {
 	sh.status = 0
 	// diagnostics name the sourced file and count its lines
 	oldName, oldBase := sh.name, sh.lineBase
+	sh.frames = append(sh.frames, frame{"source", name, sh.lineno})
 	sh.name, sh.lineBase = name, 0
+	u := sh.enterUnit(0)
 	if f != nil {
 		sh.units(f.Stmts)
 	}
+	sh.leaveUnit(u)
 	if synErr != nil && !sh.exiting {
 		sh.reportSyntaxError(string(b), *synErr, name)
 	}
+	sh.frames = sh.frames[:len(sh.frames)-1]
 	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()
@@ -1703,13 +1771,13 @@ func biPushd(sh *Shell, args []string) int {
 		}
 		top := sh.dirs[0]
 		sh.dirs[0] = sh.dir
-		if st := biCd(sh, []string{"cd", top}); st != 0 {
+		if st := biCd(sh, []string{args[0], top}); st != 0 {
 			return st
 		}
 		return biDirs(sh, []string{"dirs"})
 	}
 	old := sh.dir
-	if st := biCd(sh, []string{"cd", args[1]}); st != 0 {
+	if st := biCd(sh, []string{args[0], args[1]}); st != 0 {
 		return st
 	}
 	sh.dirs = append([]string{old}, sh.dirs...)
@@ -1723,7 +1791,7 @@ func biPopd(sh *Shell, args []string) int {
 	}
 	top := sh.dirs[0]
 	sh.dirs = sh.dirs[1:]
-	if st := biCd(sh, []string{"cd", top}); st != 0 {
+	if st := biCd(sh, []string{args[0], top}); st != 0 {
 		return st
 	}
 	return biDirs(sh, []string{"dirs"})

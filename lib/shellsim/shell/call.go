@@ -61,7 +61,7 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 			sh.fds = saved
 			cleanup()
 			if err != nil {
-				st = 1
+				st = sh.redirStatus(err)
 			}
 		}
 		sh.status = st
@@ -107,7 +107,7 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		sh.fds = saved
 		cleanup()
 		if !sh.exiting {
-			sh.status = 1
+			sh.status = sh.redirStatus(err)
 		}
 		return
 	}
@@ -394,7 +394,21 @@ func (sh *Shell) callFunc(name string, body *syntax.Stmt, args []string) {
 	sh.funcNames = append(sh.funcNames, name)
 	oldLoop := sh.loopDepth
 	sh.loopDepth = 0
+	o, hasOrigin := sh.funcOrigin[body]
+	caller := origin{sh.lineBase, sh.lineSkew, sh.name}
+	src := sh.name
+	if hasOrigin {
+		src = o.name
+	}
+	sh.frames = append(sh.frames, frame{name, sh.sourceName(src), sh.lineno})
+	if hasOrigin {
+		sh.lineBase, sh.lineSkew, sh.name = o.base, o.skew, o.name
+	}
 	sh.stmt(body)
+	sh.frames = sh.frames[:len(sh.frames)-1]
+	if hasOrigin {
+		sh.lineBase, sh.lineSkew, sh.name = caller.base, caller.skew, caller.name
+	}
 	sh.loopDepth = oldLoop
 	top := sh.scopes[len(sh.scopes)-1]
 	for _, v := range top {
@@ -837,13 +851,13 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		}
 		c.name = c.arg0
 		c.params = rest
-		c.cmdString = true
+		c.cmdString, c.modeFlag = true, "c"
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(src, "", noexec) }))
 	}
 	if len(rest) == 0 || readStdin {
 		b, _ := io.ReadAll(readerOf(fds))
 		c.fds[0] = &fdesc{r: strings.NewReader("")}
-		c.arg0 = args[0]
+		c.arg0, c.modeFlag = args[0], "s"
 		c.params = rest
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), "", noexec) }))
 	}
@@ -854,6 +868,7 @@ func (sh *Shell) runShellCommand(args []string, env []string, fds [10]*fdesc) in
 		return sh.finishShellCmd(seq, c, 127)
 	}
 	c.arg0, c.name, c.params = script, script, rest[1:]
+	c.frames = []frame{{"main", script, 0}}
 	return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.runMaybe(string(b), script, noexec) }))
 }
 

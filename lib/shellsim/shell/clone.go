@@ -111,6 +111,7 @@ func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
 	}
 	c.cfg, c.cfgDepth, c.readDirFn, c.task = nil, 0, nil, nil
 	c.funcs = maps.Clone(sh.funcs)
+	c.funcOrigin = maps.Clone(sh.funcOrigin)
 	c.aliases = maps.Clone(sh.aliases)
 	c.traps = maps.Clone(sh.traps)
 	c.jobs = nil
@@ -119,6 +120,7 @@ func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
 		c.jobs = append(c.jobs, &k)
 	}
 	c.funcNames = append([]string(nil), sh.funcNames...)
+	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
 	c.dirs = append([]string(nil), sh.dirs...)
 	c.fds = [10]*fdesc{}
@@ -149,7 +151,7 @@ func (sh *Shell) PID() int { return sh.pid }
 // closed environment: the process table may still reference the shell.
 func (sh *Shell) Drop() {
 	sh.scopes = []map[string]*Var{{}}
-	sh.funcs = map[string]*syntax.Stmt{}
+	sh.funcs, sh.funcOrigin = map[string]*syntax.Stmt{}, nil
 	sh.aliases, sh.traps, sh.jobs, sh.params, sh.dirs = nil, nil, nil, nil, nil
 	sh.cfg, sh.readDirFn, sh.psubs = nil, nil, nil
 }

@@ -111,6 +111,24 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			return 2
 		}
 	}
+	if f.funcs && (variant == "readonly" || f.set['r']) && len(items) > 0 {
+		// readonly -f: the function cannot be redefined or unset.
+		// Copy on write: shell copies may share the map.
+		sh.roFuncs = maps.Clone(sh.roFuncs)
+		st := 0
+		for _, it := range items {
+			if _, ok := sh.funcs[it.name]; !ok {
+				sh.errf("%s: %s: not a function", variant, it.name)
+				st = 1
+				continue
+			}
+			if sh.roFuncs == nil {
+				sh.roFuncs = map[string]bool{}
+			}
+			sh.roFuncs[it.name] = true
+		}
+		return st
+	}
 	if f.funcs && (f.set['x'] || f.unset['x']) && len(items) > 0 {
 		// export -f / declare -fx: functions reach child bash processes.
 		// Copy on write: shell copies may share the map.
@@ -164,8 +182,14 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		} else {
 			cur = sh.lookup(name)
 		}
-		if cur != nil && cur.ReadOnly && (it.hasVal || f.unset['r']) {
-			sh.errf("%s: %s: readonly variable", variant, name)
+		if cur != nil && cur.ReadOnly && (it.hasVal || f.unset['r']) || local && cur == nil && isReadonly(sh.lookup(name)) {
+			// bash refuses a local that would shadow a readonly
+			// variable; export and readonly name no builtin
+			if variant == "export" || variant == "readonly" {
+				sh.errf("%s: readonly variable", name)
+			} else {
+				sh.errf("%s: %s: readonly variable", variant, name)
+			}
 			st = 1
 			continue
 		}
@@ -177,6 +201,21 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			if local && !sh.opts.allexport {
 				// a new local shadows an outer variable, unset until assigned
 			}
+		}
+		if cur != nil && (f.set['A'] && cur.Kind == expand.Indexed || f.set['a'] && cur.Kind == expand.Associative) {
+			from, to := "indexed", "associative"
+			if cur.Kind == expand.Associative {
+				from, to = to, from
+			}
+			if it.as != nil && it.as.Array != nil {
+				// with a compound value bash abandons the line
+				sh.errf("%s: cannot convert %s to %s array", name, from, to)
+				sh.discard()
+				return 1
+			}
+			sh.errf("%s: %s: cannot convert %s to %s array", variant, name, from, to)
+			st = 1
+			continue
 		}
 		switch {
 		case f.set['A']:
@@ -229,7 +268,17 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			continue
 		}
 		if it.hasVal {
-			if it.as != nil {
+			if it.as != nil && nv.Kind == expand.NameRef && it.as.Array == nil && it.as.Index == nil && !it.as.Append {
+				// declare -n r=y: r names y (the value is not assigned
+				// through the reference)
+				val := ""
+				if it.as.Value != nil {
+					val, err = sh.literal(it.as.Value)
+				}
+				if err == nil {
+					nv.Str, nv.Set = val, true
+				}
+			} else if it.as != nil {
 				as := *it.as
 				if as.Array != nil {
 					kind := expand.Unknown
@@ -252,6 +301,11 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 				} else if errors.As(err, &se) {
 					sh.errf("%v", err) // declare m[]=1 fails declare only
 				} else {
+					var ae expand.ArithError
+					if errors.As(err, &ae) && ae.Prefix == "" {
+						ae.Prefix = variant // declare -i x=1/0 names declare
+						err = ae
+					}
 					sh.assignError(err)
 				}
 				st = 1
@@ -349,30 +403,7 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 				continue
 			}
 		}
-		flags := ""
-		switch v.Kind {
-		case expand.Indexed:
-			flags += "a"
-		case expand.Associative:
-			flags += "A"
-		case expand.NameRef:
-			flags += "n"
-		}
-		if v.Integer {
-			flags += "i"
-		}
-		if v.Lower {
-			flags += "l"
-		}
-		if v.Upper {
-			flags += "u"
-		}
-		if v.ReadOnly {
-			flags += "r"
-		}
-		if v.Exported {
-			flags += "x"
-		}
+		flags := varFlags(v)
 		if flags == "" {
 			flags = "-"
 		}
@@ -384,6 +415,37 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 	}
 	sh.write(b.String())
 	return st
+}
+
+func isReadonly(v *Var) bool { return v != nil && v.ReadOnly }
+
+// varFlags is a variable's attributes as declare -p lists them.
+func varFlags(v *Var) string {
+	flags := ""
+	switch v.Kind {
+	case expand.Indexed:
+		flags += "a"
+	case expand.Associative:
+		flags += "A"
+	case expand.NameRef:
+		flags += "n"
+	}
+	if v.Integer {
+		flags += "i"
+	}
+	if v.Lower {
+		flags += "l"
+	}
+	if v.Upper {
+		flags += "u"
+	}
+	if v.ReadOnly {
+		flags += "r"
+	}
+	if v.Exported {
+		flags += "x"
+	}
+	return flags
 }
 
 // declValue renders a value the way declare -p does.

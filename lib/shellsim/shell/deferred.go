@@ -37,6 +37,7 @@ const (
 	deferSliceNum                        // ${name:off:len} with a blank part, given a 0 at span.op
 	deferEmptyLength                     // ${name:off:} (length 0), its second ':' at span.op
 	deferEmptySubscript                  // name[]= in an assignment, blanked to name__=
+	deferComsub                          // $((...) ...) whose command does not parse: parsed when it runs
 )
 
 type deferredSpan struct {
@@ -52,7 +53,7 @@ func deferrable(text string) (ok, arith bool) {
 	for _, s := range []string{
 		"must be followed by an expression", "not a valid arithmetic operator", "ternary operator missing",
 		"must follow a name", "must be followed by a literal", "must follow an expression",
-		"without matching `(` with `)`",
+		"without matching `(` with `)`", "without matching `[` with `]`",
 	} {
 		if strings.Contains(text, s) {
 			return true, true
@@ -71,16 +72,28 @@ func deferrable(text string) (ok, arith bool) {
 
 // parseDeferring parses src, deferring arithmetic and substitution errors.
 func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
+	f, text, err := sh.parseDeferred(src, name)
+	if err == nil && strings.Contains(text, "\\\n") {
+		continuedArith(f, text)
+	}
+	return f, err
+}
+
+// parseDeferred is parseDeferring; text is the source in the
+// coordinates of the tree's positions.
+func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
 	if err == nil || strings.IndexByte(src, 0) >= 0 {
-		return f, err
+		return f, src, err
 	}
-	if re, ok := dparenSubst(src); ok {
+	var subs []int // the "$(" of each $(( read as a command substitution
+	if re, at, ok := dparenSubst(src); ok {
 		// $((...) ...) is a command substitution of a subshell
+		subs = at
 		if f, err2 := sh.rt.parser().Parse(strings.NewReader(re), name); err2 == nil {
-			return f, nil
+			return f, re, nil
 		} else if sh.charge(int64(len(re))*resources.CostParseByte) != nil {
-			return nil, err
+			return nil, "", err
 		} else {
 			src, err = re, err2
 		}
@@ -89,7 +102,24 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 	work := []byte(src)
 	for len(spans) < maxDeferred {
 		var pe syntax.ParseError
-		if !errors.As(err, &pe) || pe.Incomplete && !strings.Contains(pe.Text, "must be followed") {
+		if !errors.As(err, &pe) {
+			break
+		}
+		if sp, ok := comsubSpan(string(work), subs, int(pe.Pos.Offset())); ok {
+			// bash parses the command of $((...) ...) when it runs (a
+			// syntax error there fails only the substitution)
+			blank(work, sp)
+			spans = append(spans, sp)
+			if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
+				return nil, "", err
+			}
+			if f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name); err == nil {
+				restoreDeferred(f, spans, src)
+				return f, src, nil
+			}
+			continue
+		}
+		if pe.Incomplete && !strings.Contains(pe.Text, "must be followed") {
 			break
 		}
 		ok, arith := deferrable(pe.Text)
@@ -133,28 +163,72 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 		}
 		spans = append(spans, sp)
 		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-			return nil, err
+			return nil, "", err
 		}
 		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
 		if err == nil {
 			restoreDeferred(f, spans, src)
-			return f, nil
+			return f, src, nil
 		}
 	}
 	// the first error that is not deferred is reported (blanking kept
 	// every position, so it reads as in the source)
-	return nil, err
+	return nil, "", err
+}
+
+// continuedArith gives each $((...)), $[...] and ((...)) whose text holds
+// a line continuation its text without them, evaluated when it runs: bash
+// removes a backslash-newline before it reads the expression, so its
+// error text does not show one (the tree keeps only positions).
+func continuedArith(f *syntax.File, src string) {
+	text := func(lo, hi uint) (string, bool) {
+		if lo > hi || int(hi) > len(src) {
+			return "", false
+		}
+		t := src[lo:hi]
+		return strings.ReplaceAll(t, "\\\n", ""), strings.Contains(t, "\\\n")
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmExp:
+			lo := n.Left.Offset() + 3
+			if n.Bracket {
+				lo = n.Left.Offset() + 2
+			}
+			if t, ok := text(lo, n.Right.Offset()); ok && n.X != nil && !isDeferredWord(n.X) {
+				n.X = deferredWord(t, n.X.Pos(), true)
+				return false
+			}
+		case *syntax.ArithmCmd:
+			if t, ok := text(n.Left.Offset()+2, n.Right.Offset()); ok && n.X != nil && !isDeferredWord(n.X) {
+				n.X = deferredWord(t, n.X.Pos(), true)
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// isDeferredWord reports an operand made by deferredWord.
+func isDeferredWord(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok || len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && l.Value == expand.DeferredArithMarker
 }
 
 // dparenSubst rewrites each $(( whose parentheses do not close with
 // "))" as "$( (": bash reads it as a command substitution whose command
-// begins with a subshell ($((cd /; pwd) | cat)).
-func dparenSubst(src string) (string, bool) {
+// begins with a subshell ($((cd /; pwd) | cat)). at holds the offsets of
+// the rewritten ones in the result.
+func dparenSubst(src string) (re string, at []int, changed bool) {
 	if !strings.Contains(src, "$((") {
-		return src, false
+		return src, nil, false
 	}
 	var b strings.Builder
-	changed, dq := false, false
+	dq := false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -166,7 +240,7 @@ func dparenSubst(src string) (string, bool) {
 			j := strings.IndexByte(src[i+1:], '\'')
 			if j < 0 {
 				b.WriteString(src[i:])
-				return b.String(), changed
+				return b.String(), at, changed
 			}
 			b.WriteString(src[i : i+j+2])
 			i += j + 1
@@ -177,7 +251,7 @@ func dparenSubst(src string) (string, bool) {
 			j := strings.IndexByte(src[i:], '\n')
 			if j < 0 {
 				b.WriteString(src[i:])
-				return b.String(), changed
+				return b.String(), at, changed
 			}
 			b.WriteString(src[i : i+j])
 			i += j - 1
@@ -185,6 +259,7 @@ func dparenSubst(src string) (string, bool) {
 		case strings.HasPrefix(src[i:], "$(("):
 			end, ok := matchClose(src, i+3, '(', ')', 1)
 			if _, closed := matchClose(src, i+2, '(', ')', 1); ok && closed && (end >= len(src) || src[end] != ')') {
+				at = append(at, b.Len())
 				b.WriteString("$( (")
 				changed = true
 			} else {
@@ -195,7 +270,26 @@ func dparenSubst(src string) (string, bool) {
 		}
 		b.WriteByte(c)
 	}
-	return b.String(), changed
+	return b.String(), at, changed
+}
+
+// comsubSpan finds the innermost rewritten $( ( (see dparenSubst) around
+// off; its text is the command as bash reads it, without the blank the
+// rewrite put in.
+func comsubSpan(src string, subs []int, off int) (deferredSpan, bool) {
+	var best deferredSpan
+	found := false
+	for _, o := range subs {
+		if o > off || o+4 > len(src) || src[o:o+4] != "$( (" {
+			continue
+		}
+		end, ok := matchClose(src, o+2, '(', ')', 1)
+		if !ok || off >= end || found && o < best.open {
+			continue
+		}
+		best, found = deferredSpan{deferComsub, o, end, src[o+3 : end-1], 0}, true
+	}
+	return best, found
 }
 
 // blank replaces the inside of a span with a valid construct of the same
@@ -218,6 +312,15 @@ func blank(b []byte, sp deferredSpan) {
 	}
 	if sp.kind == deferForPart {
 		lo, hi = sp.open, sp.end
+	}
+	if sp.kind == deferComsub {
+		// an empty $(   ), newlines kept
+		for i := sp.open + 2; i < sp.end-1; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+		return
 	}
 	switch sp.kind {
 	case deferEmptySubscript:
@@ -571,6 +674,14 @@ func restoreDeferred(f *syntax.File, spans []deferredSpan, src string) {
 // restoreNode restores one node; it reports whether to walk its children.
 func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(deferredSpan) (string, bool)) bool {
 	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferComsub {
+			lit := func(v string) *syntax.Word {
+				return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: n.Left, ValueEnd: n.Left, Value: v}}}
+			}
+			n.Stmts = []*syntax.Stmt{{Position: n.Left, Cmd: &syntax.CallExpr{Args: []*syntax.Word{lit(comsubMarker), lit(sp.inner)}}}}
+			return false
+		}
 	case *syntax.ArithmExp:
 		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
 			n.X = deferredWord(sp.inner, n.X.Pos(), true)
@@ -676,6 +787,27 @@ func deferredWord(text string, pos syntax.Pos, expanding bool) *syntax.Word {
 		}
 	}
 	return &syntax.Word{Parts: []syntax.WordPart{marker, &syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: text}}}
+}
+
+// comsubMarker is the command name of a deferred command substitution's
+// statement; its argument is the command text (see deferredComsub).
+const comsubMarker = "\x00comsub"
+
+// deferredComsub returns the text of a command substitution whose command
+// is parsed only when it runs.
+func deferredComsub(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	c, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 2 || len(c.Args[0].Parts) != 1 || len(c.Args[1].Parts) != 1 {
+		return "", false
+	}
+	if l, ok := c.Args[0].Parts[0].(*syntax.Lit); !ok || l.Value != comsubMarker {
+		return "", false
+	}
+	l, ok := c.Args[1].Parts[0].(*syntax.Lit)
+	return l.Value, ok
 }
 
 // removeDoubleQuotes drops the double quotes of arithmetic text, which

@@ -19,6 +19,15 @@ import (
 	"github.com/shellbox/shellbox/lib/shellsim/vfs"
 )
 
+// attrsOf is the declare flags of a variable (after namerefs), for
+// ${name@a} and ${name@A}.
+func (sh *Shell) attrsOf(name string) string {
+	if v := sh.lookup(name); v != nil {
+		return varFlags(v)
+	}
+	return ""
+}
+
 // ecfg returns the expansion config; the cached one is reused unless an
 // expansion is already in progress on this shell (hooks can nest).
 func (sh *Shell) ecfg() *expand.Config {
@@ -27,7 +36,7 @@ func (sh *Shell) ecfg() *expand.Config {
 		cfg = sh.cfg
 	} else {
 		cfg = &expand.Config{Env: envAdapter{sh}, CmdSubst: sh.cmdSubst, ProcSubst: sh.procSubst, Check: sh.checkSize, Fits: sh.fits,
-			Warn: func(msg string) { sh.errf("%s", msg) }}
+			Warn: func(msg string) { sh.errf("%s", msg) }, Attrs: sh.attrsOf}
 		if sh.cfgDepth == 0 {
 			sh.cfg = cfg
 		}
@@ -371,7 +380,14 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		// line of the command it is in
 		child.lineBase, child.lineSkew = sh.lineno-int(cs.Left.Line()), 0
 	}
-	child.stmts(cs.Stmts)
+	if !sh.opts.inheritErrexit {
+		child.opts.errexit = false // bash: $(...) does not inherit set -e
+	}
+	if text, ok := deferredComsub(cs); ok {
+		child.comsubText(text, sh.lineno)
+	} else {
+		child.stmts(cs.Stmts)
+	}
 	st := sh.join(child)
 	out, err := mw.text()
 	if err != nil {
@@ -383,6 +399,31 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		return "", sh.rt.Meter.Err()
 	}
 	return out, nil
+}
+
+// comsubText runs the text of a command substitution that is parsed when
+// it runs ($((1) + (2))): the commands before a syntax error run, then the
+// error is reported as bash does ("NAME: command substitution: line N")
+// with status 2. Its lines count from line, the command's.
+func (sh *Shell) comsubText(text string, line int) {
+	if !sh.inTrap {
+		sh.lineBase = line - 1
+	}
+	f, synErr, err := sh.parseOrPrefix(text, "command substitution")
+	if err != nil {
+		if !sh.exiting {
+			sh.errf("%v", err)
+			sh.status = 2
+		}
+		return
+	}
+	sh.status = 0
+	if f != nil {
+		sh.stmts(f.Stmts)
+	}
+	if synErr != nil && !sh.exiting && !sh.stopped() {
+		sh.reportSyntaxError(text, *synErr, sh.errName()+": command substitution")
+	}
 }
 
 // procSub is a live process substitution: a child process connected to the

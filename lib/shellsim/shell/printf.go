@@ -2,11 +2,14 @@ package shell
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func biPrintf(sh *Shell, args []string) int {
@@ -17,11 +20,15 @@ func biPrintf(sh *Shell, args []string) int {
 	} else if len(a) >= 1 && strings.HasPrefix(a[0], "-v") && len(a[0]) > 2 {
 		varName, a = a[0][2:], a[1:]
 	}
+	if base, _, _ := strings.Cut(varName, "["); varName != "" && !syntax.ValidName(base) {
+		sh.bierr("printf", "`%s': not a valid identifier", varName)
+		return 2
+	}
 	if len(a) > 0 && a[0] == "--" {
 		a = a[1:]
 	}
 	if len(a) == 0 {
-		sh.bierr("printf", "usage: printf [-v var] format [arguments]")
+		io.WriteString(sh.stderr(), "printf: usage: printf [-v var] format [arguments]\n") // bash: no line prefix
 		return 2
 	}
 	out, st, err := sh.formatPrintf(a[0], a[1:])

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"mvdan.cc/sh/v3/syntax"
+
 	"errors"
 	"fmt"
 	"io"
@@ -99,6 +101,12 @@ func biRead(sh *Shell, args []string) int {
 		}
 	}
 	names = a
+	for _, n := range append([]string{arrayName}, names...) {
+		if base, _, _ := strings.Cut(n, "["); n != "" && !syntax.ValidName(base) {
+			sh.bierr("read", "`%s': not a valid identifier", n)
+			return 1
+		}
+	}
 	_ = prompt // prompts go to a terminal only; stdin is never one here
 	var r io.Reader = strings.NewReader("")
 	if sh.fds[fd] != nil && sh.fds[fd].r != nil {
@@ -360,7 +368,7 @@ func biMapfile(sh *Shell, args []string) int {
 
 func biGetopts(sh *Shell, args []string) int {
 	if len(args) < 3 {
-		sh.bierr("getopts", "usage: getopts optstring name [arg ...]")
+		io.WriteString(sh.stderr(), "getopts: usage: getopts optstring name [arg ...]\n") // bash: no line prefix
 		return 2
 	}
 	optstr, name := args[1], args[2]

@@ -10,9 +10,21 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shellbox/shellbox/lib/shellsim/command"
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 )
 
 // redirect applies redirections in order; cleanup closes opened files.
+// errHdocUnbound: set -u failed in a here-document (status already set).
+var errHdocUnbound = errors.New("unbound variable in a here-document")
+
+// redirStatus is the status of a command whose redirection failed.
+func (sh *Shell) redirStatus(err error) int {
+	if errors.Is(err, errHdocUnbound) {
+		return sh.status
+	}
+	return 1
+}
+
 func (sh *Shell) redirect(rs []*syntax.Redirect) (cleanup func(), err error) {
 	var opened []command.File
 	cleanup = func() {
@@ -40,6 +52,17 @@ func (sh *Shell) redirect(rs []*syntax.Redirect) (cleanup func(), err error) {
 			} else {
 				s, err = sh.document(r.Hdoc)
 			}
+			var ue expand.UnsetParameterError
+			if errors.As(err, &ue) {
+				// set -u in a here-document fails the command only (with
+				// bash -c's 127)
+				sh.errf("%s", ue.Error())
+				sh.status = 1
+				if sh.cmdString && !sh.subshell {
+					sh.status = 127
+				}
+				return cleanup, errHdocUnbound
+			}
 			if err != nil {
 				sh.exprError(err)
 				return cleanup, err
@@ -58,11 +81,20 @@ func (sh *Shell) redirect(rs []*syntax.Redirect) (cleanup func(), err error) {
 			sh.setFD(def(fd, 0), &fdesc{r: strings.NewReader(s + "\n")})
 			continue
 		}
-		target, err := sh.literal(r.Word)
+		// the target is split and globbed; it must give one word
+		targets, err := sh.fields(r.Word)
 		if err != nil {
 			sh.exprError(err)
 			return cleanup, err
 		}
+		if len(targets) != 1 {
+			var b strings.Builder
+			syntax.NewPrinter().Print(&b, r.Word)
+			sh.errf("%s: ambiguous redirect", b.String())
+			sh.status = 1
+			return cleanup, errors.New("ambiguous redirect")
+		}
+		target := targets[0]
 		switch r.Op {
 		case syntax.DplIn, syntax.DplOut:
 			dst := def(fd, 0)

@@ -22,7 +22,9 @@ import (
 
 type options struct {
 	errexit, nounset, xtrace, pipefail, noglob, noclobber, allexport, verbose bool
+	errtrace                                                                  bool // set -E: functions and subshells run the ERR trap
 	nullglob, dotglob, extglob, globstar, nocaseglob, failglob                bool
+	inheritErrexit                                                            bool // shopt inherit_errexit: $(...) keeps set -e
 }
 
 // fdesc is one open descriptor of a process.
@@ -91,16 +93,26 @@ type Shell struct {
 	// does; the unit loop (script, eval, source, trap) clears it.
 	discarding bool
 	// lineSkew: bash's line counter after a discarded command continues
-	// from that command's line (topLine, the line outside functions),
-	// not from where its parser was; later lines read lower by this
-	lineSkew   int
-	topLine    int
-	unitDepth  int
+	// from that command's line (topLine, the line at the level of the
+	// unit loop, outside the functions it calls), not from where its
+	// parser was; later lines read lower by this
+	lineSkew  int
+	topLine   int
+	unitFuncs int // the function depth of the running unit loop (script, eval, source)
+	// funcOrigin: where each function body was defined, so that its lines
+	// and diagnostics count as bash's parser counted them then
+	funcOrigin map[*syntax.Stmt]origin
 	cmdString  bool // runs a -c string (the main shell too): expansion errors exit 127, not 1
 	execLookup bool // resolve like execvp (default PATH) for System.Exec
 	psubs      []*procSub
 	expFuncs   map[string]bool // export -f
-	readDirFn  func(string) ([]fs.DirEntry, error)
+	roFuncs    map[string]bool // readonly -f (copy on write)
+	modeFlag   string          // $-'s last flag: c for bash -c, s for a script on stdin
+	// frames is bash's call stack for FUNCNAME, BASH_SOURCE and
+	// BASH_LINENO: functions and sourced files, over a "main" frame when
+	// the shell runs a script file
+	frames    []frame
+	readDirFn func(string) ([]fs.DirEntry, error)
 }
 
 // New returns the environment's main shell.
@@ -309,9 +321,10 @@ func (sh *Shell) RunFile(f *syntax.File) int {
 // up to the end of the line, or the whole compound command) with status 1,
 // then the next line runs (also under set -e, as in bash).
 func (sh *Shell) units(list []*syntax.Stmt) {
-	sh.unitDepth++
-	defer func() { sh.unitDepth-- }()
-	top := sh.unitDepth == 1 // the script's own reader loop
+	// every reader loop (the script's, eval's and source's, as bash's
+	// parse_and_execute) continues its line count from a discarded
+	// command's line; trap handlers keep theirs
+	top := !sh.inTrap
 	unitEnd := 0
 	skew := func() {
 		if top && unitEnd > 0 {
@@ -320,6 +333,11 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 		unitEnd = 0
 	}
 	for i, st := range list {
+		if sh.discarding && sh.subshell {
+			// in a subshell bash's jump to top level ends the subshell
+			// (eval, source and traps do not catch it)
+			return
+		}
 		if sh.discarding {
 			if unitEnd == 0 {
 				unitEnd = int(list[i-1].End().Line())
@@ -336,13 +354,56 @@ func (sh *Shell) units(list []*syntax.Stmt) {
 		}
 		sh.stmt(st)
 	}
-	if sh.discarding {
+	if sh.discarding && !sh.subshell {
 		if unitEnd == 0 && len(list) > 0 {
 			unitEnd = int(list[len(list)-1].End().Line())
 		}
 		skew()
 		sh.endDiscard()
 	}
+}
+
+// origin is the line context a function was defined in: the line base
+// and skew of its text and the name its diagnostics give (bash's
+// BASH_SOURCE of the function).
+type origin struct {
+	base, skew int
+	name       string
+}
+
+// frame is one level of the call stack.
+type frame struct {
+	fn, src string // the function ("source", "main") and the file its code is in
+	line    int    // the line it was called from
+}
+
+// sourceName is how bash's BASH_SOURCE names the code of name (a
+// diagnostic name): main or environment for a script on stdin or -c.
+func (sh *Shell) sourceName(name string) string {
+	if name == "bash" {
+		if sh.cmdString {
+			return "environment"
+		}
+		return "main"
+	}
+	return name
+}
+
+// unitCtx is the line state of a unit loop, saved around a nested one.
+type unitCtx struct{ skew, topLine, funcs int }
+
+// enterUnit starts a nested unit loop (eval, source) at the current
+// function depth; skew is its starting line skew.
+func (sh *Shell) enterUnit(skew int) unitCtx {
+	u := unitCtx{sh.lineSkew, sh.topLine, sh.unitFuncs}
+	sh.lineSkew, sh.unitFuncs = skew, len(sh.funcNames)
+	return u
+}
+
+// leaveUnit restores the line state of the enclosing unit loop: bash
+// restores its line counter when eval or source returns.
+func (sh *Shell) leaveUnit(u unitCtx) {
+	sh.lineSkew, sh.topLine, sh.unitFuncs = u.skew, u.topLine, u.funcs
 }
 
 // discard abandons the current input unit.
@@ -431,7 +492,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		sh.lineno = sh.lineBase + int(bashLine(st))
 		if !sh.inTrap {
 			sh.lineno -= sh.lineSkew
-			if len(sh.funcNames) == 0 {
+			if len(sh.funcNames) == sh.unitFuncs {
 				sh.topLine = sh.lineno
 			}
 		}
@@ -466,7 +527,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		}()
 		cleanup, err := sh.redirect(st.Redirs)
 		if err != nil {
-			sh.status = 1
+			sh.status = sh.redirStatus(err)
 			if sh.exiting {
 				return
 			}
@@ -494,7 +555,7 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 			sh.status = 0
 		}
 	} else if sh.status != 0 && !sh.stopped() && errexitEligible(st.Cmd) && sh.inCond == 0 {
-		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap {
+		if t, ok := sh.traps["ERR"]; ok && t != "" && !sh.inTrap && (len(sh.funcNames) == 0 || sh.opts.errtrace) {
 			sh.runTrap(t, false)
 		}
 		if sh.opts.errexit {
@@ -540,7 +601,16 @@ func (sh *Shell) command(c syntax.Command) {
 			sh.status = 2
 			return
 		}
+		if sh.roFuncs[c.Name.Value] {
+			sh.errf("%s: readonly function", c.Name.Value)
+			sh.status = 1
+			return
+		}
 		sh.funcs[c.Name.Value] = c.Body
+		if sh.funcOrigin == nil {
+			sh.funcOrigin = map[*syntax.Stmt]origin{}
+		}
+		sh.funcOrigin[c.Body] = origin{sh.lineBase, sh.lineSkew, sh.name}
 		sh.status = 0
 	case *syntax.ArithmCmd:
 		n, err := sh.arithTopAt(c.X, syntax.NewPos(c.Left.Offset()+2, c.Left.Line(), c.Left.Col()+2), c.Right, "((")
@@ -632,8 +702,9 @@ func (sh *Shell) exprError(err error) {
 			sh.errf("%s", ue.Error())
 		}
 		// A non-interactive shell exits on ${x:?} and set -u errors: bash
-		// -c exits 127, bash FILE, bash < FILE and subshells exit 1.
-		if sh.cmdString && !sh.subshell {
+		// -c exits 127 (1 under set -e), bash FILE, bash < FILE and
+		// subshells exit 1.
+		if sh.cmdString && !sh.subshell && !sh.opts.errexit {
 			sh.exit(127)
 		} else {
 			sh.exit(1)
@@ -919,9 +990,10 @@ func (sh *Shell) fork() *Shell {
 	c.funcs = maps.Clone(sh.funcs)
 	c.aliases = maps.Clone(sh.aliases)
 	c.expFuncs = maps.Clone(sh.expFuncs)
+	c.funcOrigin = maps.Clone(sh.funcOrigin)
 	c.traps = nil
 	for k, v := range sh.traps {
-		if v == "" { // ignored signals stay ignored
+		if v == "" || k == "ERR" && sh.opts.errtrace { // ignored signals stay ignored; set -E keeps ERR
 			if c.traps == nil {
 				c.traps = map[string]string{}
 			}
@@ -931,6 +1003,7 @@ func (sh *Shell) fork() *Shell {
 	c.jobs = nil
 	c.top = false
 	c.funcNames = append([]string(nil), sh.funcNames...)
+	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
 	c.dirs = append([]string(nil), sh.dirs...)
 	p := sh.rt.Sched.NewProc(sh.pid, sh.pgid, []string{"bash"}, sh.dir)
@@ -1012,7 +1085,8 @@ func (sh *Shell) runTrap(src string, ownLines bool) {
 	err := command.CheckSyntaxNest(src)
 	var f *syntax.File
 	if err == nil {
-		f, err = sh.rt.parser().Parse(strings.NewReader(src), "trap")
+		// errors in arithmetic and ${...} show when the handler runs
+		f, err = sh.parseDeferring(src, "trap")
 	}
 	if err == nil {
 		sh.units(f.Stmts)
@@ -1064,6 +1138,11 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 			if all[i] {
 				child.fds[2] = &fdesc{w: w}
 			}
+		}
+		if simpleCommand(st) {
+			// bash forks a simple command of a pipeline as the shell
+			// itself (a fatal expansion error in bash -c exits 127)
+			child.subshell = sh.subshell
 		}
 		inR, i, st := prevR, i, st
 		tasks = append(tasks, sh.rt.Sched.Spawn(func(t *sched.Task) {
@@ -1123,6 +1202,16 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	sh.status = st
 }
 
+// simpleCommand reports a statement bash runs as a simple command (not
+// a compound one: ( ), { }, [[ ]], (( )), loops).
+func simpleCommand(st *syntax.Stmt) bool {
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause:
+		return true
+	}
+	return false
+}
+
 // job is a background job.
 type job struct {
 	id     int
@@ -1140,6 +1229,9 @@ func (sh *Shell) background(st *syntax.Stmt) {
 	}
 	if child.fds[0] == nil || child.fds[0].r == sh.stdin() {
 		child.fds[0] = &fdesc{r: strings.NewReader("")}
+	}
+	if simpleCommand(st) {
+		child.subshell = sh.subshell // as in a pipeline
 	}
 	child.pgid = child.pid
 	if p, ok := sh.rt.Sched.Proc(child.pid); ok {

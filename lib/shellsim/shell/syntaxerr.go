@@ -132,8 +132,15 @@ func bashSyntaxError(src string, pe syntax.ParseError, base int) (string, int) {
 		return nearToken(src, base, 1+strings.Count(src[:i], "\n"), tokenAt(src, i)), 2
 	case pe.Incomplete:
 		return fmt.Sprintf("\x00: line %d: syntax error: unexpected end of file\n", eofLine), 2
+	case strings.HasSuffix(text, "must be followed by `)`"):
+		// name ( followed by something else: bash names the token after (
+		i := off
+		if j := strings.IndexByte(src[off:], '('); j >= 0 {
+			i = off + j
+		}
+		return nearToken(src, base, line-base, tokenAt(src, skipToken(src, i))), 2
 	case strings.Contains(text, "can only be used"), strings.Contains(text, "can only immediately follow"),
-		strings.Contains(text, "; encountered `"):
+		strings.Contains(text, "; encountered `"), strings.HasPrefix(text, "statements must be separated by"):
 		return nearToken(src, base, line-base, tokenAt(src, off)), 2
 	}
 	return fmt.Sprintf("\x00: line %d: syntax error: %s\n", line, text), 2

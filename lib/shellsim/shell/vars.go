@@ -431,13 +431,21 @@ func (sh *Shell) envGet(name string) expand.Variable {
 	case "EPOCHREALTIME":
 		t := sh.rt.Now()
 		return strVar(fmt.Sprintf("%d.%06d", t.Unix(), t.Nanosecond()/1000))
-	case "FUNCNAME":
-		if len(sh.funcNames) == 0 {
+	case "FUNCNAME", "BASH_SOURCE", "BASH_LINENO":
+		// the call stack, innermost first; FUNCNAME only in a function
+		if len(sh.frames) == 0 || name == "FUNCNAME" && len(sh.funcNames) == 0 {
 			return expand.Variable{}
 		}
-		l := make([]string, len(sh.funcNames))
-		for i, f := range sh.funcNames {
-			l[len(l)-1-i] = f
+		l := make([]string, len(sh.frames))
+		for i, f := range sh.frames {
+			switch name {
+			case "FUNCNAME":
+				l[len(l)-1-i] = f.fn
+			case "BASH_SOURCE":
+				l[len(l)-1-i] = f.src
+			default:
+				l[len(l)-1-i] = strconv.Itoa(f.line)
+			}
 		}
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
 	}

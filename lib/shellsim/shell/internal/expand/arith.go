@@ -323,9 +323,9 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	case syntax.XorAssgn:
 		val ^= arg
 	case syntax.ShlAssgn:
-		val <<= uint(arg)
+		val <<= uint64(arg) & 63 // ShellSim: as bash on x86-64
 	case syntax.ShrAssgn:
-		val >>= uint(arg)
+		val >>= uint64(arg) & 63
 	}
 	if err := ref.set(strconv.FormatInt(val, 10)); err != nil {
 		return 0, err
@@ -387,9 +387,9 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	case syntax.Xor:
 		return x ^ y, nil
 	case syntax.Shr:
-		return x >> uint(y), nil
+		return x >> (uint64(y) & 63), nil // ShellSim: as bash on x86-64
 	case syntax.Shl:
-		return x << uint(y), nil
+		return x << (uint64(y) & 63), nil
 	case syntax.Comma:
 		// x is executed but its result discarded
 		return y, nil

@@ -167,6 +167,7 @@ func (cfg *Config) arithString(expr string, dry bool) (v int64, err error) {
 	st.next()
 	v = st.comma()
 	if st.tok != tEOF {
+		st.lasttp = st.tp // the token itself, after any newlines
 		st.fail("syntax error in expression")
 	}
 	return v, nil
@@ -324,7 +325,7 @@ func (st *exprState) next() {
 		// operand is due the parser reports a missing operand.
 		switch st.tok {
 		case tNum, tStr, ')', tPostInc, tPostDec:
-			st.pos = i
+			st.pos, st.lasttp = i, st.tp
 			st.fail("syntax error: invalid arithmetic operator")
 		}
 	}
@@ -438,6 +439,9 @@ func (st *exprState) cond() int64 {
 		st.noeval--
 	}
 	if st.tok != ':' {
+		if st.tok != tEOF {
+			st.lasttp = st.tp
+		}
 		st.fail("`:' expected for conditional expression")
 	}
 	st.next()
@@ -645,6 +649,9 @@ func (st *exprState) primary() int64 {
 		st.next()
 		v := st.comma()
 		if st.tok != ')' {
+			if st.tok != tEOF {
+				st.lasttp = st.tp
+			}
 			st.fail("missing `)'")
 		}
 		st.next()
@@ -670,6 +677,11 @@ func (st *exprState) primary() int64 {
 		}
 		return v
 	}
+	if st.tok != tEOF {
+		// here bash's error token is the unexpected token itself, after
+		// any newlines before it
+		st.lasttp = st.tp
+	}
 	st.fail("syntax error: operand expected")
 	return 0
 }
@@ -681,6 +693,11 @@ func (st *exprState) load(name, sub string, hasSub bool) int64 {
 		return 0
 	}
 	var s string
+	if t := strings.TrimSpace(sub); hasSub && (t == "@" || t == "*") && st.cfg.Warn != nil {
+		// bash warns and reads 0
+		st.cfg.Warn(name + "[" + sub + "]: bad array subscript")
+		return 0
+	}
 	if hasSub {
 		w, err := st.elemWord(name, sub)
 		if err != nil {

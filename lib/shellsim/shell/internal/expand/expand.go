@@ -97,6 +97,9 @@ type Config struct {
 	// Warn (ShellSim) reports a diagnostic that does not fail the
 	// expansion (a negative subscript before an array's start).
 	Warn func(msg string)
+	// Attrs (ShellSim) returns the declare flags of a variable, for
+	// ${name@a} and ${name@A}; nil uses what Variable holds.
+	Attrs func(name string) string
 	// checkErr is a refusal of Fits, returned by the top-level call.
 	checkErr error
 
@@ -904,7 +907,8 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
-			return assocValues(vr.Map), lit == "*", true
+			// ShellSim: sliced like an indexed array, in bash's order
+			return cfg.sliceElems(pe, assocValues(vr.Map), assocIndexes, false), lit == "*", true
 		}
 	}
 	return nil, false, false
@@ -958,6 +962,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if elems == nil {
+			elems = []string{} // no fields (nil would mean "not a list")
+		}
 		if star {
 			return []string{cfg.ifsJoin(elems)}, nil
 		}
@@ -977,6 +984,9 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 // count from $# + 1, so $0 is reachable via large enough negative values.
 // A non-nil indexes records the index of each element in a sparse array;
 // see [Variable.Indexes].
+// assocIndexes marks the elements of an associative array for sliceElems.
+var assocIndexes = []int{-1}
+
 func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int, positional bool) []string {
 	if pe.Slice == nil {
 		return elems
@@ -995,12 +1005,31 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		}
 		return n
 	}
-	if pe.Slice.Offset != nil {
-		offset, err := Arithm(cfg, pe.Slice.Offset)
-		if err != nil {
-			return elems
+	// ShellSim: an arithmetic error fails the expansion (checkErr), named
+	// as bash names the list: @ or name[@]
+	what := pe.Param.Value
+	if !positional {
+		what += "[" + nodeLit(pe.Index) + "]"
+	}
+	fail := func(err error) []string {
+		if cfg.checkErr == nil {
+			cfg.checkErr = err
 		}
-		if len(indexes) > 0 {
+		return nil
+	}
+	if pe.Slice.Offset != nil {
+		offset, err := cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, what)
+		if err != nil {
+			return fail(err)
+		}
+		if len(indexes) > 0 && &indexes[0] == &assocIndexes[0] {
+			// ShellSim: bash counts an associative array's elements
+			// from 1 (0 is the first too)
+			if offset > 0 {
+				offset--
+			}
+			elems = elems[slicePos(offset):]
+		} else if len(indexes) > 0 {
 			// Sparse arrays slice by index: a negative offset counts
 			// from one past the maximum index, and the result begins
 			// with the first element whose index is at least the offset.
@@ -1017,9 +1046,9 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		}
 	}
 	if pe.Slice.Length != nil {
-		length, err := Arithm(cfg, pe.Slice.Length)
+		length, err := cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, what)
 		if err != nil {
-			return elems
+			return fail(err)
 		}
 		if length < 0 {
 			// ShellSim: bash refuses a negative length for lists; the

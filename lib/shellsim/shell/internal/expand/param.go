@@ -108,24 +108,32 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
 	}
-	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
-		return "", UnsetParameterError{
-			Node:    pe,
-			Message: "unbound variable",
-		}
+	if cfg.NoUnset && pe.Length && pe.Index != nil && name != "@" && name != "*" &&
+		(!vr.IsSet() || (vr.Kind != Indexed && vr.Kind != Associative)) {
+		// ShellSim: under set -u, bash's ${#name[sub]} of an unset or
+		// scalar name fails the command without ending the shell
+		return "", fmt.Errorf("%s: unbound variable", name)
+	}
+	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) && !(pe.Excl && pe.Names == 0 && pe.Index == nil) {
+		// (${!x} of an unset x is an invalid indirect expansion instead)
+		return "", cfg.unbound(pe)
 	}
 
 	var sliceOffset, sliceLen int
 	if pe.Slice != nil {
 		var err error
+		what := name // bash names a list name[@] in its errors
+		if l := nodeLit(index); (l == "@" || l == "*") && name != "@" && name != "*" {
+			what += "[" + l + "]"
+		}
 		if pe.Slice.Offset != nil {
-			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, name)
+			sliceOffset, err = cfg.arithmTop(pe.Slice.Offset, syntax.Pos{}, syntax.Pos{}, what)
 			if err != nil {
 				return "", err
 			}
 		}
 		if pe.Slice.Length != nil {
-			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, name)
+			sliceLen, err = cfg.arithmTop(pe.Slice.Length, syntax.Pos{}, syntax.Pos{}, what)
 			if err != nil {
 				return "", err
 			}
@@ -160,13 +168,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// ShellSim: ${#A[@]} and friends see every value.
 			indexAllElements = true
 			callVarInd = false
-			elems = assocValues(vr.Map)
+			elems = cfg.sliceElems(pe, assocValues(vr.Map), assocIndexes, false)
 			str = join(elems)
 		}
 	}
 	if callVarInd {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
+		if errors.Is(err, errNegativeIndex) && pe.Length {
+			// ${#a[-9]} fails the command (bash's array_length_reference
+			// names the subscript text and its bracket)
+			return "", fmt.Errorf("%s: bad array subscript", cfg.subscriptText(pe))
+		}
 		if errors.Is(err, errNegativeIndex) && cfg.Warn != nil {
 			// bash warns and expands to nothing
 			cfg.Warn(name + ": bad array subscript")
@@ -174,6 +187,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		if err != nil {
 			return "", err
+		}
+		if cfg.NoUnset && !set && pe.Index != nil && !pe.Length && !pe.Excl && !overridingUnset(pe) {
+			// ShellSim: an element that does not exist is unbound
+			return "", cfg.unbound(pe)
 		}
 	}
 	if !indexAllElements {
@@ -326,39 +343,22 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
+			if (arg == "U" || arg == "L") && !cfg.fits(len(str)) {
+				return "", cfg.checkErr
+			}
+			if indexAllElements {
+				// ShellSim: each element, with bash's quoting
+				keys := elemKeys(vr)
+				if name == "@" || name == "*" {
+					keys = nil
+				}
+				str = join(cfg.transformList(arg, name, vr, keys, elems))
+				break
+			}
 			switch arg {
-			case "Q":
-				str, err = syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					// Is this even possible? If a user runs into this panic,
-					// it's most likely a bug we need to fix.
-					panic(err)
-				}
-			case "E":
-				tail := str
-				var rns []rune
-				for tail != "" {
-					var rn rune
-					rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
-					rns = append(rns, rn)
-				}
-				str = string(rns)
-			case "a":
-				// ${var@a} returns variable attribute flags.
-				// We use orig (before nameref resolve) for the attributes.
-				str = orig.Flags()
-			case "A":
-				// ${var@A} returns a declare statement that recreates the variable.
-				flags := orig.Flags()
-				quoted, err := syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					return "", err
-				}
-				if flags == "" {
-					str = fmt.Sprintf("%s=%s", name, quoted)
-				} else {
-					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
-				}
+			case "Q", "K", "k", "A", "E", "a":
+				// a nameref's are its target's (name is resolved)
+				str = cfg.transformOne(arg, name, vr, str, set)
 			case "P":
 				// TODO: implement prompt expansion (\u, \h, \w, etc.).
 			case "U":
@@ -377,8 +377,6 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 					return "", cfg.checkErr
 				}
 				str = strings.ToLower(str)
-			case "K", "k":
-				// TODO: implement, like @A but listing keys for assoc arrays.
 			default:
 				panic(fmt.Sprintf("unexpected @%s param expansion", arg))
 			}
@@ -443,6 +441,15 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			return cfg.caseConvElems(op, arg, elems), nil
+		case syntax.OtherParamOps:
+			// ShellSim: "${a[@]@Q}" and friends, each element
+			name := pe.Param.Value
+			vr := cfg.Env.Get(name)
+			keys := elemKeys(vr)
+			if name == "@" || name == "*" {
+				keys = nil
+			}
+			return cfg.transformList(arg, name, vr, keys, elems), nil
 		}
 	}
 	return elems, nil
@@ -561,6 +568,10 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		}
 		if n == 0 {
 			return vr.Str, vr.IsSet(), nil
+		}
+		if n < 0 && vr.IsSet() {
+			// ShellSim: bash refuses a negative subscript of a scalar too
+			return "", false, errNegativeIndex
 		}
 	case Indexed:
 		switch nodeLit(idx) {
@@ -779,6 +790,33 @@ func (cfg *Config) substringError(length syntax.ArithmExpr, n int) error {
 		text = strconv.Itoa(n)
 	}
 	return fmt.Errorf("%s: substring expression < 0", text)
+}
+
+// unbound is set -u's error for pe, naming it as bash does: a[sub] with
+// the subscript's text, $1 for a short positional parameter.
+func (cfg *Config) unbound(pe *syntax.ParamExp) error {
+	name := pe.Param.Value
+	switch lit := nodeLit(pe.Index); {
+	case pe.Index != nil && lit != "@" && lit != "*" && name != "@" && name != "*":
+		name += "[" + cfg.subscriptText(pe)
+	case pe.Short && name != "" && strings.Trim(name, "0123456789") == "":
+		name = "$" + name
+	}
+	return UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"}
+}
+
+// subscriptText is the source text of the subscript of ${#name[sub]} and
+// its closing bracket, as bash prints it in a subscript error: the
+// blanks around sub are kept (the bracket ends just before the brace).
+func (cfg *Config) subscriptText(pe *syntax.ParamExp) string {
+	text, _, _ := cfg.arithText(pe.Index, syntax.Pos{}, syntax.Pos{}, textRaw)
+	if open := pe.Param.End().Offset() + 1; pe.Index.Pos().Offset() > open {
+		text = strings.Repeat(" ", int(pe.Index.Pos().Offset()-open)) + text
+	}
+	if end := pe.Index.End().Offset(); pe.Rbrace.IsValid() && pe.Rbrace.Offset() > end+1 && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil {
+		text += strings.Repeat(" ", int(pe.Rbrace.Offset()-end-1))
+	}
+	return text + "]"
 }
 
 // validIndirect reports whether s names a parameter ${!x} may expand: a
