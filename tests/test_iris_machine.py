@@ -7,6 +7,7 @@ import fcntl
 import os
 import subprocess
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,17 @@ def docker_container_exists(name: str) -> bool:
     return subprocess.run(["docker", "inspect", name], capture_output=True).returncode == 0
 
 
+def docker_container_removed(name: str, timeout: float = 60) -> bool:
+    """Whether the container is gone within timeout: the controller, as the real one, records a
+    TerminateJob at once and removes the task's container in the background."""
+    deadline = time.monotonic() + timeout
+    while docker_container_exists(name):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 async def test_cluster_by_name(controller, tmp_path, monkeypatch):
     """cluster= as marin-shellbox documents it: a cluster name, whose config (here in the Marin checkout
     around the working directory, lib/iris/config/<name>.yaml) names the loopback controller."""
@@ -146,7 +158,7 @@ async def test_cluster_by_name(controller, tmp_path, monkeypatch):
         assert docker_container_exists(container)  # Docker names a container's host after its id
     finally:
         await m.close()
-    assert not docker_container_exists(container)
+    assert docker_container_removed(container)
     with pytest.raises(ValueError, match='no config file for cluster "elsewhere"') as error:
         IrisMachineFactory(cluster="elsewhere", token=TOKEN)
     assert error.value.field == "cluster"

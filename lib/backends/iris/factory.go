@@ -13,6 +13,7 @@ import (
 	"os/user"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -88,6 +89,9 @@ type Factory struct {
 	jobTTL            time.Duration
 	diskMB            int
 	secretEnv         map[string]string
+	// lastStart is how long the last task took to run after its launch
+	// (a time.Duration), for the poll that waits for the next.
+	lastStart atomic.Int64
 }
 
 var userRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -294,10 +298,40 @@ func (f *Factory) createErr(ctx, cctx context.Context, limit time.Duration, err 
 	return &machine.StartupError{Backend: Backend, Err: err}
 }
 
+// The wait for a task to run polls ListTasks after pollInitial, each wait
+// half again as long as the last, up to pollMax. Once a task of this
+// factory ran, the next poll also lands at four fifths of the time that
+// took, about where the next task starts to run, and the polls
+// after it start again from pollNear, each wait a quarter of the time
+// since (at most the regular one).
+const (
+	pollInitial = 5 * time.Millisecond
+	pollMax     = 250 * time.Millisecond
+	pollNear    = 10 * time.Millisecond
+)
+
+// pollWait is how long to wait before the next poll, elapsed after the
+// launch, when the regular wait is regular and the last task took
+// expected (0: none yet) to run.
+func pollWait(elapsed, regular, expected time.Duration) time.Duration {
+	if expected <= 0 {
+		return regular
+	}
+	lo := expected * 4 / 5
+	if elapsed < lo {
+		return min(regular, lo-elapsed)
+	}
+	return min(regular, max(pollNear, (elapsed-lo)/4))
+}
+
 // start waits for the job's task to run and prepares the machine.
 func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*Machine, error) {
-	// Polled often: a sandbox is usually up within a second.
-	delay := 20 * time.Millisecond
+	// Iris has no call that waits for a state (its own client polls too),
+	// so the poll starts fast, as a sandbox on an idle worker runs within
+	// a few hundred milliseconds, and slows to pollMax for one that waits
+	// for a worker, polling more often when the last task started.
+	delay, begin := pollInitial, time.Now()
+	expected := time.Duration(f.lastStart.Load())
 	var task *job.TaskStatus
 	for task == nil {
 		resp, err := f.rpc.ListTasks(ctx, connect.NewRequest(&cluster.Controller_ListTasksRequest{JobId: proto.String(jobID)}))
@@ -317,11 +351,12 @@ func (f *Factory) start(ctx context.Context, jobID string, spec machine.Spec) (*
 		if task != nil {
 			break
 		}
-		if err := sleep(ctx, delay); err != nil {
+		if err := sleep(ctx, pollWait(time.Since(begin), delay, expected)); err != nil {
 			return nil, err
 		}
-		delay = min(delay*3/2, 250*time.Millisecond)
+		delay = min(delay*3/2, pollMax)
 	}
+	f.lastStart.Store(int64(time.Since(begin)))
 	// The workdir is made, and setsid looked for, by the first command.
 	return newMachine(f, jobID, task.GetTaskId(), spec), nil
 }

@@ -34,6 +34,9 @@ const (
 	// maxScriptArg is the longest script passed as sh -c's argument; a
 	// longer one is uploaded first.
 	maxScriptArg = 120 << 10
+	// inlineStdin is the most stdin a command's own script carries (in
+	// base64); more is uploaded first.
+	inlineStdin = 48 << 10
 	// rpcPadding is added to an exec's own timeout for its RPC deadline.
 	rpcPadding = 60 * time.Second
 	// execPadding is added to a command's timeout for the exec's, so that
@@ -286,7 +289,10 @@ func (m *Machine) checkUser(ctx context.Context, user string) error {
 
 func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
 	dir := shwrap.PrivateDir()
-	if len(cmd.Stdin) > 0 {
+	var input []byte
+	if n := len(cmd.Stdin); n > 0 && n <= inlineStdin {
+		input = cmd.Stdin
+	} else if n > 0 {
 		if err := m.put(ctx, dir+"/in", bytes.NewReader(cmd.Stdin)); err != nil {
 			return machine.Result{}, fmt.Errorf("uploading stdin: %w", err)
 		}
@@ -313,7 +319,10 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command) (machine.Result,
 		defer cancel()
 		wtimeout = cmd.Timeout + execPadding*time.Second
 	}
-	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, Argv: cmd.Argv, Env: env, Stdin: len(cmd.Stdin) > 0, Limit: cmd.OutputLimit, Prelude: m.workdir.Prelude()})
+	// One exec: the workdir (on the first command) and the input come
+	// with the command.
+	script := shwrap.RunScript(shwrap.RunOptions{Dir: dir, Cwd: cwd, Argv: cmd.Argv, Env: env, Stdin: len(cmd.Stdin) > 0, Input: input,
+		Limit: cmd.OutputLimit, Workdir: m.workdir.Pending()})
 	resp, err := m.shell(rctx, script, wtimeout)
 	if err != nil {
 		if rctx.Err() == nil || m.life.Closed() || errors.Is(err, machine.ErrTerminated) {

@@ -74,6 +74,10 @@ func TestOfficialClient(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "CLIENT CHECK OK") {
 		t.Fatalf("the client check failed: %v", err)
 	}
+	// Terminated tasks' machines are removed in the background.
+	for deadline := time.Now().Add(time.Minute); srv.Releasing() > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if n := srv.Machines(); n != 0 {
 		t.Fatalf("%d task machines remain after every job was terminated", n)
 	}

@@ -56,6 +56,12 @@ type Server struct {
 	jobs   map[string]*jobRec
 	tasks  map[string]*task
 	closed bool
+	// releasing counts the machines of killed tasks still being removed
+	// in the background; releaseErrs holds their failures for Close.
+	releasing   int
+	releaseErrs []error
+	// work tracks the tasks' goroutines and the background removals.
+	work sync.WaitGroup
 }
 
 type jobRec struct {
@@ -125,11 +131,12 @@ func (s *Server) auth() connect.UnaryInterceptorFunc {
 	}
 }
 
-// Machines is the number of live task machines.
+// Machines is the number of task machines, counting those of killed tasks
+// still being removed.
 func (s *Server) Machines() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := 0
+	n := s.releasing
 	for _, t := range s.tasks {
 		t.mu.Lock()
 		if t.m != nil {
@@ -140,7 +147,14 @@ func (s *Server) Machines() int {
 	return n
 }
 
-// Close kills every task.
+// Releasing is the number of killed tasks' machines still being removed.
+func (s *Server) Releasing() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.releasing
+}
+
+// Close kills every task and waits for every machine's removal.
 func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
@@ -153,7 +167,32 @@ func (s *Server) Close(ctx context.Context) error {
 	for _, t := range all {
 		errs = append(errs, t.end(ctx, job.TaskState_TASK_STATE_KILLED, -1, "the controller stopped"))
 	}
+	s.work.Wait()
+	s.mu.Lock()
+	errs = append(errs, s.releaseErrs...)
+	s.releaseErrs = nil
+	s.mu.Unlock()
 	return errors.Join(errs...)
+}
+
+// release removes a killed task's machine in the background, as the real
+// controller's TerminateJob only records the kill and its worker stops the
+// container afterwards.
+func (s *Server) release(m machine.Machine) {
+	s.mu.Lock()
+	s.releasing++
+	s.work.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.work.Done()
+		err := m.Close(context.Background())
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.releasing--
+		if err != nil {
+			s.releaseErrs = append(s.releaseErrs, err)
+		}
+	}()
 }
 
 func invalid(format string, args ...any) error {
@@ -263,14 +302,18 @@ func (s *Server) LaunchJob(ctx context.Context, req *connect.Request[cluster.Con
 		s.tasks[t.id] = t
 	}
 	s.jobs[name] = j
-	s.mu.Unlock()
 	f := s.cfg.Factory
 	if sandbox {
 		f = s.cfg.SandboxFactory
 	}
 	for _, t := range j.tasks {
-		go t.run(f, spec)
+		s.work.Add(1)
+		go func() {
+			defer s.work.Done()
+			t.run(f, spec)
+		}()
 	}
+	s.mu.Unlock()
 	return connect.NewResponse(&cluster.Controller_LaunchJobResponse{JobId: proto.String(name)}), nil
 }
 
@@ -285,6 +328,9 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 		return
 	}
 	t.stop = cancel
+	// As a worker's: BUILDING (started_at stamped) while the container
+	// starts, RUNNING once it runs.
+	t.state, t.started = job.TaskState_TASK_STATE_BUILDING, time.Now()
 	t.mu.Unlock()
 	cctx := ctx
 	if d := ms(r.GetSchedulingTimeout()); d > 0 {
@@ -322,7 +368,7 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 		t.mu.Unlock()
 		return
 	}
-	t.state, t.started = job.TaskState_TASK_STATE_RUNNING, time.Now()
+	t.state = job.TaskState_TASK_STATE_RUNNING
 	t.mu.Unlock()
 	if d := ms(r.GetTimeout()); d > 0 {
 		timer := time.AfterFunc(d, func() {
@@ -347,6 +393,16 @@ func (t *task) run(f machine.Factory, spec machine.Spec) {
 // end moves the task to a terminal state (the first such call wins) and
 // removes its machine.
 func (t *task) end(ctx context.Context, state job.TaskState, code int32, msg string) error {
+	if m := t.mark(state, code, msg); m != nil {
+		return m.Close(ctx)
+	}
+	return nil
+}
+
+// mark moves the task to a terminal state (the first such call wins),
+// stops its start and its timer, and returns its machine (nil: none) for
+// the caller to remove.
+func (t *task) mark(state job.TaskState, code int32, msg string) machine.Machine {
 	t.mu.Lock()
 	if terminal(t.state) {
 		t.mu.Unlock()
@@ -359,10 +415,7 @@ func (t *task) end(ctx context.Context, state job.TaskState, code int32, msg str
 	if stop != nil {
 		stop()
 	}
-	if m != nil {
-		return m.Close(ctx)
-	}
-	return nil
+	return m
 }
 
 func (t *task) status() *job.TaskStatus {
@@ -396,7 +449,8 @@ func (s *Server) findTask(id string) (*task, error) {
 }
 
 // jobState summarizes the tasks (the first task's terminal state, else
-// RUNNING when one runs, else PENDING).
+// RUNNING when one is building or runs, as the real controller's, else
+// PENDING).
 func (j *jobRec) state() (job.JobState, *job.TaskStatus) {
 	var first *job.TaskStatus
 	running := false
@@ -408,7 +462,7 @@ func (j *jobRec) state() (job.JobState, *job.TaskStatus) {
 		if terminal(st.GetState()) && st.GetState() != job.TaskState_TASK_STATE_SUCCEEDED {
 			return job.JobState(st.GetState()), st
 		}
-		running = running || st.GetState() == job.TaskState_TASK_STATE_RUNNING
+		running = running || st.GetState() == job.TaskState_TASK_STATE_RUNNING || st.GetState() == job.TaskState_TASK_STATE_BUILDING
 		if !terminal(st.GetState()) {
 			first = st
 		}
@@ -474,12 +528,12 @@ func (s *Server) TerminateJob(ctx context.Context, req *connect.Request[cluster.
 	if err != nil {
 		return nil, err
 	}
-	var errs []error
+	// The kill is recorded at once (the tasks are KILLED, their execs
+	// refused); the machines are removed in the background.
 	for _, t := range j.tasks {
-		errs = append(errs, t.end(context.WithoutCancel(ctx), job.TaskState_TASK_STATE_KILLED, -1, "terminated by the user"))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, connect.NewError(connect.CodeInternal, err)
+		if m := t.mark(job.TaskState_TASK_STATE_KILLED, -1, "terminated by the user"); m != nil {
+			s.release(m)
+		}
 	}
 	return connect.NewResponse(&job.Empty{}), nil
 }

@@ -171,5 +171,14 @@ func (w *Workdir) Prelude() string {
 	return "mkdir -p " + shwrap.Quote(w.dir) + " || exit 1\n"
 }
 
+// Pending is the directory to make until Made ("" : none), for a script
+// that makes it along with something else (shwrap.RunOptions.Workdir).
+func (w *Workdir) Pending() string {
+	if w.made.Load() {
+		return ""
+	}
+	return w.dir
+}
+
 // Made records that a script with the prelude ran.
 func (w *Workdir) Made() { w.made.Store(true) }

@@ -28,7 +28,10 @@ const (
 // first. It needs mkfifo, dd, base64 and tr besides RunScript's tools.
 func ProcessScript(o RunOptions) string {
 	var b strings.Builder
-	n, su, cmdline := header(&b, o)
+	stmts, n, su, cmdline := header(o)
+	for _, st := range stmts {
+		b.WriteString(st + "\n")
+	}
 	l := strconv.Itoa(o.Limit)
 	// $D/out stays empty: StopScript reports no stdout, which the stream
 	// already carried.
@@ -47,11 +50,12 @@ wait $P
 C=$?
 kill $I 2>/dev/null
 echo $C > "$D/done"
-mkdir "$D/claim" 2>/dev/null || exit 0
+%s || exit 0
+set +C
 e=$(wc -c < "$D/err"); e=$((e+0))
 echo "%s $C $e $(head -c %s "$D/err" | base64 | tr -d '\n')"
 rm -rf "$D"
-`, Quote(launcher), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), markOut, markExit, l)
+`, Quote(launcher), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), markOut, claim, markExit, l)
 	return b.String()
 }
 

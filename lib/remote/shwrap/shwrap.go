@@ -56,22 +56,28 @@ func QuoteAll(args []string) string {
 	return strings.Join(q, " ")
 }
 
+// claim makes $D/claim, failing when it exists (as a file or, made by an
+// older script, a directory): whoever makes it prints the output and
+// removes $D. The shell's noclobber creates it exclusively, without a
+// process.
+const claim = `set -C; { true > "$D/claim"; } 2>/dev/null`
+
 // emit prints the result line and, when both streams fit, the kept bytes
-// of each in base64, then removes the command's directory.
+// of each in base64, then removes the command's directory. It is one line
+// of shell; an empty stream costs no process.
 func emit(limit int) string {
-	l := strconv.Itoa(limit)
-	return `o=$(wc -c < "$D/out" 2>/dev/null || echo 0); e=$(wc -c < "$D/err" 2>/dev/null || echo 0)
-o=$((o+0)); e=$((e+0))
-echo "` + markResult + ` $C $o $e"
-if command -v base64 >/dev/null 2>&1 && { [ $o -le ` + strconv.Itoa(InlineLimit) + ` ] || [ ` + l + ` -le ` + strconv.Itoa(InlineLimit) + ` ]; } && { [ $e -le ` + strconv.Itoa(InlineLimit) + ` ] || [ ` + l + ` -le ` + strconv.Itoa(InlineLimit) + ` ]; }; then
-echo ` + markInline + `
-head -c ` + l + ` "$D/out" | base64
-echo ` + markSep + `
-head -c ` + l + ` "$D/err" | base64
-echo ` + markEnd + `
-rm -rf "$D"
-fi
-`
+	l, il := strconv.Itoa(limit), strconv.Itoa(InlineLimit)
+	fits := "command -v base64 >/dev/null 2>&1"
+	if limit > InlineLimit {
+		fits += ` && [ $o -le ` + il + ` ] && [ $e -le ` + il + ` ]`
+	}
+	stream := func(v, file string) string {
+		return `if [ $` + v + ` -gt ` + l + ` ]; then head -c ` + l + ` "$D/` + file + `" | base64; elif [ $` + v + ` -gt 0 ]; then base64 < "$D/` + file + `"; fi`
+	}
+	return `o=0; e=0; [ -s "$D/out" ] && o=$(wc -c < "$D/out"); [ -s "$D/err" ] && e=$(wc -c < "$D/err"); o=$((o+0)); e=$((e+0)); ` +
+		`echo "` + markResult + ` $C $o $e"; ` +
+		`if ` + fits + `; then echo ` + markInline + `; ` + stream("o", "out") + `; echo ` + markSep + `; ` +
+		stream("e", "err") + `; echo ` + markEnd + `; rm -rf "$D"; fi`
 }
 
 // RunOptions describe one command for RunScript.
@@ -82,10 +88,18 @@ type RunOptions struct {
 	Argv  []string
 	Env   map[string]string // exported before the command (names must be shell identifiers)
 	Stdin bool              // $Dir/in holds the input; else /dev/null
-	Limit int               // bytes kept of each stream
+	// Input, when not nil, is the command's stdin, carried in the script
+	// itself (in base64, so keep it well under an argument's size) and
+	// written to $Dir/in; it replaces Stdin.
+	Input []byte
+	Limit int // bytes kept of each stream
 	// Prelude runs first (e.g. making the machine's workdir on its first
 	// command); a failure fails the script.
 	Prelude string
+	// Workdir, when set, is a directory made (with its parents) by the
+	// same process that makes Dir: the machine's working directory on its
+	// first command, without a process of its own.
+	Workdir string
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -97,30 +111,44 @@ func ValidEnvName(name string) bool { return envName.MatchString(name) }
 // $1/pid, enters $2 and runs the command, through su when $3 names a user.
 const launcher = `echo $$ > "$1/pid"; cd "$2" || exit 1; if [ -n "$3" ]; then exec su -s /bin/sh -m "$3" "$4" "$5"; fi; shift 5; exec "$@"`
 
-// header writes what every command script starts with: the setsid check,
-// the prelude, $D, the environment and the user's lookup; it returns the
-// launcher's user, su option and command line arguments.
-func header(b *strings.Builder, o RunOptions) (n, su, cmdline string) {
-	fmt.Fprintf(b, "command -v setsid >/dev/null 2>&1 || { echo %s; exit 0; }\n", NoSetsid)
-	b.WriteString(o.Prelude)
-	fmt.Fprintf(b, "D=%s\numask 077; mkdir -p \"$D\" || exit 1; umask 022\n", Quote(o.Dir))
+// header gives the statements every command script starts with: the
+// setsid check, the prelude, $D (made with the workdir, if any), the
+// input, the environment and the user's lookup; and the launcher's user,
+// su option and command line arguments.
+func header(o RunOptions) (stmts []string, n, su, cmdline string) {
+	stmts = append(stmts, fmt.Sprintf("command -v setsid >/dev/null 2>&1 || { echo %s; exit 0; }", NoSetsid))
+	if p := strings.TrimSpace(o.Prelude); p != "" {
+		stmts = append(stmts, p)
+	}
+	stmts = append(stmts, "D="+Quote(o.Dir))
+	if o.Workdir != "" {
+		// $D gets the workdir's mode (0755 under the usual umask), as it
+		// has when an upload of the input made it; its files are the
+		// user's own.
+		stmts = append(stmts, fmt.Sprintf(`mkdir -p %s "$D" || exit 1`, Quote(o.Workdir)))
+	} else {
+		stmts = append(stmts, `umask 077; mkdir -p "$D" || exit 1; umask 022`)
+	}
+	if o.Input != nil {
+		stmts = append(stmts, fmt.Sprintf(`printf '%%s' %s | base64 -d > "$D/in" || exit 1`, base64.StdEncoding.EncodeToString(o.Input)))
+	}
 	names := make([]string, 0, len(o.Env))
 	for k := range o.Env {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		fmt.Fprintf(b, "export %s=%s\n", k, Quote(o.Env[k]))
+		stmts = append(stmts, fmt.Sprintf("export %s=%s", k, Quote(o.Env[k])))
 	}
 	su, n, cmdline = "''", "''", "''"
 	if o.User != "" {
-		fmt.Fprintf(b, `N=$(awk -F: -v u=%s '$1==u||$3==u{print $1; exit}' /etc/passwd 2>/dev/null)
-[ -n "$N" ] || { echo %s; rm -rf "$D"; exit 0; }
-case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*) SU=-c;; *) echo %s; rm -rf "$D"; exit 0;; esac
-`, Quote(o.User), NoUser, NoSu)
+		stmts = append(stmts,
+			fmt.Sprintf(`N=$(awk -F: -v u=%s '$1==u||$3==u{print $1; exit}' /etc/passwd 2>/dev/null)`, Quote(o.User)),
+			fmt.Sprintf(`[ -n "$N" ] || { echo %s; rm -rf "$D"; exit 0; }`, NoUser),
+			fmt.Sprintf(`case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*) SU=-c;; *) echo %s; rm -rf "$D"; exit 0;; esac`, NoSu))
 		su, n, cmdline = `"$SU"`, `"$N"`, Quote(QuoteAll(o.Argv))
 	}
-	return n, su, cmdline
+	return stmts, n, su, cmdline
 }
 
 // RunScript runs argv in a session and process group of its own (setsid),
@@ -129,20 +157,27 @@ case $(su --help 2>&1) in *--session-command*) SU=--session-command;; *BusyBox*)
 // --session-command keeps the process group; BusyBox's su -c never makes
 // a new session). The command's exit status goes to $D/done; the reply
 // carries the status, the stream sizes and, when both fit InlineLimit,
-// the kept bytes of each in base64.
+// the kept bytes of each in base64. The script is one line (unless an
+// argument or the environment holds a newline), as a service that passes
+// a command through another shell quotes one more simply, and it starts
+// few processes besides the command: those are what a command's round
+// trip costs in a sandbox.
 func RunScript(o RunOptions) string {
-	var b strings.Builder
-	n, su, cmdline := header(&b, o)
+	stmts, n, su, cmdline := header(o)
 	in := "/dev/null"
-	if o.Stdin {
+	if o.Stdin || o.Input != nil {
 		in = `"$D/in"`
 	}
 	// Whoever makes $D/claim first, this script once the command ended or
 	// StopScript, prints the output and removes $D.
-	fmt.Fprintf(&b, "setsid /bin/sh -c %s shellbox \"$D\" %s %s %s %s %s <%s >\"$D/out\" 2>\"$D/err\" &\nwait $!\nC=$?\necho $C > \"$D/done\"\nmkdir \"$D/claim\" 2>/dev/null || exit 0\n",
-		Quote(launcher), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), in)
-	b.WriteString(emit(o.Limit))
-	return b.String()
+	stmts = append(stmts,
+		fmt.Sprintf(`setsid /bin/sh -c %s shellbox "$D" %s %s %s %s %s <%s >"$D/out" 2>"$D/err" & wait $!`,
+			Quote(launcher), Quote(o.Cwd), n, su, cmdline, QuoteAll(o.Argv), in),
+		`C=$?; echo $C > "$D/done"`,
+		claim+" || exit 0",
+		"set +C",
+		emit(o.Limit))
+	return strings.Join(stmts, "; ")
 }
 
 // StopScript kills the process group recorded in $D/pid unless the
@@ -153,7 +188,8 @@ func RunScript(o RunOptions) string {
 func StopScript(dir string, limit int) string {
 	return "D=" + Quote(dir) + `
 i=0; while [ ! -s "$D/pid" ] && [ ! -e "$D/done" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
-mkdir "$D/claim" 2>/dev/null || { echo ` + NoPid + `; exit 0; }
+` + claim + ` || { echo ` + NoPid + `; exit 0; }
+set +C
 if [ ! -e "$D/done" ]; then
 p=$(cat "$D/pid" 2>/dev/null)
 case "$p" in ''|*[!0-9]*) echo ` + NoPid + `; rm -rf "$D"; exit 0;; esac
@@ -174,7 +210,7 @@ sleep 0.05
 done
 fi
 C=-1
-` + emit(limit)
+` + emit(limit) + "\n"
 }
 
 // Reply is a run or stop script's reply.

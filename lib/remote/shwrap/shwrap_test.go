@@ -11,20 +11,65 @@ import (
 	"time"
 )
 
-// The scripts run by the host's sh give what ParseReply reads: exit
-// status, binary streams, truncation, environment, and a stop that kills
-// the recorded group while keeping the output so far.
+// The scripts run by the host's shells (dash, BusyBox ash, bash) give what
+// ParseReply reads: exit status, binary streams, truncation, environment,
+// input carried in the script, the workdir made on the way, and a stop
+// that kills the recorded group while keeping the output so far.
 func TestScriptsOnTheHost(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Fatal("setsid is needed on the host: ", err)
 	}
+	for _, shell := range [][]string{{"dash"}, {"busybox", "sh"}, {"bash", "--posix"}} {
+		t.Run(shell[0], func(t *testing.T) { scriptsOn(t, shell) })
+	}
+}
+
+func scriptsOn(t *testing.T, shell []string) {
+	if _, err := exec.LookPath(shell[0]); err != nil {
+		t.Fatalf("%s is needed on the host: %v", shell[0], err)
+	}
 	dir := filepath.Join(t.TempDir(), "cmd")
 	sh := func(script string) string {
-		out, err := exec.Command("sh", "-c", script).CombinedOutput()
+		out, err := exec.Command(shell[0], append(shell[1:], "-c", script)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
 		return string(out)
+	}
+	// The common case: no input, no output, the workdir made along with
+	// the command's directory; one line of shell; nothing left behind.
+	work := filepath.Join(t.TempDir(), "a", "work")
+	script := RunScript(RunOptions{Dir: dir, Cwd: work, Argv: []string{"sh", "-c", "exit 0"}, Limit: 5, Workdir: work})
+	if strings.Contains(script, "\n") {
+		t.Fatalf("the script is several lines:\n%s", script)
+	}
+	r, err := ParseReply(sh(script))
+	if err != nil || !r.Inline || r.Code != 0 || len(r.Stdout)+len(r.Stderr) != 0 || r.OutLen+r.ErrLen != 0 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if st, err := os.Stat(work); err != nil || !st.IsDir() {
+		t.Fatalf("the workdir: %v", err)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatal("an inlined reply left the command's directory")
+	}
+	// Input carried in the script; output past the limit, and past the
+	// inline limit, is cut to the limit.
+	r, err = ParseReply(sh(RunScript(RunOptions{Dir: dir, Cwd: "/", Argv: []string{"sh", "-c", "cat; head -c 300000 /dev/zero >&2"}, Input: []byte("x\x00y"), Limit: 2})))
+	if err != nil || !r.Inline || string(r.Stdout) != "x\x00" || r.OutLen != 3 || string(r.Stderr) != "\x00\x00" || r.ErrLen != 300000 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	// A big limit and output over the inline limit: the reply has the
+	// sizes only and the files stay for the client to read.
+	r, err = ParseReply(sh(RunScript(RunOptions{Dir: dir, Cwd: "/", Argv: []string{"sh", "-c", "head -c 300000 /dev/zero"}, Limit: 1 << 20})))
+	if err != nil || r.Inline || r.OutLen != 300000 || r.ErrLen != 0 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if st, err := os.Stat(dir + "/out"); err != nil || st.Size() != 300000 {
+		t.Fatalf("the output file: %v", err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -32,7 +77,7 @@ func TestScriptsOnTheHost(t *testing.T) {
 	if err := os.WriteFile(dir+"/in", []byte("in\x00put"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ParseReply(sh(RunScript(RunOptions{Dir: dir, Cwd: "/", Argv: []string{"sh", "-c", `cat; printf '\377%s' "$V" >&2; exit 3`},
+	r, err = ParseReply(sh(RunScript(RunOptions{Dir: dir, Cwd: "/", Argv: []string{"sh", "-c", `cat; printf '\377%s' "$V" >&2; exit 3`},
 		Env: map[string]string{"V": "it's\nv"}, Stdin: true, Limit: 5})))
 	if err != nil || !r.Inline || r.Code != 3 || string(r.Stdout) != "in\x00pu" || r.OutLen != 6 || string(r.Stderr) != "\xffit's" || r.ErrLen != 7 {
 		t.Fatalf("%+v %v", r, err)
