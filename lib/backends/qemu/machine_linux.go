@@ -455,6 +455,13 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		// command under TCG than the periodic tick.
 		cmdline = append(cmdline, "tsc=reliable")
 	}
+	if cpus == 1 {
+		// A kernel that finds one CPU rewrites every locked instruction
+		// of its text to the unlocked form, instruction by instruction;
+		// under TCG that is about a fifth of the boot's CPU time (1.75 to
+		// 1.45 s measured). The lock prefixes cost little with one CPU.
+		cmdline = append(cmdline, "noreplace-smp")
+	}
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
 	}
