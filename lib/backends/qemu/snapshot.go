@@ -249,12 +249,15 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 
 // warmUp does in the template what every restored machine would
 // otherwise do first, in a QEMU process whose translations of guest code
-// start empty: the agent finishes starting, answers a sync (the working
-// directory is made) and runs the image's true and shell (the exec path's
+// start empty: the agent finishes starting, answers a sync and runs the
+// image's true and shell (the exec path's
 // first-use work, the programs and their libraries in the guest's page
 // cache). What the guest must not inherit is set again by every restored
 // machine's own sync.
 func (m *Machine) warmUp(ctx context.Context) error {
+	// In /: the first creator's working directory must not appear in
+	// every machine restored from the state.
+	m.workdir = "/"
 	if err := m.sync(m.deadline); err != nil {
 		return err
 	}
