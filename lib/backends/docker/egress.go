@@ -113,22 +113,22 @@ func (f *Factory) runGate(ctx context.Context, name string, cfg *container.Confi
 	cfg.Entrypoint, cfg.Cmd = []string{"/bin/sh", "-c", "read x"}, nil
 	cfg.OpenStdin, cfg.StdinOnce, cfg.AttachStdin = true, true, true
 	hostCfg.Runtime = "runc"
-	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
+	id, err := f.createContainer(ctx, cfg, hostCfg, name)
 	if err != nil {
 		return nil, 0, fmt.Errorf("creating the network gate: %w", err)
 	}
-	g := &egressGate{id: resp.ID}
+	g := &egressGate{id: id}
 	fail := func(err error) (*egressGate, int, error) {
 		g.close(f)
 		return nil, 0, err
 	}
-	if g.hj, err = f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true}); err != nil {
+	if g.hj, err = f.cli.ContainerAttach(ctx, id, container.AttachOptions{Stream: true, Stdin: true}); err != nil {
 		return fail(fmt.Errorf("attaching to the network gate: %w", err))
 	}
-	if err := f.cli.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
+	if err := f.cli.ContainerStart(ctx, id, container.StartOptions{}); err != nil {
 		return fail(fmt.Errorf("starting the network gate: %w", err))
 	}
-	info, err := f.cli.ContainerInspect(ctx, resp.ID)
+	info, err := f.cli.ContainerInspect(ctx, id)
 	if err != nil {
 		return fail(err)
 	}

@@ -367,15 +367,11 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 			gate.close(f)
 		}
 	}()
-	resp, err := f.cli.ContainerCreate(ctx, cfg, hostCfg, nil, nil, name)
+	cid, err := f.createContainer(ctx, cfg, hostCfg, name)
 	if err != nil {
-		if ctx.Err() != nil || client.IsErrConnectionFailed(err) {
-			// The daemon may still create it after the request was
-			// abandoned.
-			f.removeAbandoned(name)
-		}
 		return nil, f.startupErr("creating the container", err)
 	}
+	resp := container.CreateResponse{ID: cid}
 	m := newMachine(f, resp.ID, name, spec)
 	m.gate = gate
 	// The main process reads the lifeline on its stdin: attach before
@@ -498,13 +494,43 @@ func (f *Factory) removeQuietly(ref string) {
 	}
 }
 
-// removeAbandoned removes a container whose create request was abandoned:
-// the daemon keeps handling such a request, so it polls for the name for a
-// few seconds.
-func (f *Factory) removeAbandoned(name string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+// createContainer creates a container without ever abandoning the
+// request: the daemon goes on creating a container whose request was
+// cancelled, and a removal sent before it exists would miss it. The
+// request therefore runs to its end (bounded by createTimeout); when ctx
+// ended meanwhile, the container is removed before the error returns, so
+// a cancelled creation leaves nothing behind, even in the background.
+func (f *Factory) createContainer(ctx context.Context, cfg *container.Config, hostCfg *container.HostConfig, name string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancel()
-	deadline := time.Now().Add(3 * time.Second)
+	resp, err := f.cli.ContainerCreate(cctx, cfg, hostCfg, nil, nil, name)
+	if err != nil {
+		if cctx.Err() != nil || client.IsErrConnectionFailed(err) {
+			// Given up on after createTimeout, or the connection broke:
+			// the daemon may still make it.
+			f.removeAbandoned(name)
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		f.removeQuietly(resp.ID)
+		return "", err
+	}
+	return resp.ID, nil
+}
+
+// removeAbandoned removes a container whose create request was given up
+// on: the daemon may still be handling it, so it polls for the name.
+func (f *Factory) removeAbandoned(name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		err := f.cli.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
 		if err == nil || !isNotFound(err) || time.Now().After(deadline) {
@@ -513,6 +539,10 @@ func (f *Factory) removeAbandoned(name string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// createTimeout bounds one create request (it normally takes tens of
+// milliseconds; a daemon that takes longer is failing).
+const createTimeout = 60 * time.Second
 
 func isNotFound(err error) bool { return cerrdefs.IsNotFound(err) }
 

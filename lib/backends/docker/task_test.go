@@ -16,6 +16,6 @@ func TestTaskGroupCannotReachTheHost(t *testing.T) {
 }
 func TestTaskGroupsOnTheSamePort(t *testing.T)   { dockertest.TaskGroupsOnTheSamePort(t, factory) }
 func TestTaskGroupFailuresTearDown(t *testing.T) { dockertest.TaskGroupFailuresTearDown(t, factory) }
-func TestTaskGroupsLeaveNothing(t *testing.T)    { dockertest.TaskGroupsLeaveNothing(t, factory, 10) }
+func TestTaskGroupsLeaveNothing(t *testing.T)    { dockertest.TaskGroupsLeaveNothing(t, factory, 50) }
 func TestTaskComposeRouteOut(t *testing.T)       { dockertest.TaskComposeRouteOut(t, factory) }
 func TestTaskGroupRelay(t *testing.T)            { dockertest.TaskGroupRelay(t, factory) }
