@@ -432,13 +432,6 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		// command under TCG than the periodic tick.
 		cmdline = append(cmdline, "tsc=reliable")
 	}
-	if cpus == 1 {
-		// A kernel that finds one CPU rewrites every locked instruction
-		// of its text to the unlocked form, instruction by instruction;
-		// under TCG that is about a fifth of the boot's CPU time (1.75 to
-		// 1.45 s measured). The lock prefixes cost little with one CPU.
-		cmdline = append(cmdline, "noreplace-smp")
-	}
 	// Work no guest of ours uses, which costs each new QEMU process the
 	// translation of its code on hot paths (scheduler, exec, open): no
 	// pressure-stall accounting, no lockup detector (TCG's stalls would
@@ -446,7 +439,9 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	// only Landlock (AppArmor and TOMOYO enforce nothing without the
 	// policies no guest loads; capabilities are always on). Measured:
 	// about 3% fewer translated blocks to a restored machine's first
-	// result.
+	// result. (Not noreplace-smp: it saves a fifth of the boot's CPU
+	// time, but TCG runs every locked instruction it keeps out of line,
+	// and a memory-bound guest ran twice as slow.)
 	cmdline = append(cmdline, "psi=0", "nowatchdog", "lsm=landlock")
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
