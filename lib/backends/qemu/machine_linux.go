@@ -439,9 +439,9 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	// only Landlock (AppArmor and TOMOYO enforce nothing without the
 	// policies no guest loads; capabilities are always on). Measured:
 	// about 3% fewer translated blocks to a restored machine's first
-	// result. (Not noreplace-smp: it saves a fifth of the boot's CPU
-	// time, but TCG runs every locked instruction it keeps out of line,
-	// and a memory-bound guest ran twice as slow.)
+	// result. (Not noreplace-smp: it saves about a fifth of a bare
+	// boot's CPU time, but TCG runs every locked instruction it keeps
+	// through an out-of-line helper, on every path after the boot.)
 	cmdline = append(cmdline, "psi=0", "nowatchdog", "lsm=landlock")
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
