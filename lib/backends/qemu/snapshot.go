@@ -40,7 +40,7 @@ import (
 const ignoreSharedRAM = `{"execute":"migrate-set-capabilities","arguments":{"capabilities":[{"capability":"x-ignore-shared","state":true}]}}`
 
 // stateFormat versions the saved state layout (a change invalidates keys).
-const stateFormat = "state-v3"
+const stateFormat = "state-v4"
 
 // Ways of saving the template's RAM (Options.RestoreRAM).
 const (
@@ -188,6 +188,9 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 		return err
 	}
 	defer m.kill()
+	if err := m.warmUp(ctx); err != nil {
+		return err
+	}
 	// The state file goes to QEMU as a descriptor (QMP getfd): no shell,
 	// no quoting of the cache path.
 	state, err := os.OpenFile(filepath.Join(dir, "state"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -242,6 +245,61 @@ func (f *Factory) saveTemplate(ctx context.Context, spec machine.Spec, assets *b
 	}
 	meta, _ := json.Marshal(map[string]any{"cmdline": m.cmdline, "disk": overlay != "", "ram": how.ram != "", "disk_key": diskKey})
 	return os.WriteFile(filepath.Join(dir, "meta.json"), meta, 0o644)
+}
+
+// warmUp does in the template what every restored machine would
+// otherwise do first, in a QEMU process whose translations of guest code
+// start empty: the agent finishes starting, answers a sync and runs the
+// image's true and shell (the exec path's
+// first-use work, the programs and their libraries in the guest's page
+// cache). What the guest must not inherit is set again by every restored
+// machine's own sync.
+func (m *Machine) warmUp(ctx context.Context) error {
+	// In /: the first creator's working directory must not appear in
+	// every machine restored from the state.
+	m.workdir = "/"
+	if err := m.sync(m.deadline); err != nil {
+		return err
+	}
+	for _, argv := range warmUpCommands {
+		// A command the image lacks still warms the exec path.
+		if _, err := m.Run(ctx, machine.Command{Argv: argv, Timeout: time.Minute}); err != nil {
+			if alive := m.alive(); alive != nil {
+				return alive
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+	}
+	return m.quiesce(ctx)
+}
+
+// warmUpCommands run in a template before its state is saved.
+var warmUpCommands = [][]string{{"true"}, {"sh", "-c", "true"}}
+
+// quiesce waits until no stream of the channel is open on either side, so
+// that the saved guest knows no stream a restored machine's host, whose
+// multiplexer numbers streams from the start again, could open anew:
+// once the host has seen every stream closed by the guest, a ping's
+// answer says the guest has read the host's closes too (it reads the
+// channel in order).
+func (m *Machine) quiesce(ctx context.Context) error {
+	for m.session.NumStreams() > 0 {
+		if err := m.alive(); err != nil {
+			return err
+		}
+		if time.Now().After(m.deadline) {
+			return errors.New("the template's streams did not close before the startup timeout")
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
+	_, err := m.session.Ping()
+	return err
 }
 
 // qemuImg finds qemu-img beside QEMU or on PATH.
