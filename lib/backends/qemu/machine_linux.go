@@ -45,6 +45,7 @@ type Machine struct {
 	console *tailBuffer
 	conn    net.Conn
 	session *yamux.Session
+	streams *streamPool // the session's spare streams
 	client  *execd.Client
 	meta    imageMeta
 	workdir string
@@ -293,7 +294,8 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	if m.session, err = yamux.Client(channel.Coalesce(conn), channel.Config()); err != nil {
 		return m.failStart(err)
 	}
-	m.client = execd.NewDialerClient(newStreamPool(m.session).open)
+	m.streams = newStreamPool(m.session)
+	m.client = execd.NewDialerClient(m.streams.open)
 	return m, nil
 }
 

@@ -272,6 +272,8 @@ func (m *Machine) warmUp(ctx context.Context) error {
 			}
 		}
 	}
+	// The commands' streams left a spare open (streamPool): close it.
+	m.streams.stop()
 	return m.quiesce(ctx)
 }
 

@@ -12,12 +12,15 @@ import (
 // notification of the hypervisor and an interrupt in the guest; a spare
 // opened after the previous operation keeps that out of the next one's
 // round trip. The first spare is opened only when a stream handed out is
-// closed, so a machine that was never asked anything (a template about to
-// be saved) has no stream open in its guest: a saved guest holding an open
-// stream would refuse the restored host's first stream of the same ID.
+// closed, and a template stops its pool before its state is saved: a saved
+// guest holding an open stream would refuse the restored host's first
+// stream of the same ID.
 type streamPool struct {
 	session *yamux.Session
 	spare   chan *yamux.Stream
+
+	mu      sync.Mutex
+	stopped bool // no spare is opened any more (a template about to be saved)
 }
 
 func newStreamPool(s *yamux.Session) *streamPool {
@@ -38,9 +41,24 @@ func (p *streamPool) open() (net.Conn, error) {
 	return &pooledStream{Stream: s, pool: p}, nil
 }
 
-// refill opens a spare unless there is one.
+// stop closes the spare and opens none again: a template's streams must
+// all close before its state is saved (quiesce).
+func (p *streamPool) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped = true
+	select {
+	case s := <-p.spare:
+		s.Close()
+	default:
+	}
+}
+
+// refill opens a spare unless there is one or the pool is stopped.
 func (p *streamPool) refill() {
-	if len(p.spare) > 0 || p.session.IsClosed() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || len(p.spare) > 0 || p.session.IsClosed() {
 		return
 	}
 	s, err := p.session.OpenStream()
