@@ -6,7 +6,6 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -925,5 +924,3 @@ func writeLines(inv *command.Invocation, path string, lines []string) {
 		die(128, "error: could not write config file %s: %s", path, command.Message(err))
 	}
 }
-
-var errStop = errors.New("stop")

@@ -25,7 +25,7 @@ func Commands() []command.Entry {
 
 type opts struct {
 	ignoreCase, smartCase, lineNum, noLineNum, filesWith, filesWithout, count, invert, word, fixed bool
-	onlyMatch, quiet, hidden, noIgnore, files, withName, noName, fixedLines, heading, json         bool
+	onlyMatch, quiet, hidden, noIgnore, files, withName, noName, fixedLines, heading               bool
 	after, before, maxCount                                                                        int
 	patterns, globs, types, typesNot                                                               []string
 }

@@ -71,10 +71,6 @@ func isBaseMethod(b *Builtin) bool {
 	return false
 }
 
-func isExcBuiltin(b *Builtin) bool {
-	return strings.HasPrefix(b.Name, "BaseException.") || strings.HasPrefix(b.Name, "object.")
-}
-
 func (in *Interp) getAttr(obj Value, name string) Value {
 	v, ok := in.getAttrOpt(obj, name)
 	if !ok {

@@ -264,9 +264,6 @@ func (in *Interp) catch(f func()) (exc *PyError) {
 
 // ---- running ----
 
-// Status codes of RunMain.
-var errExit = errors.New("exit")
-
 // RunMain runs the module source as __main__ and returns the exit status,
 // printing an uncaught exception's traceback as CPython does.
 func (in *Interp) RunMain(src, file string) (status int) {

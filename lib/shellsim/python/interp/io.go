@@ -30,7 +30,6 @@ type File struct {
 	appendM bool
 	out     io.Writer  // standard output streams
 	in      *bufReader // standard input
-	wbuf    []byte
 	errors  string
 }
 
