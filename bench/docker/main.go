@@ -34,11 +34,10 @@ func main() {
 }
 
 type row struct {
-	runtime                  string
-	create, createCLI        time.Duration
-	run, exec                time.Duration
-	createRatio, runRatio    float64
-	createTarget, runTargets bool
+	runtime               string
+	create, createCLI     time.Duration
+	run, exec             time.Duration
+	createRatio, runRatio float64
 }
 
 func bench(n, runs int, cli string, runtimes []string) error {
