@@ -62,22 +62,29 @@ func median(d []time.Duration) time.Duration {
 	return d[len(d)/2]
 }
 
+// prepare builds the guest and a busybox image in a new work directory.
+func prepare() (work, guest string, img machine.Source, err error) {
+	if work, err = os.MkdirTemp("", "shellbox-bench-qemu-"); err != nil {
+		return "", "", nil, err
+	}
+	if guest, err = qemutest.BuildGuest(work); err == nil {
+		img, err = qemutest.BusyboxLayout(filepath.Join(work, "oci"))
+	}
+	if err != nil {
+		os.RemoveAll(work)
+		return "", "", nil, err
+	}
+	return work, guest, img, nil
+}
+
 // benchRun times Run(["true"]) on one cold-booted machine.
 func benchRun(_, runs int, accel qemu.Acceleration) error {
 	ctx := context.Background()
-	work, err := os.MkdirTemp("", "shellbox-bench-qemu-")
+	work, guest, img, err := prepare()
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-	guest, err := qemutest.BuildGuest(work)
-	if err != nil {
-		return err
-	}
-	img, err := qemutest.BusyboxLayout(filepath.Join(work, "oci"))
-	if err != nil {
-		return err
-	}
 	off := false
 	f, err := qemu.New(qemu.Options{Acceleration: accel, Guest: guest, CacheDir: filepath.Join(work, "cache"), DiskSizeMB: 256, Restore: &off})
 	if err != nil {
@@ -154,19 +161,11 @@ func timeTrue(ctx context.Context, m machine.Machine, runs int) ([]time.Duration
 
 func bench(n, runs int, accel qemu.Acceleration) error {
 	ctx := context.Background()
-	work, err := os.MkdirTemp("", "shellbox-bench-qemu-")
+	work, guest, img, err := prepare()
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-	guest, err := qemutest.BuildGuest(work)
-	if err != nil {
-		return err
-	}
-	img, err := qemutest.BusyboxLayout(filepath.Join(work, "oci"))
-	if err != nil {
-		return err
-	}
 	spec := machine.Spec{Source: img, Workdir: "/workspace", Network: machine.NetworkDeny}
 	off, on := false, true
 	cold, err := qemu.New(qemu.Options{Acceleration: accel, Guest: guest, CacheDir: filepath.Join(work, "cache"), DiskSizeMB: 256, Restore: &off})

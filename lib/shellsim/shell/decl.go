@@ -113,42 +113,14 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 	}
 	if f.funcs && (variant == "readonly" || f.set['r']) && len(items) > 0 {
 		// readonly -f: the function cannot be redefined or unset.
-		// Copy on write: shell copies may share the map.
-		sh.roFuncs = maps.Clone(sh.roFuncs)
-		st := 0
-		for _, it := range items {
-			if _, ok := sh.funcs[it.name]; !ok {
-				sh.errf("%s: %s: not a function", variant, it.name)
-				st = 1
-				continue
-			}
-			if sh.roFuncs == nil {
-				sh.roFuncs = map[string]bool{}
-			}
-			sh.roFuncs[it.name] = true
-		}
+		var st int
+		sh.roFuncs, st = sh.markFuncs(sh.roFuncs, variant, items2names(len(items), func(i int) string { return items[i].name }), true)
 		return st
 	}
 	if f.funcs && (f.set['x'] || f.unset['x']) && len(items) > 0 {
 		// export -f / declare -fx: functions reach child bash processes.
-		// Copy on write: shell copies may share the map.
-		sh.expFuncs = maps.Clone(sh.expFuncs)
-		st := 0
-		for _, it := range items {
-			if _, ok := sh.funcs[it.name]; !ok {
-				sh.errf("%s: %s: not a function", variant, it.name)
-				st = 1
-				continue
-			}
-			if sh.expFuncs == nil {
-				sh.expFuncs = map[string]bool{}
-			}
-			if f.unset['x'] {
-				delete(sh.expFuncs, it.name)
-			} else {
-				sh.expFuncs[it.name] = true
-			}
-		}
+		var st int
+		sh.expFuncs, st = sh.markFuncs(sh.expFuncs, variant, items2names(len(items), func(i int) string { return items[i].name }), !f.unset['x'])
 		return st
 	}
 	if f.funcs || f.funcNames {
@@ -497,3 +469,27 @@ func dquote(s string) string {
 }
 
 var _ = strconv.Itoa
+
+// markFuncs returns a copy of set (shell copies may share the map) with
+// each named function marked (on) or unmarked, and the status: 1 when a
+// name is not a function (reported, as bash does, and skipped).
+func (sh *Shell) markFuncs(set map[string]bool, variant string, names []string, on bool) (map[string]bool, int) {
+	set = maps.Clone(set)
+	if set == nil {
+		set = map[string]bool{}
+	}
+	st := 0
+	for _, name := range names {
+		if _, ok := sh.funcs[name]; !ok {
+			sh.errf("%s: %s: not a function", variant, name)
+			st = 1
+			continue
+		}
+		if on {
+			set[name] = true
+		} else {
+			delete(set, name)
+		}
+	}
+	return set, st
+}
