@@ -29,7 +29,10 @@ func TestReserveThreadsKeepsIdleThreads(t *testing.T) {
 	before := threads(t)
 	ReserveThreads(24)
 	after := threads(t)
-	if after < before+20 {
+	// The 24 existed at once and stay as idle threads, beside the main
+	// thread (threads idle before may be among them: the runtime reuses
+	// them, so the count need not grow by 24).
+	if after < 25 {
 		t.Fatalf("threads %d -> %d after reserving 24", before, after)
 	}
 	// Idle threads are reused, not multiplied: reserving again adds few.
