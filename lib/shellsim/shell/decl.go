@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
@@ -434,7 +433,7 @@ func declValue(v *Var) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "[%d]=%s", idx, dquote(s))
+			fmt.Fprintf(&b, "[%d]=%s", idx, expand.DeclQuote(s))
 		}
 		b.WriteByte(')')
 		return b.String()
@@ -445,30 +444,15 @@ func declValue(v *Var) string {
 		for _, k := range keys {
 			key := k
 			if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") {
-				key = dquote(k)
+				key = expand.DeclQuote(k)
 			}
-			fmt.Fprintf(&b, "[%s]=%s ", key, dquote(v.Map[k]))
+			fmt.Fprintf(&b, "[%s]=%s ", key, expand.DeclQuote(v.Map[k]))
 		}
 		b.WriteByte(')')
 		return b.String()
 	}
-	return dquote(v.Str)
+	return expand.DeclQuote(v.Str)
 }
-
-func dquote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range s {
-		if c == '"' || c == '\\' || c == '$' || c == '`' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(c)
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-var _ = strconv.Itoa
 
 // markFuncs returns a copy of set (shell copies may share the map) with
 // each named function marked (on) or unmarked, and the status: 1 when a

@@ -77,8 +77,8 @@ func ansicQuote(s string) string {
 	return b.String()
 }
 
-// declQuote is declare -p's quoting of a value (and of a key that needs it).
-func declQuote(s string) string {
+// DeclQuote is declare -p's quoting of a value (and of a key that needs it).
+func DeclQuote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, c := range s {
@@ -93,7 +93,7 @@ func declQuote(s string) string {
 
 func declKey(k string) string {
 	if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") {
-		return declQuote(k)
+		return DeclQuote(k)
 	}
 	return k
 }
@@ -144,13 +144,13 @@ func (cfg *Config) transformList(op, name string, vr Variable, keys, elems []str
 		var b strings.Builder
 		for i, e := range elems {
 			if vr.Kind == Associative {
-				b.WriteString(declKey(keys[i]) + " " + declQuote(e) + " ")
+				b.WriteString(declKey(keys[i]) + " " + DeclQuote(e) + " ")
 				continue
 			}
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(keys[i] + " " + declQuote(e))
+			b.WriteString(keys[i] + " " + DeclQuote(e))
 		}
 		if len(elems) == 0 {
 			return nil
@@ -170,13 +170,13 @@ func (cfg *Config) transformList(op, name string, vr Variable, keys, elems []str
 		b.WriteString(name + "=(")
 		for i, e := range elems {
 			if vr.Kind == Associative {
-				b.WriteString("[" + declKey(keys[i]) + "]=" + declQuote(e) + " ")
+				b.WriteString("[" + declKey(keys[i]) + "]=" + DeclQuote(e) + " ")
 				continue
 			}
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString("[" + keys[i] + "]=" + declQuote(e))
+			b.WriteString("[" + keys[i] + "]=" + DeclQuote(e))
 		}
 		b.WriteByte(')')
 		// quoted, bash gives the declare command's words as fields
