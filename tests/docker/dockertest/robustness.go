@@ -91,7 +91,11 @@ func ForkBomb(t *testing.T, f *docker.Factory, limit int, sandboxEnds bool) {
 	}
 	t.Logf("a background fork bomb: %v after %v", r.Reason, took)
 	time.Sleep(2 * time.Second)
-	if n, err := tasks(f, m); err != nil || n > limit {
+	// Forks stop at the limit; the machine's own exec processes (the
+	// spare execs and their shells) are moved into the cgroup by the
+	// runtime, which the pids controller does not refuse, so they may
+	// stand above it (CI counted 4,101 at a limit of 4,096).
+	if n, err := tasks(f, m); err != nil || n > limit+2*(docker.DefaultSpareExecs+1) {
 		t.Fatalf("%d tasks in the container (%v)", n, err)
 	} else {
 		t.Logf("%d tasks in the container", n)
