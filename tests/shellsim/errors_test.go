@@ -600,6 +600,94 @@ $zz
 EOF
 echo st=$? b`},
 
+	// shift and return with too many arguments abandon the line (bash -c ends, 1)
+	{"shift_return_too_many", `shift 1 2; echo st=$?
+f(){ return 1 2; echo in; }; f; echo st=$?
+echo b`},
+	{"return_too_many_forms", `f(){ return 1 2; echo in; }; f; echo st=$?
+echo b
+f(){ return x 2; echo in; }; f; echo st=$?
+f(){ return 2 x; echo in; }; f; echo st=$?`},
+	{"shift_too_many_forms", `set -- a b c
+shift x 2; echo st=$?
+shift 2 x; echo st=$?
+echo $#
+shift 5 5; echo st=$?`},
+
+	// shopt lists every option bash has, in its order and with its defaults
+	{"shopt_listings", `shopt -p
+shopt | head -5
+shopt -s | wc -l
+shopt -pu | tail -3
+shopt -o | head -3
+shopt -po errexit nounset`},
+	{"shopt_set_and_query", `shopt -q; echo $?; shopt -s -u x; echo $?; shopt -s nosuch extglob; echo $?; shopt -p extglob; shopt extglob nosuch; echo $?
+shopt -o nosuch; echo $?; shopt -qo errexit; echo $?; shopt -so errexit; echo $-; shopt -uo errexit
+shopt -pq extglob; echo $?; shopt -q nosuch; echo $?; shopt -- extglob; shopt -ps x; echo $?
+shopt -x; echo $?
+shopt -s lastpipe xpg_echo; shopt -p lastpipe xpg_echo checkwinsize; shopt -u checkwinsize; shopt checkwinsize; echo $?
+shopt -s login_shell; shopt -p login_shell`},
+	// a non-interactive bash expands aliases only under expand_aliases
+	{"shopt_aliases_and_shift_verbose", `alias ll='echo hi'
+ll; echo st=$?
+shopt -s expand_aliases
+alias ll='echo hi'
+ll
+set -- a; shift 3; echo $?; shopt -s shift_verbose; shift 3; echo $?`},
+
+	// ${x@Q}, declare -p and printf %q quote what does not print in the
+	// locale: every non-ASCII byte in C, invalid sequences in UTF-8
+	{"quote_locales", `LC_ALL=C
+y=$'\xc3\xa9'; x=$'a\nb'; declare -A m=([$y]=$x [k]=$y); a=($y "$x")
+echo ${y@Q} ${a[@]@Q}; declare -p y x m a; printf '%q %q %q\n' "$y" "$x" 'a b'; echo ${a[@]@K} ${m[@]@A}
+LC_ALL=C.UTF-8
+echo ${y@Q} ${a[@]@Q}; declare -p y x m a; printf '%q %q %q\n' "$y" "$x" 'a b'; echo ${a[@]@K}
+z=$'\xff\xe2\x82'; echo ${z@Q}; printf '%q\n' "$z"; declare -p z
+LC_ALL=POSIX; echo ${y@Q}
+unset LC_ALL; LANG=C; echo ${y@Q}`},
+
+	// RETURN traps: run as a function or sourced file ends; functions (and
+	// subshells) inherit them only under set -T or declare -ft
+	{"return_trap_functions", `trap 'echo top-ret st=$? fn=${FUNCNAME[0]} line=$LINENO' RETURN
+f(){ echo in f; return 3; }
+f; echo after f st=$?
+echo 'echo in src; return 4' > src.sh
+. ./src.sh; echo after src st=$?
+echo 'echo in src2' > src2.sh
+. ./src2.sh; echo after src2 st=$?
+set -T
+f; echo after f2 st=$? $-
+set +T
+g(){ trap 'echo g-ret $?' RETURN; echo in g; false; }
+g; echo after g st=$?
+f; echo after f3
+h(){ g; echo in h; }
+h
+declare -ft f
+f
+trap - RETURN
+f; echo end`},
+	{"return_trap_source_and_subshells", `echo "trap 'echo s-ret \$? \${FUNCNAME[*]} \$LINENO' RETURN; echo in s; false" > rs.sh
+. ./rs.sh; echo after st=$?
+trap - RETURN
+f(){ . ./rs.sh; echo in f st=$?; }
+f; echo after f
+trap -p RETURN
+trap - RETURN
+g(){ trap 'echo g-ret $?' RETURN; x=$(echo sub); echo "$x"; (echo subsh); }
+g
+trap - RETURN
+set -T
+g2(){ echo in g2; }
+trap 'echo t-ret ${FUNCNAME[0]}' RETURN
+x=$(g2); echo "[$x]"
+( g2 )
+g2
+set +T
+m(){ trap 'echo m-ret; trap - RETURN' RETURN; echo m; }; m; m; echo end2
+r(){ trap 'echo r-ret $?' RETURN; return 5; }; r; echo r st=$?
+trap 'echo x' RETURN EXIT ERR USR1; trap -p`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -349,9 +349,25 @@ func biReturn(sh *Shell, args []string) int {
 	if !ok {
 		n = 2
 	}
+	sh.preReturn = sh.status // $? in a RETURN trap
+	if ok && len(args) > 2 {
+		sh.bierr("return", "too many arguments")
+		sh.tooManyArgs()
+		return 1
+	}
 	sh.returning = true
 	sh.status = n
 	return n
+}
+
+// tooManyArgs ends a builtin given too many arguments as bash's
+// get_numeric_arg does: the command line is abandoned, and bash -c ends.
+func (sh *Shell) tooManyArgs() {
+	if sh.cmdString && !sh.subshell {
+		sh.exit(1)
+		return
+	}
+	sh.discard()
 }
 
 func loopArg(sh *Shell, args []string) (int, bool) {
@@ -409,9 +425,17 @@ func biShift(sh *Shell, args []string) int {
 			sh.bierr("shift", "%s: shift count out of range", args[1])
 			return 1
 		}
+		if len(args) > 2 {
+			sh.bierr("shift", "too many arguments")
+			sh.tooManyArgs()
+			return 1
+		}
 		n = v
 	}
 	if n > len(sh.params) {
+		if sh.opts.shiftVerbose {
+			sh.bierr("shift", "%d: shift count out of range", n)
+		}
 		return 1
 	}
 	sh.params = sh.params[n:]
@@ -447,13 +471,15 @@ func (sh *Shell) optPtr(name string) *bool {
 		return &sh.opts.verbose
 	case "errtrace":
 		return &sh.opts.errtrace
+	case "functrace":
+		return &sh.opts.functrace
 	}
 	return nil
 }
 
 func (sh *Shell) setOption(name string, on bool) bool {
 	switch name {
-	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "functrace", "keyword", "onecmd", "nolog":
+	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "keyword", "onecmd", "nolog":
 		return true
 	}
 	p := sh.optPtr(name)
@@ -471,8 +497,10 @@ func (sh *Shell) setFlag(f rune, on bool) bool {
 		return sh.setOption("errtrace", on)
 	}
 	switch f {
-	case 'h', 'B', 'm', 'H', 'P', 'T', 'b', 'k', 'n', 'p', 't':
+	case 'h', 'B', 'm', 'H', 'P', 'b', 'k', 'n', 'p', 't':
 		return true
+	case 'T':
+		return sh.setOption("functrace", on)
 	}
 	name, ok := flagOpts[f]
 	if !ok {
@@ -484,10 +512,13 @@ func (sh *Shell) setFlag(f rune, on bool) bool {
 func (sh *Shell) optFlags() string {
 	// in bash's order; h and B are always on
 	var b strings.Builder
-	for _, f := range "aefhuvxBCE" {
+	for _, f := range "aefhuvxBCET" {
 		name := flagOpts[f]
-		if f == 'E' {
+		switch f {
+		case 'E':
 			name = "errtrace"
+		case 'T':
+			name = "functrace"
 		}
 		if p := sh.optPtr(name); f == 'h' || f == 'B' || p != nil && *p {
 			b.WriteRune(f)
@@ -504,7 +535,7 @@ func biSet(sh *Shell, args []string) int {
 			if !v.Set {
 				continue
 			}
-			b.WriteString(n + "=" + declValue(v) + "\n")
+			b.WriteString(n + "=" + declValue(v, sh.utf8()) + "\n")
 		}
 		return sh.write(b.String())
 	}
@@ -559,83 +590,6 @@ func biSet(sh *Shell, args []string) int {
 		sh.params = append([]string(nil), args[i:]...)
 	}
 	return 0
-}
-
-func (sh *Shell) shoptPtr(name string) *bool {
-	switch name {
-	case "inherit_errexit":
-		return &sh.opts.inheritErrexit
-	case "nullglob":
-		return &sh.opts.nullglob
-	case "dotglob":
-		return &sh.opts.dotglob
-	case "extglob":
-		return &sh.opts.extglob
-	case "globstar":
-		return &sh.opts.globstar
-	case "nocaseglob":
-		return &sh.opts.nocaseglob
-	case "failglob":
-		return &sh.opts.failglob
-	}
-	return nil
-}
-
-var shoptNames = []string{"dotglob", "extglob", "failglob", "globstar", "inherit_errexit", "nocaseglob", "nullglob"}
-
-func biShopt(sh *Shell, args []string) int {
-	mode := byte(0)
-	quiet := false
-	var names []string
-	for _, a := range args[1:] {
-		switch a {
-		case "-s", "-u":
-			mode = a[1]
-		case "-q":
-			quiet = true
-		case "-o":
-			sh.rt.Tel.Partials = append(sh.rt.Tel.Partials, "shopt -o")
-		default:
-			names = append(names, a)
-		}
-	}
-	if len(names) == 0 {
-		names = shoptNames
-	}
-	st := 0
-	var b strings.Builder
-	for _, n := range names {
-		p := sh.shoptPtr(n)
-		if p == nil {
-			switch n {
-			case "expand_aliases", "sourcepath", "checkwinsize", "cmdhist", "interactive_comments", "extquote", "promptvars", "hostcomplete", "complete_fullquote", "progcomp", "lastpipe", "nocasematch":
-				if n == "lastpipe" || n == "nocasematch" {
-					sh.rt.Tel.unsupported("shopt:" + n)
-				}
-				continue
-			}
-			sh.bierr("shopt", "%s: invalid shell option name", n)
-			st = 1
-			continue
-		}
-		switch mode {
-		case 's':
-			*p = true
-		case 'u':
-			*p = false
-		default:
-			if !*p {
-				st = 1
-			}
-			if !quiet {
-				fmt.Fprintf(&b, "%-15s\t%s\n", n, map[bool]string{true: "on", false: "off"}[*p])
-			}
-		}
-	}
-	if b.Len() > 0 {
-		sh.write(b.String())
-	}
-	return st
 }
 
 func biUnset(sh *Shell, args []string) int {
@@ -821,15 +775,16 @@ func biSource(sh *Shell, args []string) int {
 	if synErr != nil && !sh.exiting {
 		sh.reportSyntaxError(string(b), *synErr, name)
 	}
+	callLine := sh.frames[len(sh.frames)-1].line
 	sh.frames = sh.frames[:len(sh.frames)-1]
 	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()
-	if sh.returning && sh.sourceDepth >= 0 && len(sh.funcNames) == 0 {
-		sh.returning = false
-	} else if sh.returning {
-		sh.returning = false
-	}
+	returned := sh.returning
+	sh.returning = false
+	// bash runs the RETURN trap when a sourced file ends, on the caller's line
+	sh.lineno = callLine
+	sh.runReturnTrap(returned)
 	if len(args) > 2 {
 		sh.params = oldParams
 	}
@@ -932,7 +887,7 @@ func biTrap(sh *Shell, args []string) int {
 				sh.bierr("trap", "%s: cannot trap", s)
 			}
 			continue
-		case "DEBUG", "RETURN", "CONT":
+		case "DEBUG", "CONT":
 			sh.rt.Tel.unsupported("trap:" + name)
 			sh.bierr("trap", "%s: trap not supported in shellsim", name)
 			st = 2
@@ -948,7 +903,7 @@ func biTrap(sh *Shell, args []string) int {
 }
 
 func trapDisplay(k string) string {
-	if k == "EXIT" || k == "ERR" {
+	if k == "EXIT" || k == "ERR" || k == "RETURN" || k == "DEBUG" {
 		return k
 	}
 	return "SIG" + k
@@ -989,9 +944,9 @@ func signalNum(name string) int {
 	switch name {
 	case "EXIT":
 		return 0
-	case "ERR":
+	case "DEBUG": // bash's order: the signals, then DEBUG, ERR and RETURN
 		return 100
-	case "DEBUG":
+	case "ERR":
 		return 101
 	case "RETURN":
 		return 102

@@ -318,7 +318,7 @@ func (sh *Shell) assignArray(name string, arr *syntax.ArrayExpr, appendVals, loc
 // runArgs dispatches expanded arguments: function, builtin, or command.
 func (sh *Shell) runArgs(args []string, env []string) {
 	name := args[0]
-	if a, ok := sh.aliases[name]; ok && sh.aliasDepth < 8 {
+	if a, ok := sh.aliases[name]; ok && sh.opts.expandAliases && sh.aliasDepth < 8 {
 		if fields := strings.Fields(a); len(fields) > 0 {
 			sh.aliasDepth++
 			sh.runArgs(append(fields, args[1:]...), env)
@@ -404,7 +404,20 @@ func (sh *Shell) callFunc(name string, body *syntax.Stmt, args []string) {
 	if hasOrigin {
 		sh.lineBase, sh.lineSkew, sh.name = o.base, o.skew, o.name
 	}
+	// a function inherits the RETURN trap only under set -T or declare
+	// -t; one it sets stays set when it returns
+	saved, hadTrap := sh.traps["RETURN"]
+	traced := sh.opts.functrace || sh.tracedFuncs[name]
+	if hadTrap && !traced {
+		delete(sh.traps, "RETURN")
+	}
 	sh.stmt(body)
+	returned := sh.returning
+	sh.returning = false
+	sh.runReturnTrap(returned)
+	if _, set := sh.traps["RETURN"]; hadTrap && !traced && !set {
+		sh.traps["RETURN"] = saved
+	}
 	sh.frames = sh.frames[:len(sh.frames)-1]
 	if hasOrigin {
 		sh.lineBase, sh.lineSkew, sh.name = caller.base, caller.skew, caller.name

@@ -122,6 +122,12 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		sh.expFuncs, st = sh.markFuncs(sh.expFuncs, variant, items2names(len(items), func(i int) string { return items[i].name }), !f.unset['x'])
 		return st
 	}
+	if f.funcs && (f.set['t'] || f.unset['t']) && len(items) > 0 {
+		// declare -ft: the functions inherit the RETURN trap
+		var st int
+		sh.tracedFuncs, st = sh.markFuncs(sh.tracedFuncs, variant, items2names(len(items), func(i int) string { return items[i].name }), !f.unset['t'])
+		return st
+	}
 	if f.funcs || f.funcNames {
 		return sh.printFuncs(items2names(len(items), func(i int) string { return items[i].name }), f.funcNames)
 	}
@@ -380,7 +386,7 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 		}
 		b.WriteString("declare -" + flags + " " + n)
 		if v.Set {
-			b.WriteString("=" + declValue(v))
+			b.WriteString("=" + declValue(v, sh.utf8()))
 		}
 		b.WriteByte('\n')
 	}
@@ -420,7 +426,7 @@ func varFlags(v *Var) string {
 }
 
 // declValue renders a value the way declare -p does.
-func declValue(v *Var) string {
+func declValue(v *Var, utf bool) string {
 	switch v.Kind {
 	case expand.Indexed:
 		var b strings.Builder
@@ -433,7 +439,7 @@ func declValue(v *Var) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "[%d]=%s", idx, expand.DeclQuote(s))
+			fmt.Fprintf(&b, "[%d]=%s", idx, expand.DeclQuote(s, utf))
 		}
 		b.WriteByte(')')
 		return b.String()
@@ -443,15 +449,15 @@ func declValue(v *Var) string {
 		b.WriteByte('(')
 		for _, k := range keys {
 			key := k
-			if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") {
-				key = expand.DeclQuote(k)
+			if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") || expand.AnsicShouldQuote(k, utf) {
+				key = expand.DeclQuote(k, utf)
 			}
-			fmt.Fprintf(&b, "[%s]=%s ", key, expand.DeclQuote(v.Map[k]))
+			fmt.Fprintf(&b, "[%s]=%s ", key, expand.DeclQuote(v.Map[k], utf))
 		}
 		b.WriteByte(')')
 		return b.String()
 	}
-	return expand.DeclQuote(v.Str)
+	return expand.DeclQuote(v.Str, utf)
 }
 
 // markFuncs returns a copy of set (shell copies may share the map) with
@@ -476,4 +482,10 @@ func (sh *Shell) markFuncs(set map[string]bool, variant string, names []string, 
 		}
 	}
 	return set, st
+}
+
+// utf8 reports whether the shell's locale (LC_ALL, LC_CTYPE, LANG) is a
+// UTF-8 one: bash quotes what does not print in it.
+func (sh *Shell) utf8() bool {
+	return expand.UTF8Locale(sh.getVar)
 }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 )
 
 func biPrintf(sh *Shell, args []string) int {
@@ -200,7 +202,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 					return b.String(), status, nil
 				}
 			case 'q':
-				s := bashQuote(arg)
+				s := bashQuote(arg, sh.utf8())
 				if !have {
 					s = "''"
 				}
@@ -404,52 +406,12 @@ func parseFloat(s string) (float64, error) {
 }
 
 // bashQuote quotes like printf %q.
-func bashQuote(s string) string {
+func bashQuote(s string, utf bool) string {
 	if s == "" {
 		return "''"
 	}
-	needDollar := false
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			needDollar = true
-			break
-		}
-	}
-	if needDollar {
-		var b strings.Builder
-		b.WriteString("$'")
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			switch c {
-			case '\n':
-				b.WriteString(`\n`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\a':
-				b.WriteString(`\a`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\v':
-				b.WriteString(`\v`)
-			case 27:
-				b.WriteString(`\E`)
-			case '\'', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			default:
-				if c < 0x20 || c == 0x7f {
-					fmt.Fprintf(&b, `\%03o`, c)
-				} else {
-					b.WriteByte(c)
-				}
-			}
-		}
-		b.WriteByte('\'')
-		return b.String()
+	if expand.AnsicShouldQuote(s, utf) {
+		return expand.AnsicQuote(s, utf)
 	}
 	var b strings.Builder
 	for i, r := range s {

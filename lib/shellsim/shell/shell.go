@@ -23,8 +23,12 @@ import (
 type options struct {
 	errexit, nounset, xtrace, pipefail, noglob, noclobber, allexport, verbose bool
 	errtrace                                                                  bool // set -E: functions and subshells run the ERR trap
+	functrace                                                                 bool // set -T: functions and subshells inherit the RETURN trap
 	nullglob, dotglob, extglob, globstar, nocaseglob, failglob                bool
-	inheritErrexit                                                            bool // shopt inherit_errexit: $(...) keeps set -e
+	inheritErrexit                                                            bool   // shopt inherit_errexit: $(...) keeps set -e
+	expandAliases                                                             bool   // shopt expand_aliases: a non-interactive bash expands no alias without it
+	shiftVerbose                                                              bool   // shopt shift_verbose: shift past $# says so
+	shoptFlipped                                                              uint64 // the other shopt options away from their defaults, by shoptDefs index
 }
 
 // fdesc is one open descriptor of a process.
@@ -92,6 +96,12 @@ type Shell struct {
 	// the rest of the input unit being run, as bash's jump to top level
 	// does; the unit loop (script, eval, source, trap) clears it.
 	discarding bool
+	// preReturn: the status before the last return builtin, the $? a
+	// RETURN trap sees; inReturnTrap: a RETURN trap is running (bash
+	// would recurse on a return inside it)
+	preReturn    int
+	inReturnTrap bool
+	tracedFuncs  map[string]bool // declare -ft: inherit the RETURN trap
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -993,7 +1003,8 @@ func (sh *Shell) fork() *Shell {
 	c.funcOrigin = maps.Clone(sh.funcOrigin)
 	c.traps = nil
 	for k, v := range sh.traps {
-		if v == "" || k == "ERR" && sh.opts.errtrace { // ignored signals stay ignored; set -E keeps ERR
+		// ignored signals stay ignored; set -E keeps ERR, set -T RETURN
+		if v == "" || k == "ERR" && sh.opts.errtrace || k == "RETURN" && sh.opts.functrace {
 			if c.traps == nil {
 				c.traps = map[string]string{}
 			}
@@ -1070,6 +1081,27 @@ func (sh *Shell) runExitTrap() {
 				sh.exiting = true
 			}
 		}
+	}
+}
+
+// runReturnTrap runs the RETURN trap as a function or sourced file ends;
+// returned says it ended by return, whose previous status the handler
+// sees as $? (else the last command's). The status stays the function's.
+func (sh *Shell) runReturnTrap(returned bool) {
+	t, ok := sh.traps["RETURN"]
+	if !ok || t == "" || sh.exiting || sh.inReturnTrap {
+		return
+	}
+	st := sh.status
+	if returned {
+		sh.status = sh.preReturn
+	}
+	sh.inReturnTrap = true
+	sh.runTrap(t, false)
+	sh.inReturnTrap = false
+	sh.returning = false
+	if !sh.exiting {
+		sh.status = st
 	}
 }
 
