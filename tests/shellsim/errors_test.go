@@ -688,6 +688,67 @@ m(){ trap 'echo m-ret; trap - RETURN' RETURN; echo m; }; m; m; echo end2
 r(){ trap 'echo r-ret $?' RETURN; return 5; }; r; echo r st=$?
 trap 'echo x' RETURN EXIT ERR USR1; trap -p`},
 
+	// declare 1x=2 and the like: bash's declare reports the invalid name (the
+	// whole word, expanded) when it runs, status 1; 1x=(...) is a syntax error
+	{"decl_invalid_names", `echo a; declare 1x=2; echo st=$?; echo b
+export 1x=2 ok=1; echo st=$? $ok; readonly 2y=3; echo st=$?
+declare a-b=$HOME; declare 2x+=3; y=1; declare 3z="a b$y"; export 1e=1 ok=2; echo $ok; declare a-b; readonly 1x=2
+f(){ local 1x=2 k=3; echo st=$? $k; typeset 9=1; echo st=$?; }; f
+declare -- 1x=$y; echo st=$?; declare "1x=2"; echo st=$?; typeset '+=2'; echo st=$?`},
+	{"decl_invalid_array", `echo a
+declare 1x=(1 2); echo st=$?
+echo b`},
+	{"decl_options_usage", `f(){ declare -q x; echo st=$?; local -q x; echo st=$?; export -q; readonly -q; typeset +q; }; f`},
+	// let alone and an arithmetic syntax error in ${x:off:len} fail when they run
+	{"bare_let", `echo a; let; echo st=$?; echo b
+let ; echo st=$?
+f(){ let; echo in $?; }; f`},
+	{"slice_syntax_error", `x=abc; echo a; echo ${x:1 +}; echo st=$?; echo b
+echo c
+echo ${x:1:2 *}; echo d
+echo "${x: 1 + }" e
+a=(1 2 3); echo ${a[@]:1 +}
+echo ${x:1} ${x:(-2):1} ${x:1?1:0} ${x:-def}
+echo end`},
+	// ${x:=word} of a readonly x abandons the line; bash's reader loop and a
+	// subshell keep status 2, while bash -c, eval, source and $(...) give 1
+	{"assign_default_readonly", `readonly zz; echo a; echo ${zz:=5}; echo st=$?
+echo b
+readonly yy=; echo ${yy:=6} c; echo st=$?
+f(){ : ${zz:=1}; echo in; }; f; echo st=$?
+( : ${zz=1}; echo in ); echo st=$?
+x=$(: ${zz:=1}; echo in); echo "st=$? $x"
+echo end`},
+	{"assign_default_readonly_status", `readonly zz; : ${zz:=1}
+echo st=$?
+f(){ : ${zz:=1}; }; f
+echo st=$?
+( : ${zz:=1} ); echo st=$?
+x=$(: ${zz:=1}); echo st=$?
+x=$( ( : ${zz:=1} ); echo $?); echo st=$? $x
+eval ': ${zz:=1}'; echo st=$?
+echo ': ${zz:=1}' > rs2.sh; . ./rs2.sh; echo st=$?
+{ : ${zz:=1}; } | cat; echo ${PIPESTATUS[*]}
+readonly -a ra=(1); : ${ra[3]:=1}
+echo st=$?
+readonly r=1
+echo $((r=2))
+echo st=$?`},
+	// $((, $[ and (( left open: bash reads to their closing bracket and
+	// reports the line they begin on
+	{"arith_unclosed_eof_nested", `echo a; echo $(( (1`},
+	{"arith_unclosed_eof_nested_line", `x=1
+echo $(( (1`},
+	{"arith_unclosed_eof_multiline", `echo $((1
++2`},
+	{"arith_unclosed_eof_paren_later", `echo $(( (1
+
+(2`},
+	{"arith_unclosed_bracket", `echo $[1`},
+	{"arith_unclosed_cmd", `(( (1`},
+	{"arith_unclosed_operand", `echo $(( 1 +`},
+	{"arith_unclosed_param", `echo $(( ${x`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

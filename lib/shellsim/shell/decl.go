@@ -51,8 +51,13 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		hasVal bool
 	}
 	var items []item
+	optsEnded := false
 	handleWord := func(w string) bool {
-		if (strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+")) && len(w) > 1 && len(items) == 0 {
+		if w == "--" && !optsEnded && len(items) == 0 {
+			optsEnded = true
+			return true
+		}
+		if (strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+")) && len(w) > 1 && len(items) == 0 && !optsEnded {
 			on := w[0] == '-'
 			for _, c := range w[1:] {
 				switch c {
@@ -71,7 +76,8 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 						f.unset[c] = true
 					}
 				default:
-					sh.bierr(variant, "-%c: invalid option", c)
+					sh.bierr(variant, "%c%c: invalid option", w[0], c)
+					fmt.Fprintln(sh.stderr(), declUsage[variant])
 					return false
 				}
 			}
@@ -147,6 +153,20 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			continue
 		}
 		if !syntax.ValidName(name) {
+			// bash names the whole word, expanded
+			switch {
+			case it.as != nil && it.as.Value != nil:
+				v, err := sh.literal(it.as.Value)
+				if err != nil {
+					sh.wordError(err)
+					return 1
+				}
+				name += map[bool]string{true: "+=", false: "="}[it.as.Append] + v
+			case it.as != nil:
+				name += "="
+			case it.value != nil:
+				name += "=" + *it.value
+			}
 			sh.bierr(variant, "`%s': not a valid identifier", name)
 			st = 1
 			continue
@@ -423,6 +443,15 @@ func varFlags(v *Var) string {
 		flags += "x"
 	}
 	return flags
+}
+
+// declUsage is the usage line bash prints after an invalid option.
+var declUsage = map[string]string{
+	"declare":  "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"typeset":  "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+	"local":    "local: usage: local [option] name[=value] ...",
+	"export":   "export: usage: export [-fn] [name[=value] ...] or export -p",
+	"readonly": "readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p",
 }
 
 // declValue renders a value the way declare -p does.

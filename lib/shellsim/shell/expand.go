@@ -375,6 +375,7 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	}
 	mw := &memWriter{sh: sh}
 	child.fds[1] = &fdesc{w: mw}
+	child.inComsub = true
 	if !sh.inTrap {
 		// bash numbers the lines of a command substitution from the
 		// line of the command it is in

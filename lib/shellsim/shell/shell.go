@@ -101,7 +101,14 @@ type Shell struct {
 	// would recurse on a return inside it)
 	preReturn    int
 	inReturnTrap bool
-	tracedFuncs  map[string]bool // declare -ft: inherit the RETURN trap
+	// discardCode: the status bash's main reader loop and a subshell keep
+	// after a discard (2 for a readonly ${x:=}, else 1); eval, source,
+	// bash -c and $(...) give 1. unitDepth counts nested reader loops
+	// (eval, source); inComsub marks a command substitution's shell.
+	discardCode int
+	unitDepth   int
+	inComsub    bool
+	tracedFuncs map[string]bool // declare -ft: inherit the RETURN trap
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -405,6 +412,7 @@ type unitCtx struct{ skew, topLine, funcs int }
 // enterUnit starts a nested unit loop (eval, source) at the current
 // function depth; skew is its starting line skew.
 func (sh *Shell) enterUnit(skew int) unitCtx {
+	sh.unitDepth++
 	u := unitCtx{sh.lineSkew, sh.topLine, sh.unitFuncs}
 	sh.lineSkew, sh.unitFuncs = skew, len(sh.funcNames)
 	return u
@@ -413,6 +421,7 @@ func (sh *Shell) enterUnit(skew int) unitCtx {
 // leaveUnit restores the line state of the enclosing unit loop: bash
 // restores its line counter when eval or source returns.
 func (sh *Shell) leaveUnit(u unitCtx) {
+	sh.unitDepth--
 	sh.lineSkew, sh.topLine, sh.unitFuncs = u.skew, u.topLine, u.funcs
 }
 
@@ -420,12 +429,16 @@ func (sh *Shell) leaveUnit(u unitCtx) {
 func (sh *Shell) discard() {
 	sh.discarding = true
 	sh.status = 1
+	sh.discardCode = 1
 }
 
 // endDiscard ends a discarded unit.
 func (sh *Shell) endDiscard() {
 	sh.discarding = false
 	sh.status = 1
+	if sh.discardCode == 2 && sh.unitDepth == 0 && !sh.cmdString {
+		sh.status = 2
+	}
 }
 
 func (sh *Shell) stmts(list []*syntax.Stmt) {
@@ -737,6 +750,11 @@ func (sh *Shell) wordError(err error) {
 	}
 	if !sh.exiting {
 		sh.discard()
+		var ad expand.AssignDefaultError
+		var ro errReadonly
+		if errors.As(err, &ad) && errors.As(err, &ro) {
+			sh.discardCode = 2
+		}
 	}
 }
 
@@ -1013,6 +1031,7 @@ func (sh *Shell) fork() *Shell {
 	}
 	c.jobs = nil
 	c.top = false
+	c.inComsub = false
 	c.funcNames = append([]string(nil), sh.funcNames...)
 	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
@@ -1051,9 +1070,13 @@ func (sh *Shell) join(c *Shell) int {
 // finish runs the EXIT trap of a subshell or script and releases its memory.
 func (sh *Shell) finish() {
 	if sh.discarding {
-		// A subshell whose command was discarded exits with status 1.
+		// A subshell whose command was discarded exits with status 1
+		// (2 after a readonly ${x:=}, but for $(...)).
 		sh.discarding = false
 		sh.status = 1
+		if sh.discardCode == 2 && !sh.inComsub {
+			sh.status = 2
+		}
 	}
 	sh.runExitTrap()
 	if p, ok := sh.rt.Sched.Proc(sh.pid); ok && !sh.top {
