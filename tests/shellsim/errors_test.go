@@ -749,6 +749,45 @@ echo $(( (1`},
 	{"arith_unclosed_operand", `echo $(( 1 +`},
 	{"arith_unclosed_param", `echo $(( ${x`},
 
+	// set -x as bash: each evaluated [[ ]] term with its words expanded
+	// (quoted pattern characters escaped), declarations with their values,
+	// one line per assignment, ((...)), case, let and array assignments as
+	// written, PS4's first character repeated in $(...) and <(...); [[ ]]
+	// gives && precedence over || and ! to the next term only
+	{"xtrace_tests", `s="a b"; x=1; set -x; [[ -n "$s" ]]; [[ $x == a* && ! -z $s || $x -eq 1 ]]; [[ ( $x > 0 ) ]]; [[ $s =~ ^a\ (b)$ ]]; [[ $x ]]; [[ "$s" == "a b" ]]
+[[ ! -z $s ]]; [[ ! $s ]]; [[ ! ( $s == a* ) ]]; [[ $s != "x"* ]]; [[ -f /etc/passwd ]]; [[ a -nt b ]]; [[ $s == $s ]]; [[ x$s == "x$s" ]]; p="a*"; [[ $s == $p ]]; [[ $s == "$p" ]]`},
+	{"xtrace_decls", `set -x
+f(){ local y=2 z; local -i w=3; export E=1; readonly R=$y; declare q="x y"; local v=$(echo hi) n; local; }; f
+declare -x G; typeset t=; export E2+=a
+x=3 y=4; echo $x`},
+	{"xtrace_compound", `set -x
+x=$(echo a) y=$(echo b)
+echo $(echo $(echo deep))
+cat <(echo p) >/dev/null
+i=0; while (( i < 2 )); do (( i++ )); done
+case $x in a) echo isa ;; esac
+if [ "$x" = a ]; then echo yes; fi
+let k=1+2
+f(){ echo "$@"; }; f "a b" c
+echo "it's" $'t\tab' ''
+export Z=1; unset Z
+: ${q:=def}
+arr=(1 "2 3"); arr+=(4)
+read -r line <<< "text"
+printf -v pv '%s' x
+echo "$(( 2 * 3 ))" >/dev/null`},
+	{"test_precedence_negation", `[[ 1 == 2 && 1 == 1 || 1 == 1 ]]; echo $?
+[[ 1 == 1 || 1 == 2 && 1 == 2 ]]; echo $?
+[[ ! 1 == 2 && 1 == 2 ]]; echo $?
+[[ ! 1 == 1 || 1 == 1 ]]; echo $?
+[[ ! ! 1 == 1 && 1 == 1 ]]; echo $?
+[[ 1 == 2 && ! 1 == 2 || 2 == 2 ]]; echo $?
+[[ ! ( 1 == 1 || 1 == 2 ) ]]; echo $?
+[[ ( 1 == 2 || 1 == 1 ) && ( 2 == 2 ) ]]; echo $?`},
+	{"test_precedence", `[[ 1 == 2 && 1 == 1 || 1 == 1 ]]; echo $?
+[[ 1 == 1 || 1 == 2 && 1 == 2 ]]; echo $?
+[ 1 = 2 -a 1 = 1 -o 1 = 1 ]; echo $?`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -47,9 +47,10 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 				sh.assignError(err)
 				return
 			}
-		}
-		if sh.opts.xtrace && len(c.Assigns) > 0 {
-			sh.traceAssigns(c.Assigns)
+			if sh.opts.xtrace {
+				// bash traces each assignment as it is made
+				sh.traceAssigns([]*syntax.Assign{as})
+			}
 		}
 		st := 0
 		if sh.substRan {
@@ -143,9 +144,8 @@ func (sh *Shell) assignError(err error) {
 }
 
 func (sh *Shell) trace(env, args []string) {
-	ps4, _ := sh.getVar("PS4")
 	var b strings.Builder
-	b.WriteString(ps4)
+	b.WriteString(sh.ps4())
 	for i, a := range append(append([]string(nil), env...), args...) {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -162,16 +162,21 @@ func (sh *Shell) traceAssigns(as []*syntax.Assign) {
 		if a.Name == nil {
 			continue
 		}
+		if a.Array != nil {
+			// bash shows an array assignment as written
+			sh.traceLine(printNode(a))
+			continue
+		}
 		v, _ := sh.getVar(a.Name.Value)
 		env = append(env, a.Name.Value+"="+v)
 	}
-	ps4, _ := sh.getVar("PS4")
-	var parts []string
+	// bash traces each assignment of an assignment-only command on its own line
+	var b strings.Builder
 	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")
-		parts = append(parts, k+"="+traceQuote(v))
+		b.WriteString(sh.ps4() + k + "=" + traceQuote(v) + "\n")
 	}
-	io.WriteString(sh.stderr(), ps4+strings.Join(parts, " ")+"\n")
+	io.WriteString(sh.stderr(), b.String())
 }
 
 func traceQuote(s string) string {

@@ -21,7 +21,58 @@ type declFlags struct {
 
 func (sh *Shell) declClause(c *syntax.DeclClause) {
 	variant := c.Variant.Value
+	if sh.opts.xtrace && sh.preExpanded == nil {
+		sh.traceDecl(variant, c.Args)
+		defer func() { sh.preExpanded = nil }()
+	}
 	sh.status = sh.declare(variant, c.Args, nil)
+}
+
+// traceDecl prints a declaration under set -x as bash does: its words
+// expanded (each value once, kept for the declaration itself), then for
+// export and readonly each assignment again.
+func (sh *Shell) traceDecl(variant string, args []*syntax.Assign) {
+	sh.preExpanded = map[*syntax.Word]string{}
+	words := []string{variant}
+	var again []string
+	for _, as := range args {
+		switch {
+		case as.Naked && as.Name == nil:
+			ws, err := sh.fields(as.Value)
+			if err != nil {
+				return
+			}
+			sh.preExpanded[as.Value] = strings.Join(ws, " ")
+			if len(ws) != 1 {
+				delete(sh.preExpanded, as.Value) // fields: expanded again by declare
+			}
+			words = append(words, traceQuoteAll(ws)...)
+		case as.Naked || as.Array != nil || as.Index != nil:
+			if as.Name != nil {
+				words = append(words, as.Name.Value)
+			}
+		default:
+			v, err := sh.literal(as.Value)
+			if err != nil {
+				return
+			}
+			if as.Value != nil {
+				sh.preExpanded[as.Value] = v
+			}
+			op := "="
+			if as.Append {
+				op = "+="
+			}
+			words = append(words, traceQuote(as.Name.Value+op+v))
+			again = append(again, as.Name.Value+op+traceQuote(v))
+		}
+	}
+	sh.traceLine(strings.Join(words, " "))
+	if variant == "export" || variant == "readonly" {
+		for _, a := range again {
+			sh.traceLine(a)
+		}
+	}
 }
 
 func biDeclLike(sh *Shell, args []string) int {
@@ -136,6 +187,18 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 	}
 	if f.funcs || f.funcNames {
 		return sh.printFuncs(items2names(len(items), func(i int) string { return items[i].name }), f.funcNames)
+	}
+	if variant == "local" && len(items) == 0 && !f.print {
+		// local alone lists the function's variables, as declare -p does
+		names := make([]string, 0, len(sh.scopes[len(sh.scopes)-1]))
+		for n := range sh.scopes[len(sh.scopes)-1] {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) == 0 {
+			return 0
+		}
+		return sh.printDecl(variant, names, f)
 	}
 	if f.print || (len(items) == 0 && (variant != "local")) {
 		names := items2names(len(items), func(i int) string { return items[i].name })

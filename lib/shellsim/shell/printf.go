@@ -99,8 +99,11 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 			// parse %[flags][width][.prec]verb
 			j := i + 1
 			flags := ""
-			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
-				flags += string(format[j])
+			for j < len(format) && strings.IndexByte("-+ #0'", format[j]) >= 0 {
+				// ' groups thousands, which the C and C.UTF-8 locales do not
+				if format[j] != '\'' {
+					flags += string(format[j])
+				}
 				j++
 			}
 			width := ""

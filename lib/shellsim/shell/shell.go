@@ -108,6 +108,10 @@ type Shell struct {
 	discardCode int
 	unitDepth   int
 	inComsub    bool
+	testNeg     bool // the [[ ]] term being traced is under !
+	traceDepth  int  // command and process substitutions around: set -x repeats PS4's first character
+	// preExpanded: declaration values expanded once for set -x's trace
+	preExpanded map[*syntax.Word]string
 	tracedFuncs map[string]bool // declare -ft: inherit the RETURN trap
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
@@ -615,6 +619,9 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.ForClause:
 		sh.forClause(c)
 	case *syntax.CaseClause:
+		if sh.opts.xtrace {
+			sh.traceLine("case " + printNode(c.Word) + " in")
+		}
 		sh.caseClause(c)
 	case *syntax.BinaryCmd:
 		sh.binary(c)
@@ -636,6 +643,9 @@ func (sh *Shell) command(c syntax.Command) {
 		sh.funcOrigin[c.Body] = origin{sh.lineBase, sh.lineSkew, sh.name}
 		sh.status = 0
 	case *syntax.ArithmCmd:
+		if sh.opts.xtrace {
+			sh.traceArithCmd(c)
+		}
 		n, err := sh.arithTopAt(c.X, syntax.NewPos(c.Left.Offset()+2, c.Left.Line(), c.Left.Col()+2), c.Right, "((")
 		if err != nil {
 			sh.exprError(err)
@@ -643,9 +653,6 @@ func (sh *Shell) command(c syntax.Command) {
 		}
 		sh.status = b2i(n == 0)
 	case *syntax.TestClause:
-		if sh.opts.xtrace {
-			sh.traceLine(printNode(c))
-		}
 		ok, err := sh.testExpr(c.X)
 		if err != nil {
 			if ae, isArith := err.(expand.ArithError); isArith {
@@ -669,6 +676,9 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.DeclClause:
 		sh.declClause(c)
 	case *syntax.LetClause:
+		if sh.opts.xtrace {
+			sh.traceLine(printNode(c))
+		}
 		sh.status = 1
 		for _, e := range c.Exprs {
 			n, err := sh.arithTop(e, syntax.Pos{}, "let")
@@ -1031,7 +1041,7 @@ func (sh *Shell) fork() *Shell {
 	}
 	c.jobs = nil
 	c.top = false
-	c.inComsub = false
+	c.inComsub, c.preExpanded = false, nil
 	c.funcNames = append([]string(nil), sh.funcNames...)
 	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
@@ -1371,8 +1381,17 @@ func Complete(src string) bool {
 }
 
 func (sh *Shell) traceLine(s string) {
+	io.WriteString(sh.stderr(), sh.ps4()+s+"\n")
+}
+
+// ps4 is set -x's prefix: PS4, its first character repeated once more per
+// level of command or process substitution, as bash does.
+func (sh *Shell) ps4() string {
 	ps4, _ := sh.getVar("PS4")
-	io.WriteString(sh.stderr(), ps4+s+"\n")
+	if sh.traceDepth > 0 && ps4 != "" {
+		ps4 = strings.Repeat(ps4[:1], sh.traceDepth) + ps4
+	}
+	return ps4
 }
 
 func traceQuoteAll(items []string) []string {
@@ -1383,6 +1402,26 @@ func traceQuoteAll(items []string) []string {
 	return out
 }
 
+// traceArithCmd shows ((...)) under set -x as bash does: its text between
+// the brackets (kept blanks and all) inside "(( " and " ))".
+func (sh *Shell) traceArithCmd(c *syntax.ArithmCmd) {
+	if c.X == nil || isDeferredWord(c.X) {
+		return
+	}
+	inner := strings.TrimSpace(printNode(c))
+	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(inner, "(("), "))"))
+	lead, trail := "", ""
+	if c.X.Pos().Line() == c.Left.Line() && c.X.Pos().Offset() > c.Left.Offset()+2 {
+		lead = strings.Repeat(" ", int(c.X.Pos().Offset()-c.Left.Offset()-2))
+	}
+	if c.X.End().Line() == c.Right.Line() && c.Right.Offset() > c.X.End().Offset() {
+		trail = strings.Repeat(" ", int(c.Right.Offset()-c.X.End().Offset()))
+	}
+	sh.traceLine("(( " + lead + inner + trail + " ))")
+}
+
+// printNode renders a node as source text on one line (set -x shows
+// some constructs unexpanded, as written).
 func printNode(n syntax.Node) string {
 	var b bytes.Buffer
 	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n)
