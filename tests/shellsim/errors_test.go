@@ -763,7 +763,6 @@ x=3 y=4; echo $x`},
 	{"xtrace_compound", `set -x
 x=$(echo a) y=$(echo b)
 echo $(echo $(echo deep))
-cat <(echo p) >/dev/null
 i=0; while (( i < 2 )); do (( i++ )); done
 case $x in a) echo isa ;; esac
 if [ "$x" = a ]; then echo yes; fi
@@ -787,6 +786,15 @@ echo "$(( 2 * 3 ))" >/dev/null`},
 	{"test_precedence", `[[ 1 == 2 && 1 == 1 || 1 == 1 ]]; echo $?
 [[ 1 == 1 || 1 == 2 && 1 == 2 ]]; echo $?
 [ 1 = 2 -a 1 = 1 -o 1 = 1 ]; echo $?`},
+
+	// field splitting: a non-whitespace IFS character ends a field even when
+	// it is empty (a,,b is three fields); BASH_VERSINFO is bash's
+	{"ifs_split", `IFS=,; x="a,,b"; set -- $x; echo $#; x=",a,"; set -- $x; echo $# "[$1]"; IFS=" ,"; x=" a , b ,, c "; set -- $x; echo $#; printf "<%s>" "$@"; echo; IFS=:; x="a:b::c:"; set -- $x; echo $#; a=($x); echo ${#a[@]}; for w in $x; do printf "[%s]" "$w"; done; echo`},
+	{"bash_versinfo", `echo ${BASH_VERSINFO[0]} ${BASH_VERSINFO[@]}; declare -p BASH_VERSINFO
+BASH_VERSINFO[0]=6; echo st=$?
+bash -c 'echo ${BASH_VERSINFO[1]}'
+(( BASH_VERSINFO[0] >= 4 )) && echo modern
+echo "${!BASH_V*}"`},
 
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.

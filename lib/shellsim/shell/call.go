@@ -730,7 +730,7 @@ func (sh *Shell) newProcessShell(env []string, fds [10]*fdesc) *Shell {
 			c.expFuncs[name] = true
 		}
 	}
-	for _, k := range []string{"IFS", "OPTIND", "PS4", "BASH_VERSION", "UID", "EUID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH"} {
+	for _, k := range []string{"IFS", "OPTIND", "PS4", "BASH_VERSION", "BASH_VERSINFO", "UID", "EUID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH"} {
 		if v := sh.scopes[0][k]; v != nil && !v.Exported {
 			c.scopes[0][k] = cloneVar(v)
 		}

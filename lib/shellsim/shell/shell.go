@@ -173,6 +173,8 @@ func initialVars(host string) map[string]*Var {
 		{"OSTYPE", "linux-gnu"}, {"MACHTYPE", "x86_64-pc-linux-gnu"}, {"BASH", "/bin/bash"}} {
 		m[kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1]}}
 	}
+	m["BASH_VERSINFO"] = &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, ReadOnly: true,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}}
 	initVars[host] = m
 	return m
 }
