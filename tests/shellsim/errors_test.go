@@ -796,6 +796,14 @@ bash -c 'echo ${BASH_VERSINFO[1]}'
 (( BASH_VERSINFO[0] >= 4 )) && echo modern
 echo "${!BASH_V*}"`},
 
+	// \u and \U give the character in a UTF-8 locale, else the escape again
+	// (bash's upper-case digits); shopt xpg_echo makes echo expand escapes
+	{"unicode_escapes_locale", `LC_ALL=C
+printf '\u00e9 \U0001F600 \u41\n'; echo $'\u00e9'; printf '%b\n' '\u00e9'; echo -e '\U0001f600 \u0041'
+LC_ALL=C.UTF-8
+printf '\u00e9 \U0001F600 \u41\n'; echo $'\u00e9'; printf '%b\n' '\u00e9'; echo -e '\U0001f600 \u0041'`},
+	{"xpg_echo", `echo 'x\ty'; shopt -s xpg_echo; echo 'x\ty' "a\nb"; echo -E 'p\tq'; shopt -u xpg_echo; echo 'x\ty'`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

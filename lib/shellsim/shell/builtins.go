@@ -66,7 +66,7 @@ func (sh *Shell) write(s string) int {
 }
 
 func biEcho(sh *Shell, args []string) int {
-	newline, escapes := true, false
+	newline, escapes := true, sh.opts.xpgEcho
 	i := 1
 opts:
 	for ; i < len(args); i++ {
@@ -96,7 +96,7 @@ opts:
 			b.WriteByte(' ')
 		}
 		if escapes {
-			s, stop := expandEscapes(a, true)
+			s, stop := expandEscapes(a, true, sh.utf8())
 			b.WriteString(s)
 			if stop {
 				return sh.write(b.String())
@@ -116,7 +116,7 @@ opts:
 
 // expandEscapes interprets backslash escapes as echo -e (echo=true) or
 // printf %b do; stop reports \c.
-func expandEscapes(s string, echo bool) (string, bool) {
+func expandEscapes(s string, echo, utf bool) (string, bool) {
 	if !strings.Contains(s, `\`) {
 		return s, false
 	}
@@ -194,7 +194,7 @@ func expandEscapes(s string, echo bool) (string, bool) {
 				b.WriteByte(s[i])
 				continue
 			}
-			b.WriteRune(rune(n))
+			b.WriteString(expand.UnicodeEscape(s[i], rune(n), utf))
 			i = j - 1
 		default:
 			b.WriteByte('\\')

@@ -79,7 +79,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 		for i := 0; i < len(format); i++ {
 			c := format[i]
 			if c == '\\' {
-				s, n, st := printfEscape(format[i:])
+				s, n, st := printfEscape(format[i:], sh.utf8())
 				b.WriteString(s)
 				i += n - 1
 				if st {
@@ -199,7 +199,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 			case 's':
 				writeWide(&b, flags, width, prec, hasPrec, 's', arg)
 			case 'b':
-				s, st := expandEscapes(arg, false)
+				s, st := expandEscapes(arg, false, sh.utf8())
 				writeWide(&b, flags, width, prec, hasPrec, 's', s)
 				if st {
 					return b.String(), status, nil
@@ -275,7 +275,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 }
 
 // printfEscape interprets one backslash escape of a printf format.
-func printfEscape(s string) (string, int, bool) {
+func printfEscape(s string, utf bool) (string, int, bool) {
 	if len(s) < 2 {
 		return s, len(s), false
 	}
@@ -310,7 +310,7 @@ func printfEscape(s string) (string, int, bool) {
 		if j == 2 {
 			return s[:2], 2, false
 		}
-		return string(rune(n)), j, false
+		return expand.UnicodeEscape(c, rune(n), utf), j, false
 	case 'c':
 		return "", 2, true
 	case '"':
@@ -320,7 +320,7 @@ func printfEscape(s string) (string, int, bool) {
 	case '?':
 		return `?`, 2, false
 	}
-	r, _ := expandEscapes(s[:2], true)
+	r, _ := expandEscapes(s[:2], true, utf)
 	return r, 2, false
 }
 

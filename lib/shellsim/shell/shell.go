@@ -28,6 +28,7 @@ type options struct {
 	inheritErrexit                                                            bool   // shopt inherit_errexit: $(...) keeps set -e
 	expandAliases                                                             bool   // shopt expand_aliases: a non-interactive bash expands no alias without it
 	shiftVerbose                                                              bool   // shopt shift_verbose: shift past $# says so
+	xpgEcho                                                                   bool   // shopt xpg_echo: echo expands escapes
 	shoptFlipped                                                              uint64 // the other shopt options away from their defaults, by shoptDefs index
 }
 

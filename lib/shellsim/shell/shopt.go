@@ -72,6 +72,8 @@ func (sh *Shell) shoptPtr(name string) *bool {
 		return &sh.opts.expandAliases
 	case "shift_verbose":
 		return &sh.opts.shiftVerbose
+	case "xpg_echo":
+		return &sh.opts.xpgEcho
 	}
 	return nil
 }

@@ -315,7 +315,7 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 	cfg = prepareConfig(cfg)
 	sb := cfg.strBuilder()
 
-	consumed, err := formatInto(sb, format, args)
+	consumed, err := formatInto(sb, format, args, cfg.utf8())
 	if err != nil {
 		return "", 0, err
 	}
@@ -323,7 +323,7 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 	return cfg.built(sb), consumed, err
 }
 
-func formatInto(sb *strings.Builder, format string, args []string) (int, error) {
+func formatInto(sb *strings.Builder, format string, args []string, utf bool) (int, error) {
 	var fmts []byte
 	initialArgs := len(args)
 
@@ -395,7 +395,7 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 						// always as a single byte
 						sb.WriteByte(byte(n))
 					} else {
-						sb.WriteRune(rune(n))
+						sb.WriteString(UnicodeEscape(c, rune(n), utf))
 					}
 					break
 				}
@@ -437,7 +437,7 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 					// Passing in nil for args ensures that % format
 					// strings aren't processed; only escape sequences
 					// will be handled.
-					_, err := formatInto(sb, arg, nil)
+					_, err := formatInto(sb, arg, nil, utf)
 					if err != nil {
 						return 0, err
 					}

@@ -83,6 +83,19 @@ func AnsicQuote(s string, utf bool) string {
 	return b.String()
 }
 
+// UnicodeEscape is what bash makes of \uXXXX (kind 'u') or \UXXXXXXXX:
+// the character in a UTF-8 locale or when it is ASCII, else the escape
+// again with its digits in upper case.
+func UnicodeEscape(kind byte, r rune, utf bool) string {
+	switch {
+	case utf || r < utf8.RuneSelf:
+		return string(r)
+	case kind == 'u':
+		return fmt.Sprintf("\\u%04X", r)
+	}
+	return fmt.Sprintf("\\U%08X", r)
+}
+
 // UTF8Locale reports whether the locale the variables name (LC_ALL, then
 // LC_CTYPE, then LANG; C when none is set) is a UTF-8 one.
 func UTF8Locale(get func(string) (string, bool)) bool {
