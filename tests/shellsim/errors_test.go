@@ -804,6 +804,12 @@ LC_ALL=C.UTF-8
 printf '\u00e9 \U0001F600 \u41\n'; echo $'\u00e9'; printf '%b\n' '\u00e9'; echo -e '\U0001f600 \u0041'`},
 	{"xpg_echo", `echo 'x\ty'; shopt -s xpg_echo; echo 'x\ty' "a\nb"; echo -E 'p\tq'; shopt -u xpg_echo; echo 'x\ty'`},
 
+	// the programs the simulation provides test as executables in the bin
+	// directories, and the shells are found where PATH reaches them
+	{"bin_files", `[ -e /bin/sh ] && echo e; [ -f /bin/sh ] && echo f; [ -x /bin/sh ] && echo x; [ -x /bin/ls ] && echo lsx; [ -x "$(command -v ls)" ] && echo cvx
+command -v ls sh bash
+type sh; type -P bash; hash; [ -d /usr/bin/ls ] || echo notdir; [ -x /usr/bin/nosuchprog ] || echo noprog; [ -f /usr/bin/[ ] && echo bracket`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -506,10 +506,17 @@ func (sh *Shell) resolve(name string) resolved {
 		}
 		return resolved{kind: resScript, path: p}
 	}
+	pathVar, ok := sh.getVar("PATH")
 	if isShellName(name) {
+		// found where PATH first reaches a bin directory (/usr/bin on a
+		// merged-/usr system such as Debian's)
+		for _, d := range strings.Split(pathVar, ":") {
+			if binDirs[command.Join("/", d)] {
+				return resolved{kind: resShell, path: "/usr/bin/" + name}
+			}
+		}
 		return resolved{kind: resShell, path: "/bin/" + name}
 	}
-	pathVar, ok := sh.getVar("PATH")
 	if !ok {
 		pathVar = ""
 		if sh.execLookup {
@@ -535,6 +542,21 @@ func (sh *Shell) resolve(name string) resolved {
 		return resolved{err: "No such file or directory", code: 127}
 	}
 	return resolved{err: "command not found", code: 127}
+}
+
+// virtualBinary reports a path in a bin directory naming a program the
+// simulation provides (a shell, a registered command, a standalone
+// builtin) with no file of its own: test and [ see it as an executable.
+func (sh *Shell) virtualBinary(p string) bool {
+	if !binDirs[path.Dir(p)] {
+		return false
+	}
+	base := path.Base(p)
+	if isShellName(base) || standaloneBuiltins[base] {
+		return true
+	}
+	_, ok := sh.rt.Commands.Lookup(base)
+	return ok
 }
 
 // standaloneBuiltins also exist as /usr/bin programs (for env, xargs, find -exec).

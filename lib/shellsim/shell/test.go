@@ -346,6 +346,12 @@ func (sh *Shell) unaryTest(op, s string) (bool, error) {
 	}
 	fi, err := fs.Stat(p)
 	if err != nil {
+		if errors.Is(err, iofs.ErrNotExist) && sh.virtualBinary(p) {
+			switch op {
+			case "-e", "-a", "-f", "-r", "-w", "-x", "-s":
+				return true, nil
+			}
+		}
 		return false, nil
 	}
 	m := fi.Mode
