@@ -810,6 +810,18 @@ printf '\u00e9 \U0001F600 \u41\n'; echo $'\u00e9'; printf '%b\n' '\u00e9'; echo 
 command -v ls sh bash
 type sh; type -P bash; hash; [ -d /usr/bin/ls ] || echo notdir; [ -x /usr/bin/nosuchprog ] || echo noprog; [ -f /usr/bin/[ ] && echo bracket`},
 
+	// a ( ) subshell that signals itself ($BASHPID) runs its trap or dies of
+	// the signal (bash reports Terminated), as a forked bash does
+	{"subshell_self_signal", `( trap 'echo got USR1' USR1; kill -USR1 $BASHPID; echo after ); echo st=$?
+( echo $BASHPID > p1; echo $$ > p2 ); [ "$(cat p1)" != "$(cat p2)" ] && echo differ
+( trap 'echo got TERM; exit 3' TERM; kill -TERM $BASHPID; echo after2 ); echo st=$?
+( kill -TERM $BASHPID; echo after3 ); echo st=$?
+( kill -INT $BASHPID; echo x ); echo st=$?
+x=$(kill $BASHPID; echo in); echo "st=$? [$x]"
+( trap 'echo bye' EXIT; kill -TERM $BASHPID; echo no ); echo st=$?
+( trap '' TERM; kill -TERM $BASHPID; echo ignored ); echo st=$?
+( kill -CHLD $BASHPID; echo chld ); echo st=$?`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

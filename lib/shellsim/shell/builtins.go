@@ -1024,6 +1024,27 @@ func (sh *Shell) deliver(pid, sig int) bool {
 	return true
 }
 
+// selfSignal delivers sig to this shell when it has no task of its own
+// (a ( ) subshell): a trapped signal runs its handler after the current
+// command, an untrapped terminating one ends the subshell as bash's would.
+func (sh *Shell) selfSignal(sig int) {
+	if action, trapped := sh.traps[signalName(sig)]; trapped && sig != 9 && sig != 19 {
+		if action != "" && len(sh.selfPending) < 64 {
+			sh.selfPending = append(sh.selfPending, sig)
+		}
+		return
+	}
+	if sig == 19 || sig == 20 {
+		sh.rt.Tel.unsupported("signal:STOP")
+		return
+	}
+	if !terminating(sig) {
+		return
+	}
+	sh.killedBy = sig
+	sh.exit(128 + sig)
+}
+
 func biKill(sh *Shell, args []string) int {
 	a := args[1:]
 	sig := 15
@@ -1103,6 +1124,11 @@ func biKill(sh *Shell, args []string) int {
 				sh.bierr("kill", "(%d) - No such process", pid)
 				st = 1
 			}
+			continue
+		}
+		if p, ok := sh.rt.Sched.Proc(pid); ok && pid == sh.pid && sh.subshell && p.Task == nil && !p.Exited && sig != 0 {
+			// a subshell that runs inside its parent's task signals itself
+			sh.selfSignal(sig)
 			continue
 		}
 		if !sh.deliver(pid, sig) {
@@ -1298,12 +1324,18 @@ func jobState(j *job) string {
 	case j.status == 0:
 		return "Done"
 	case j.status > 128 && j.status-128 < 32:
-		names := map[int]string{1: "Hangup", 2: "Interrupt", 9: "Killed", 10: "User defined signal 1", 12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock", 15: "Terminated"}
-		if n, ok := names[j.status-128]; ok {
+		if n := signalDescription(j.status - 128); n != "" {
 			return n
 		}
 	}
 	return fmt.Sprintf("Exit %d", j.status)
+}
+
+// signalDescription is bash's (strsignal's) name of a signal that ended a job.
+func signalDescription(sig int) string {
+	names := map[int]string{1: "Hangup", 2: "Interrupt", 3: "Quit", 6: "Aborted", 9: "Killed", 10: "User defined signal 1",
+		12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock", 15: "Terminated"}
+	return names[sig]
 }
 
 func biJobs(sh *Shell, args []string) int {

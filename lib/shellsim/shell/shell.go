@@ -114,6 +114,8 @@ type Shell struct {
 	// preExpanded: declaration values expanded once for set -x's trace
 	preExpanded map[*syntax.Word]string
 	tracedFuncs map[string]bool // declare -ft: inherit the RETURN trap
+	selfPending []int           // trapped signals a task-less subshell sent itself
+	killedBy    int             // the signal that ended a task-less subshell
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -1044,7 +1046,7 @@ func (sh *Shell) fork() *Shell {
 	}
 	c.jobs = nil
 	c.top = false
-	c.inComsub, c.preExpanded = false, nil
+	c.inComsub, c.preExpanded, c.selfPending, c.killedBy = false, nil, nil, 0
 	c.funcNames = append([]string(nil), sh.funcNames...)
 	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
@@ -1073,6 +1075,11 @@ func (sh *Shell) join(c *Shell) int {
 	st := c.status
 	if c.exiting {
 		st = c.exitCode
+	}
+	if c.killedBy == 15 && !c.inComsub {
+		// bash reports a foreground subshell that SIGTERM ended (other
+		// signals with its process id and command, not modelled)
+		io.WriteString(sh.stderr(), signalDescription(c.killedBy)+"\n")
 	}
 	if sh.rt.Meter.Stop != resources.None {
 		sh.fatal(sh.rt.Meter.Err())
@@ -1167,6 +1174,13 @@ func (sh *Shell) runTrap(src string, ownLines bool) {
 
 // runTraps runs handlers of trapped signals that arrived.
 func (sh *Shell) runTraps() {
+	for len(sh.selfPending) > 0 && !sh.inTrap && !sh.exiting {
+		sig := sh.selfPending[0]
+		sh.selfPending = sh.selfPending[1:]
+		if t, ok := sh.traps[signalName(sig)]; ok && t != "" {
+			sh.runTrap(t, true)
+		}
+	}
 	if sh.task == nil || !sh.task.Pending() || sh.inTrap {
 		return
 	}
