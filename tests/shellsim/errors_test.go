@@ -822,6 +822,22 @@ x=$(kill $BASHPID; echo in); echo "st=$? [$x]"
 ( trap '' TERM; kill -TERM $BASHPID; echo ignored ); echo st=$?
 ( kill -CHLD $BASHPID; echo chld ); echo st=$?`},
 
+	// unset of a local of the running function leaves it local and unset
+	// (the outer value stays hidden); a caller's local is removed
+	{"unset_local_scopes", `x=global
+k() { local x; x=inner; unset x; echo "k: ${x-unset}"; x=again; echo "k2: $x"; }; k; echo "top: $x"
+f() { local x=fl; g; echo "f after g: ${x-unset}"; }; g() { unset x; echo "g: ${x-unset}"; }; f; echo "top: $x"
+h() { local -i n=5; unset n; n=1+1; echo "h: $n"; }; h
+a() { local -a arr=(1 2); unset arr; echo "a: ${#arr[@]} ${arr-none}"; arr[3]=x; declare -p arr; }; a
+u() { unset x; echo "u: ${x-unset}"; }; u; echo "top: ${x-unset}"`},
+	{"scoping", `x=global
+f() { local x=local; g; }
+g() { echo "g sees $x"; x=changed; }
+f; echo "after f: $x"
+h() { unset x; echo "h: ${x-unset}"; }; x=g2; h; echo "after h: ${x-unset}"
+k() { local x; x=inner; unset x; echo "k: ${x-unset}"; }; x=g3; k; echo "$x"
+m() { declare -A mm=([a]=1); echo ${mm[a]}; }; m; echo "${mm[a]-none}"`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},
