@@ -838,6 +838,15 @@ h() { unset x; echo "h: ${x-unset}"; }; x=g2; h; echo "after h: ${x-unset}"
 k() { local x; x=inner; unset x; echo "k: ${x-unset}"; }; x=g3; k; echo "$x"
 m() { declare -A mm=([a]=1); echo ${mm[a]}; }; m; echo "${mm[a]-none}"`},
 
+	// caller reads the call stack as bash's does (FUNCNAME, BASH_SOURCE,
+	// BASH_LINENO), NULL where the short form has no file
+	{"caller_builtin", `caller; echo st=$?
+f() { caller; caller 0; caller 1; echo st=$?; }
+g() { f; }
+g
+echo 'h() { caller 0; }; h' > cs.sh; . ./cs.sh
+f(){ caller x; echo $?; caller -1; echo $?; }; f`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

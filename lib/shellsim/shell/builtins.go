@@ -1829,14 +1829,42 @@ func biTimes(sh *Shell, args []string) int {
 }
 
 func biCaller(sh *Shell, args []string) int {
-	if len(sh.funcNames) == 0 {
+	// the call stack innermost first, as FUNCNAME, BASH_SOURCE and
+	// BASH_LINENO hold it (bash's caller reads those arrays)
+	n := len(sh.frames)
+	if n == 0 {
 		return 1
 	}
-	caller := "main"
-	if len(sh.funcNames) > 1 {
-		caller = sh.funcNames[len(sh.funcNames)-2]
+	at := func(k int) (frame, bool) {
+		if k < 0 || k >= n {
+			return frame{}, false
+		}
+		return sh.frames[n-1-k], true
 	}
-	return sh.write(fmt.Sprintf("%d %s\n", sh.lineno, caller))
+	if len(args) < 2 {
+		line, _ := at(0)
+		src := "NULL"
+		if f, ok := at(1); ok {
+			src = f.src
+		}
+		return sh.write(fmt.Sprintf("%d %s\n", line.line, src))
+	}
+	k, err := strconv.Atoi(args[1])
+	if err != nil || k < 0 {
+		what := "invalid number"
+		if strings.HasPrefix(args[1], "-") {
+			what = "invalid option"
+		}
+		sh.bierr("caller", "%s: %s", args[1], what)
+		fmt.Fprintln(sh.stderr(), "caller: usage: caller [expr]")
+		return 2
+	}
+	line, ok1 := at(k)
+	up, ok2 := at(k + 1)
+	if !ok1 || !ok2 {
+		return 1
+	}
+	return sh.write(fmt.Sprintf("%d %s %s\n", line.line, up.fn, up.src))
 }
 
 // shellQuote quotes s with single quotes when needed.
