@@ -847,6 +847,29 @@ g
 echo 'h() { caller 0; }; h' > cs.sh; . ./cs.sh
 f(){ caller x; echo $?; caller -1; echo $?; }; f`},
 
+	// declare -f and type print a function as bash's own printer does
+	{"declare_f_format", `f(){ for ((i = 0; i < 2; i++)); do echo $i; done; while :; do break; done; until false; do :; done; if a; then b; elif c; then d; else e; fi; x=1 y=2; echo a | grep b && echo c || echo d; { echo g; }; (echo s); f2 & [[ -n $x ]]; (( x++ )); echo >&2 hi; cat <<<"x"; case a in a|b) ;; *) echo z;; esac; }
+declare -f f
+g() {
+  # comment
+  local x=1
+  if [ "$x" = 1 ]; then echo one; else echo other; fi
+  for i in 1 2; do echo $i; done
+  while read -r line; do
+    case "$line" in
+      a*) echo A ;;
+      *) echo other;;
+    esac
+  done < /dev/null
+  echo "$(date +%s)" | cat > /dev/null 2>&1
+  [[ -n $x ]] && return 0 || return 1
+}
+type g
+h() ( echo sub )
+declare -f h
+k() { echo "a b" 'c'; } > /dev/null
+declare -f k`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

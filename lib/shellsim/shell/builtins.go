@@ -1889,6 +1889,9 @@ func shellQuote(s string) string {
 func funcText(name string, body *syntax.Stmt) string {
 	var b bytes.Buffer
 	b.WriteString(name + " () \n")
+	if text, ok := bashFuncBody(body); ok {
+		return b.String() + text
+	}
 	blk, ok := body.Cmd.(*syntax.Block)
 	if !ok || len(body.Redirs) > 0 {
 		syntax.NewPrinter(syntax.Indent(4)).Print(&b, body)
