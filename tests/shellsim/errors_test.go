@@ -870,6 +870,26 @@ declare -f h
 k() { echo "a b" 'c'; } > /dev/null
 declare -f k`},
 
+	// scripts run by their #! line name themselves in BASH_SOURCE as bash FILE
+	{"script_invocation", `printf '#!/usr/bin/env bash\necho "0=$0 1=$1 #=$#"; echo "src=${BASH_SOURCE[0]}"; exit 4\n' > sc.sh; chmod +x sc.sh
+./sc.sh a b; echo st=$?
+bash sc.sh x; echo st=$?
+bash ./sc.sh; echo st=$?
+sh -c 'echo $0' arg0
+printf 'echo sourced $1 $#\nreturn 3\necho no\n' > so.sh; . ./so.sh p q; echo st=$?
+bash -c 'echo $0 $1' ; bash -s a b <<< 'echo "s: $0 $1 $2"'
+echo 'echo piped $0' | bash
+env -i bash -c 'echo "${PATH:-nopath}"' | head -c 0; echo ok
+bash -n sc.sh; echo n=$?
+bash -e -c 'false; echo no'; echo st=$?
+bash -u -c 'echo $zz' 2>/dev/null; echo st=$?
+bash -x -c 'echo traced' 2>&1`},
+	{"wait_misc", `wait; echo st=$?
+echo "${!:-none}"
+wait 999999; echo st=$?
+true & wait $!; echo st=$?
+printf "#!/bin/bash\nf(){ echo \"\${FUNCNAME[*]} \${BASH_SOURCE[*]}\"; caller 0; }; f\n" > sc2.sh; chmod +x sc2.sh; ./sc2.sh`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

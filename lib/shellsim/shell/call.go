@@ -991,6 +991,7 @@ func (sh *Shell) runScript(p string, args []string, env []string, fds [10]*fdesc
 			}
 		}
 		c.arg0, c.name, c.params = args[0], args[0], args[1:]
+		c.frames = []frame{{"main", args[0], 0}} // as bash FILE: BASH_SOURCE names the script
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.RunSource(string(b), args[0]) }))
 	}
 	if e, ok := sh.rt.Commands.Lookup(base); ok {
