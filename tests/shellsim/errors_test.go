@@ -890,6 +890,49 @@ wait 999999; echo st=$?
 true & wait $!; echo st=$?
 printf "#!/bin/bash\nf(){ echo \"\${FUNCNAME[*]} \${BASH_SOURCE[*]}\"; caller 0; }; f\n" > sc2.sh; chmod +x sc2.sh; ./sc2.sh`},
 
+	// redirections and exec as bash; /dev/tty cannot open (no controlling
+	// terminal); common error messages
+	{"redirs_and_exec", `echo data > in.txt
+echo "$(< in.txt)"
+x=$(cat <<EOF2
+multi
+line $((1+1))
+EOF2
+); echo "$x"
+{ echo out; echo err >&2; } 2>&1 | tr a-z A-Z
+echo a &>> both.txt; echo b >> both.txt 2>&1; cat both.txt
+set -C; echo x > in.txt; echo st=$?; echo y >| in.txt; cat in.txt; set +C
+exec 4<> rw.txt; echo hi >&4; exec 4>&-; cat rw.txt
+exec 5< in.txt; read -u 5 l; echo "u5=$l"; exec 5<&-
+exec > out.txt; echo hidden; exec >/dev/tty 2>/dev/null || exec >&2; cat out.txt >&2`},
+	{"case_fallthrough", `for v in a b c; do
+case $v in
+  a) echo A ;&
+  b) echo AB ;;&
+  [ab]) echo ab2 ;;
+  *) echo other ;;
+esac
+done
+i=0; while read -r l; do ((i++)); [[ $l == 2 ]] && continue; echo "l=$l"; done < <(seq 3); echo i=$i
+for o in 1 2; do for p in 1 2; do [[ $p == 2 ]] && continue 2; echo $o$p; done; done
+p='\u@\h $ '; echo "${p@P}" | wc -c | tr -d ' ' >/dev/null; echo pok
+printf -v 'arr[2]' '%s' val; echo "${arr[2]}"
+echo x > /dev/tty; echo st=$?; read l < /dev/tty; echo st=$?`},
+	{"common_error_messages", `x="a b"; [ $x = a ]; echo st=$?
+[ abc -gt 1 ]; echo st=$?
+[[ abc -gt 1 ]]; echo st=$?
+[ 1 -eq ]; echo st=$?
+[ ( 1 ]; echo st=$?
+test -q x; echo st=$?
+f() { nosuch_cmd_in_f; }; f; echo st=$?
+a=(1); echo ${a[x y]}; echo st=$?
+cd; echo st=$?; cd - >/dev/null; echo st=$?
+declare -A h; h=(1 2); echo st=$?
+printf '%d\n' abc; echo st=$?
+printf '%d\n' 12abc; echo st=$?
+echo $(( 08 )); echo st=$?
+let 'x = 1 +'; echo st=$?`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},
