@@ -933,6 +933,13 @@ printf '%d\n' 12abc; echo st=$?
 echo $(( 08 )); echo st=$?
 let 'x = 1 +'; echo st=$?`},
 
+	// mapfile -C/-c evaluates the callback with the index and quoted line
+	{"mapfile_callback", `printf 'a\nb\nc\n' | { mapfile -C "echo cb" -c 1 x; declare -p x; }
+printf 'a\nb\nc\nd\n' | { mapfile -t -C 'printf "<%s|%s>\n"' -c 2 -O 5 x; declare -p x; }
+mapfile -C cb -c 0 x < /dev/null; echo $?
+printf "it's\n" | { mapfile -t -C 'echo' -c 1 y; echo "${y[0]}"; }
+mapfile -C 'echo cb' xs < /dev/null; echo "${#xs[@]}"`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},
