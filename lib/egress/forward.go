@@ -440,7 +440,7 @@ func (x *exchange) run(addrs []netip.Addr, port int) (keep, reuse bool) {
 	case toEOF:
 		if err = x.toGuest(rh); err == nil {
 			var n int64
-			n, err = relay(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c))
+			n, err = relay(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c), false)
 			x.down += n
 		}
 	case resp.ContentLength <= int64(x.u.br.Buffered()):
@@ -488,11 +488,11 @@ func (x *exchange) fail(why string) {
 func (x *exchange) pipe() {
 	done := make(chan int64, 1)
 	go func() {
-		n, _ := relay(x.u.c, io.MultiReader(bytes.NewReader(take(x.g.br, x.g.br.Buffered())), x.g.c))
+		n, _ := relay(x.u.c, io.MultiReader(bytes.NewReader(take(x.g.br, x.g.br.Buffered())), x.g.c), false)
 		closeWrite(x.u.c)
 		done <- n
 	}()
-	n, _ := relay(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c))
+	n, _ := relay(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c), false)
 	closeWrite(x.g.c)
 	x.down += n
 	x.up += <-done
@@ -510,7 +510,7 @@ func copyBody(dst io.Writer, br *bufio.Reader, raw io.Reader, n int64) (int64, e
 		}
 	}
 	if done < n {
-		w, err := relay(dst, &io.LimitedReader{R: raw, N: n - done})
+		w, err := relay(dst, &io.LimitedReader{R: raw, N: n - done}, n-done > streamBufferSize)
 		done += w
 		if err != nil {
 			return done, err

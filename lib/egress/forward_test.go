@@ -136,8 +136,8 @@ func TestPipelinedRequestsAfterLargeBodiesAreEachChecked(t *testing.T) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(30 * time.Second)) // a stall fails the read below, naming it
-	upload := bytes.Repeat([]byte("u"), 2*relayBufferSize+3)
-	const download = 3*relayBufferSize + 5
+	upload := bytes.Repeat([]byte("u"), 2*bulkBufferSize+3)
+	const download = 3*bulkBufferSize + 5
 	var all bytes.Buffer
 	fmt.Fprintf(&all, "POST http://ok.test:%d/echo HTTP/1.1\r\nHost: ok.test:%d\r\nContent-Length: %d\r\n\r\n%s",
 		up.port, up.port, len(upload), upload)

@@ -245,7 +245,7 @@ func (f *Filter) serveTunnel(g *guestStream, t target, addrs []netip.Addr) {
 	send := func(up io.Writer) (int64, error) {
 		// The hello and what the reader already holds, then the guest's
 		// connection itself.
-		return relay(up, io.MultiReader(&seen, io.LimitReader(br, int64(br.Buffered())), c))
+		return relay(up, io.MultiReader(&seen, io.LimitReader(br, int64(br.Buffered())), c), false)
 	}
 	f.relayTunnel(c, send, "tls", t, name, addrs, why)
 }
@@ -420,7 +420,7 @@ func (f *Filter) relayTunnel(c net.Conn, send func(io.Writer) (int64, error), pr
 		atomic.AddInt64(&upBytes, n)
 		closeWrite(up)
 	}()
-	n, _ := relay(c, up)
+	n, _ := relay(c, up, false)
 	atomic.AddInt64(&downBytes, n)
 	closeWrite(c)
 	wg.Wait()
