@@ -9,8 +9,8 @@ import (
 // process, never by splice(2). io.Copy between two TCP sockets would
 // splice (no byte through user space), but on loopback and veth that
 // costs more CPU time per GiB than reading and writing 256 KiB at a time
-// (about 1.35 s against 1.05 s per GiB relayed, client and server
-// included, in bench/egress on 2 cores): the guest then reads fresh
+// (1.3 to 1.5 s against 1.05 to 1.25 s per GiB relayed, client and
+// server included: bench/egress's CPU line on 2 cores): the guest reads fresh
 // segments this process just wrote, not the upstream's pages, which have
 // been queued through two sockets and a pipe since they were written and
 // are no longer in the caches. Splicing also holds a pipe (two
