@@ -26,7 +26,7 @@ func (s *suite) openProcess(t *testing.T) {
 	if !ok {
 		t.Fatalf("%T is not a machine.ProcessMachine", m)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	p, err := pm.OpenProcess(ctx, machine.Command{Argv: []string{"sh", "-c", "cat; echo bye >&2; exit 5"}, OutputLimit: 100})
 	if err != nil {
