@@ -523,8 +523,8 @@ func copyBody(dst io.Writer, br *bufio.Reader, raw io.Reader, n int64) (int64, e
 }
 
 // copyChunked passes a chunked body through as it is, to its last chunk
-// and trailer, the data of each chunk in large reads and writes.
-// (net/http's chunked reader decodes, in reads of at most 4 KiB.) The
+// and trailer, the data of each chunk relayed by its size. (net/http's
+// chunked reader decodes, and the body would have to be framed anew.) The
 // framing is checked strictly: a request body that the upstream could
 // split elsewhere than the filter would smuggle an unchecked request.
 func copyChunked(dst io.Writer, br *bufio.Reader, raw io.Reader, strict bool) (int64, error) {
