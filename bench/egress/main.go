@@ -12,12 +12,13 @@
 // Plain HTTP through the filter pays for a second TCP connection on
 // loopback: the filter reads and writes each byte once more (256 KiB at
 // a time, a few system calls per MiB), and the kernel's TCP work per byte
-// doubles, so the filtered download costs about 1.4 times the CPU time of
-// the direct one (the CPU line; 1.6 to 1.9 times when the filter spliced
-// socket to socket, which looks cheaper but is not here, see
-// lib/egress/relay.go). With client, server and filter sharing two cores
-// that cost is the throughput ratio's ceiling. HTTPS is bounded by the
-// client's decryption instead, which hides the second connection.
+// doubles, so the filtered download costs 1.25 to 1.5 times the CPU time
+// of the direct one (the CPU line; 1.5 to 1.9 times when the filter
+// spliced socket to socket, which looks cheaper but is not here, see
+// lib/egress/relay.go). On a busy machine, where the bench gets a share
+// of the two cores rather than both, the throughput ratio follows that
+// cost. HTTPS is bounded by the client's decryption instead, which hides
+// the second connection.
 //
 // Downloads alternate (direct, then filtered) round by round; besides
 // the best of each path the bench prints the median of the rounds'
