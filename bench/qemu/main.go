@@ -7,9 +7,10 @@
 // /init that powers off at once (no agent), and the Docker backend's
 // create + first command.
 //
-//	go run ./bench/qemu [-n 5] [-runs 100] [-accel tcg] [-only run]
+//	go run ./bench/qemu [-n 5] [-runs 100] [-accel tcg] [-only run|restore]
 //
-// -only run measures only Run(["true"]) on one cold-booted machine.
+// -only run measures only Run(["true"]) on one cold-booted machine;
+// -only restore only n restored creates, each to its first result.
 package main
 
 import (
