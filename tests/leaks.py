@@ -59,4 +59,4 @@ def mounts() -> list[str]:
 
 
 def temp_entries(prefix: str = "shellbox-") -> set[str]:
-    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix) and name != "shellbox-test-helpers"}
+    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix) and not name.startswith("shellbox-test-helpers")}

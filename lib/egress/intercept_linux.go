@@ -81,7 +81,7 @@ func (f *Filter) Intercept(nsPath string) error {
 	err := inNetns(nsPath, func() error {
 		var err error
 		if tun, err = openTUN(interceptIfname); err != nil {
-			return err
+			return fmt.Errorf("creating %s: %w", interceptIfname, err)
 		}
 		return configureTUN(interceptIfname)
 	})
@@ -144,18 +144,18 @@ func configureTUN(name string) error {
 		return err
 	}
 	if err := h.LinkSetMTU(link, interceptMTU); err != nil {
-		return err
+		return fmt.Errorf("its MTU: %w", err)
 	}
 	addr := &netlink.Addr{IPNet: &net.IPNet{IP: interceptGuestAddr.AsSlice(), Mask: net.CIDRMask(32, 32)}}
 	if err := h.AddrAdd(link, addr); err != nil {
-		return err
+		return fmt.Errorf("its address: %w", err)
 	}
 	if err := h.LinkSetUp(link); err != nil {
-		return err
+		return fmt.Errorf("setting it up: %w", err)
 	}
 	if err := h.RouteAdd(&netlink.Route{LinkIndex: link.Attrs().Index, Scope: netlink.SCOPE_LINK,
 		Dst: &net.IPNet{IP: net.IPv4zero.To4(), Mask: net.CIDRMask(0, 32)}}); err != nil {
-		return err
+		return fmt.Errorf("the default route through it: %w", err)
 	}
 	configureTUN6(h, link)
 	return nil

@@ -42,7 +42,7 @@ func runBash(t *testing.T, script string) outcome {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", script)
+	cmd := exec.CommandContext(ctx, "env", "--default-signal", "bash", script) // as compareWithBash
 	cmd.Dir = dir
 	cmd.Env = hostEnv
 	cmd.Stdin = strings.NewReader("")

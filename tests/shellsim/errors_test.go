@@ -1020,9 +1020,12 @@ func compareWithBash(t *testing.T, src, command string) {
 	if err := os.WriteFile(filepath.Join(dir, "s.sh"), []byte(src+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	// Signals ignored by whatever started the tests (nohup ignores
+	// SIGHUP) stay ignored across exec, and bash lists them in trap -p;
+	// ShellSim starts with none ignored, as bash does from a login.
+	cmd := exec.CommandContext(ctx, "env", "--default-signal", "bash", "-c", command)
 	cmd.Dir, cmd.Env = dir, hostEnv
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

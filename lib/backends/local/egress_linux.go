@@ -89,7 +89,12 @@ func (m *Machine) SetNetworkPolicy(ctx context.Context, policy machine.NetworkPo
 // sandboxPID is a process of the sandbox: the first descendant of the
 // launcher in another network namespace.
 func sandboxPID(launcher int) (int, error) {
-	self, err := os.Readlink("/proc/self/ns/net")
+	// Compared with the launcher's namespace (the host's), not this
+	// process's: /proc/self follows the main thread, which a goroutine
+	// that ended locked in another namespace (a task group's) leaves
+	// there for good, and the launcher itself would then pass for the
+	// sandbox.
+	self, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", launcher))
 	if err != nil {
 		return 0, err
 	}
