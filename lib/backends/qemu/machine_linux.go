@@ -368,21 +368,28 @@ func (m *Machine) sync(deadline time.Time) error {
 	return nil
 }
 
-// awaitAgent reads the agent's channel up to its readiness line, failing
-// when QEMU exits, the deadline passes or ctx ends.
-func (m *Machine) awaitAgent(ctx context.Context, conn net.Conn, deadline time.Time) error {
-	conn.SetReadDeadline(deadline)
-	stop := make(chan struct{})
-	defer close(stop)
+// cutShort moves a deadline (set) to now once QEMU exits or ctx ends,
+// so that a read waiting on QEMU fails at once; the returned stop ends the
+// watch.
+func (m *Machine) cutShort(ctx context.Context, set func(time.Time) error) (stop func()) {
+	done := make(chan struct{})
 	go func() {
 		select {
 		case <-m.exited:
 		case <-ctx.Done():
-		case <-stop:
+		case <-done:
 			return
 		}
-		conn.SetReadDeadline(time.Now())
+		set(time.Now())
 	}()
+	return func() { close(done) }
+}
+
+// awaitAgent reads the agent's channel up to its readiness line, failing
+// when QEMU exits, the deadline passes or ctx ends.
+func (m *Machine) awaitAgent(ctx context.Context, conn net.Conn, deadline time.Time) error {
+	conn.SetReadDeadline(deadline)
+	defer m.cutShort(ctx, conn.SetReadDeadline)()
 	// One byte at a time: what follows the line is the multiplexer's.
 	var seen []byte
 	var b [1]byte

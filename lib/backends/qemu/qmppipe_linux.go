@@ -33,17 +33,7 @@ func (m *Machine) pipelineQMP(ctx context.Context, conn net.Conn, deadline time.
 		req.WriteString(c + "\n")
 	}
 	conn.SetDeadline(deadline)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		select {
-		case <-m.exited:
-		case <-ctx.Done():
-		case <-stop:
-			return
-		}
-		conn.SetDeadline(time.Now())
-	}()
+	defer m.cutShort(ctx, conn.SetDeadline)()
 	fail := func(step string, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()

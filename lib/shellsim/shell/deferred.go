@@ -103,6 +103,22 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 	}
 	var spans []deferredSpan
 	work := []byte(src)
+	// reparse parses work again with sp blanked; done: parseDeferred
+	// returns the tree, or (over the parse budget) the error so far.
+	var text string
+	var done bool
+	reparse := func(sp deferredSpan) (*syntax.File, string, error, bool) {
+		spans = append(spans, sp)
+		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
+			return nil, "", err, true
+		}
+		f, perr := sh.rt.parser().Parse(strings.NewReader(string(work)), name)
+		if perr != nil {
+			return f, "", perr, false
+		}
+		restoreDeferred(f, spans, src)
+		return f, src, nil, true
+	}
 	for len(spans) < maxDeferred {
 		var pe syntax.ParseError
 		if !errors.As(err, &pe) {
@@ -112,13 +128,8 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 			// bash parses the command of $((...) ...) when it runs (a
 			// syntax error there fails only the substitution)
 			blank(work, sp)
-			spans = append(spans, sp)
-			if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-				return nil, "", err
-			}
-			if f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name); err == nil {
-				restoreDeferred(f, spans, src)
-				return f, src, nil
+			if f, text, err, done = reparse(sp); done {
+				return f, text, err
 			}
 			continue
 		}
@@ -129,13 +140,8 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 				break
 			}
 			blank(work, sp)
-			spans = append(spans, sp)
-			if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-				return nil, "", err
-			}
-			if f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name); err == nil {
-				restoreDeferred(f, spans, src)
-				return f, src, nil
+			if f, text, err, done = reparse(sp); done {
+				return f, text, err
 			}
 			continue
 		}
@@ -193,14 +199,8 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 		if string(work[sp.open:sp.end]) == before {
 			break // nothing to blank (m[]): the error stays
 		}
-		spans = append(spans, sp)
-		if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
-			return nil, "", err
-		}
-		f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
-		if err == nil {
-			restoreDeferred(f, spans, src)
-			return f, src, nil
+		if f, text, err, done = reparse(sp); done {
+			return f, text, err
 		}
 	}
 	// the first error that is not deferred is reported (blanking kept
