@@ -528,21 +528,7 @@ func slicePartsOf(text string) [][2]int {
 	if p <= 0 || p >= len(text)-1 || text[p] != ':' || strings.IndexByte("-=?+", text[p+1]) >= 0 {
 		return nil
 	}
-	q, depth, ternary := -1, 0, 0
-	for i := p + 1; i < len(text)-1 && q < 0; i++ {
-		switch c := text[i]; {
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case depth == 0 && c == '?':
-			ternary++
-		case depth == 0 && c == ':' && ternary > 0:
-			ternary--
-		case depth == 0 && c == ':':
-			q = i
-		}
-	}
+	q := lengthColon(text, p, "([{", ")]}")
 	var parts [][2]int
 	add := func(lo, hi int) {
 		if strings.TrimSpace(text[lo:hi]) != "" {
@@ -598,6 +584,28 @@ func transformOp(text string) int {
 	return 0
 }
 
+// lengthColon is where the length of ${name:off:len} starts, given the
+// offset's colon at p: the next colon outside the brackets that opens and
+// closes name and outside a ?: of the offset; -1 when there is no length.
+func lengthColon(text string, p int, opens, closes string) int {
+	depth, ternary := 0, 0
+	for i := p + 1; i < len(text)-1; i++ {
+		switch c := text[i]; {
+		case strings.IndexByte(opens, c) >= 0:
+			depth++
+		case strings.IndexByte(closes, c) >= 0:
+			depth--
+		case depth == 0 && c == '?':
+			ternary++
+		case depth == 0 && c == ':' && ternary > 0:
+			ternary--
+		case depth == 0 && c == ':':
+			return i
+		}
+	}
+	return -1
+}
+
 // sliceSpan turns the span of ${name:off:len} whose offset or length is
 // blank or empty into the edit that gives it bash's meaning (0); other
 // spans are kept (${x:} is a bad substitution).
@@ -607,21 +615,7 @@ func sliceSpan(sp deferredSpan) deferredSpan {
 	if p <= 0 || p >= len(text)-1 || text[p] != ':' {
 		return sp
 	}
-	q, depth, ternary := -1, 0, 0
-	for i := p + 1; i < len(text)-1 && q < 0; i++ {
-		switch c := text[i]; {
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case depth == 0 && c == '?':
-			ternary++
-		case depth == 0 && c == ':' && ternary > 0:
-			ternary--
-		case depth == 0 && c == ':':
-			q = i
-		}
-	}
+	q := lengthColon(text, p, "([", ")]")
 	blankAt := func(part string, at int) (int, bool) {
 		if part != "" && strings.TrimSpace(part) == "" {
 			return sp.open + at, true
