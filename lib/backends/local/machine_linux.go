@@ -326,6 +326,7 @@ func (m *Machine) Close(ctx context.Context) error {
 // stop waits for bubblewrap to exit (killing it if it does not), which
 // also ends every process of the sandbox, and removes the directory.
 func (m *Machine) stop() error {
+	m.client.Close()
 	m.lifeline.Close()
 	select {
 	case <-m.exited:
