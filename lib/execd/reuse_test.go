@@ -7,8 +7,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -294,4 +296,53 @@ func writeTemp(t *testing.T, data string) string {
 	p := filepath.Join(t.TempDir(), "f")
 	writeFile(t, p, data)
 	return p
+}
+
+// BenchmarkExecTrue is one command through a kept connection to a server
+// on the host; BenchmarkForkExecTrue is the same program started and
+// waited for directly, the floor under it.
+func BenchmarkExecTrue(b *testing.B) {
+	sock := filepath.Join(b.TempDir(), "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go ServeConns(ln, ServeOptions{KeepCapabilities: true})
+	c := NewClient(sock)
+	defer c.Close()
+	req := Request{Argv: []string{"true"}, Env: []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, Dir: "/", OutputLimit: 1 << 20}
+	ctx := context.Background()
+	for b.Loop() {
+		if res, err := c.Exec(ctx, req, nil); err != nil || res.Code != 0 {
+			b.Fatal(res, err)
+		}
+	}
+}
+
+func BenchmarkForkExecTrue(b *testing.B) {
+	for b.Loop() {
+		pid, err := syscall.ForkExec("/usr/bin/true", []string{"true"}, &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Setpgid: true}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil)
+	}
+}
+
+// The directory is checked only when a command cannot start; a missing
+// one is still what is reported, for programs found on PATH and relative
+// to it alike.
+func TestMissingDirectory(t *testing.T) {
+	c, _ := hostServer(t)
+	ctx := execCtx(t)
+	for _, argv0 := range []string{"true", "./true", "/bin/true"} {
+		req := shReq("")
+		req.Argv, req.Dir = []string{argv0}, "/no/such/dir"
+		res, err := c.Exec(ctx, req, nil)
+		if err != nil || res.Code != 2 || !strings.Contains(string(res.Stderr), "cannot change directory to /no/such/dir") {
+			t.Errorf("%s in a missing directory: %+v %q %v", argv0, res.Exit, res.Stderr, err)
+		}
+	}
 }

@@ -521,7 +521,11 @@ func (st *stream) read() {
 // stopAfter makes the reader stop collecting after d unless end of file
 // comes first.
 func (st *stream) stopAfter(d time.Duration) {
-	st.f.SetReadDeadline(time.Now().Add(d))
+	select {
+	case <-st.done: // usual: the command's pipes closed as it exited
+	default:
+		st.f.SetReadDeadline(time.Now().Add(d))
+	}
 }
 
 // wait returns once the stream reached end of file or stopped collecting.
@@ -573,16 +577,29 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	if dir == "" {
 		dir = "/"
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, finishEarly(2, fmt.Sprintf("shellbox: cannot change directory to %s: not a directory\n", dir))
+	// The child changes to dir; only a failure looks at dir here, so
+	// that a missing directory is reported as such, before what it made
+	// fail (a command looked up relative to it, or starting it).
+	badDir := func() bool {
+		st, err := os.Stat(dir)
+		return err != nil || !st.IsDir()
+	}
+	dirFailure := func() error {
+		return finishEarly(2, fmt.Sprintf("shellbox: cannot change directory to %s: not a directory\n", dir))
 	}
 	prog, code, err := lookPath(req.Argv[0], req.Env, dir)
 	if err != nil {
+		if badDir() {
+			return nil, dirFailure()
+		}
 		return nil, finishEarly(code, err.Error()+"\n")
 	}
 	if req.TTY && !req.Stream {
 		s.fail(bw, errors.New("a terminal needs stream mode"))
 		return nil, errFailed
+	}
+	if !req.Stream {
+		return s.execBuffered(c, br, bw, req, prog, dir, finishEarly, dirFailure, badDir)
 	}
 	files, err := s.commandFiles(req)
 	if err != nil {
@@ -614,6 +631,9 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		errR.Close()
 		if inW != nil {
 			inW.Close()
+		}
+		if badDir() {
+			return nil, dirFailure()
 		}
 		code := 126
 		if errors.Is(startErr, fs.ErrNotExist) {
