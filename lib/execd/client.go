@@ -126,20 +126,27 @@ func (c *Client) dial(req *Request) (*conn, error) {
 	return cn, nil
 }
 
+// takeIdle returns a kept connection that is still open and quiet, or nil.
 func (c *Client) takeIdle() *conn {
 	if !c.reuse {
 		return nil
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := len(c.idle)
-	if n == 0 {
-		return nil
+	for {
+		c.mu.Lock()
+		n := len(c.idle)
+		if n == 0 {
+			c.mu.Unlock()
+			return nil
+		}
+		cn := c.idle[n-1]
+		c.idle[n-1] = nil
+		c.idle = c.idle[:n-1]
+		c.mu.Unlock()
+		if cn.quiet() {
+			return cn
+		}
+		cn.close()
 	}
-	cn := c.idle[n-1]
-	c.idle[n-1] = nil
-	c.idle = c.idle[:n-1]
-	return cn
 }
 
 // done ends an operation's use of cn: clean (its final frame was read,

@@ -346,3 +346,25 @@ func TestMissingDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A kept connection the helper closed meanwhile is not used: the next
+// operation opens another.
+func TestKeptConnectionClosedByHelperIsSkipped(t *testing.T) {
+	c, cl := hostServer(t)
+	ctx := execCtx(t)
+	if _, err := c.Exec(ctx, shReq("true"), nil); err != nil {
+		t.Fatal(err)
+	}
+	cl.mu.Lock()
+	for _, tc := range cl.conns {
+		tc.Close()
+	}
+	cl.mu.Unlock()
+	res, err := c.Exec(ctx, shReq("echo fresh"), nil)
+	if err != nil || string(res.Stdout) != "fresh\n" {
+		t.Fatalf("exec after the helper closed the kept connection: %+v %v", res, err)
+	}
+	if n := cl.accepted.Load(); n != 2 {
+		t.Fatalf("accepted %d connections, want 2", n)
+	}
+}
