@@ -8,6 +8,7 @@ package machinetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -268,22 +269,54 @@ func assertUnsupported(t testing.TB, err error, field, what string) {
 	}
 }
 
+// streamDeadline bounds every read of a process's or shell's output in
+// the suite: a stream that never ends fails its test, naming the step,
+// instead of hanging the package until go test's own timeout.
+const streamDeadline = 3 * time.Minute
+
+var errStalled = fmt.Errorf("the stream gave neither data nor its end within %v", streamDeadline)
+
+// bounded runs read, giving up after streamDeadline; a read given up on
+// is left running (the failing test ends the machine under it).
+func bounded(read func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- read() }()
+	timer := time.NewTimer(streamDeadline)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		return errStalled
+	}
+}
+
 // readAll reads r to its end, refusing an empty read without an error
 // (see readFull).
 func readAll(r io.Reader) ([]byte, error) {
 	var out []byte
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := r.Read(buf)
-		out = append(out, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			return out, nil
+	err := bounded(func() error {
+		var got []byte
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			got = append(got, buf[:n]...)
+			if errors.Is(err, io.EOF) {
+				out = got
+				return nil
+			}
+			if err != nil {
+				out = got
+				return err
+			}
+			if n == 0 {
+				out = got
+				return errors.New("Stdout().Read returned 0 bytes and no error before the end of the stream")
+			}
 		}
-		if err != nil {
-			return out, err
-		}
-		if n == 0 {
-			return out, errors.New("Stdout().Read returned 0 bytes and no error before the end of the stream")
-		}
+	})
+	if errors.Is(err, errStalled) {
+		return nil, err // out may still be written to
 	}
+	return out, err
 }

@@ -26,7 +26,7 @@ func (s *suite) openProcess(t *testing.T) {
 	if !ok {
 		t.Fatalf("%T is not a machine.ProcessMachine", m)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	p, err := pm.OpenProcess(ctx, machine.Command{Argv: []string{"sh", "-c", "cat; echo bye >&2; exit 5"}, OutputLimit: 100})
 	if err != nil {
@@ -153,15 +153,22 @@ func (s *suite) openProcess(t *testing.T) {
 // error: callers across the C ABI take an empty read for the end of the
 // stream.
 func readFull(r io.Reader, b []byte) error {
-	for n := 0; n < len(b); {
-		m, err := r.Read(b[n:])
-		if m == 0 && err == nil {
-			return errors.New("Stdout().Read returned 0 bytes and no error before the end of the stream")
+	got := make([]byte, len(b)) // b stays untouched by a read given up on
+	err := bounded(func() error {
+		for n := 0; n < len(got); {
+			m, err := r.Read(got[n:])
+			if m == 0 && err == nil {
+				return errors.New("Stdout().Read returned 0 bytes and no error before the end of the stream")
+			}
+			n += m
+			if err != nil {
+				return err
+			}
 		}
-		n += m
-		if err != nil {
-			return err
-		}
+		return nil
+	})
+	if err == nil {
+		copy(b, got)
 	}
-	return nil
+	return err
 }

@@ -37,7 +37,10 @@ func ProcessScript(o RunOptions) string {
 	// already carried.
 	// An asynchronous list reads /dev/null unless told otherwise: fd 3 is
 	// the script's stdin for the input pump. dd with count=1 copies what
-	// one read returns, so output is not held back for a full block.
+	// one read returns, so output is not held back for a full block. The
+	// output loop opens its FIFO in a subshell of its own: BusyBox's sh
+	// gives up an open that SIGCHLD interrupts (the input pump may end
+	// meanwhile), and a subshell has no children to signal it.
 	fmt.Fprintf(&b, `mkfifo "$D/i" "$D/o" && : >"$D/out" || exit 1
 exec 3<&0
 setsid /bin/sh -c %s shellbox "$D" %s %s %s %s %s <"$D/i" >"$D/o" 2>"$D/err" &
@@ -45,7 +48,7 @@ P=$!
 { while IFS= read -r l; do [ "$l" = . ] && break; printf %%s "$l" | base64 -d || break; done; } <&3 >"$D/i" &
 I=$!
 exec 3<&-
-while c=$(dd bs=65536 count=1 2>/dev/null | base64 | tr -d '\n'); [ -n "$c" ]; do echo "%s $c"; done <"$D/o"
+(while c=$(dd bs=65536 count=1 2>/dev/null | base64 | tr -d '\n'); [ -n "$c" ]; do echo "%s $c"; done <"$D/o")
 wait $P
 C=$?
 kill $I 2>/dev/null

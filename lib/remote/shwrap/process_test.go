@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,5 +73,47 @@ func TestProcessScriptOnTheHost(t *testing.T) {
 	}
 	if _, err := exec.Command("test", "-e", dir).CombinedOutput(); err == nil {
 		t.Fatalf("%s is left", dir)
+	}
+}
+
+// A command whose input ends at once: the input pump exits while the
+// script opens the output FIFO. BusyBox's sh, the usual /bin/sh of small
+// images, gives up an open interrupted by SIGCHLD ("Interrupted system
+// call"), which once skipped the output loop and left the script waiting
+// for ever on a command blocked opening that FIFO.
+func TestProcessScriptInputEndsAtOnce(t *testing.T) {
+	shells := [][]string{{"sh"}}
+	if bb, err := exec.LookPath("busybox"); err == nil {
+		shells = append(shells, []string{bb, "sh"})
+	} else {
+		t.Fatal("busybox is not installed (.ci/run installs busybox-static)")
+	}
+	for _, sh := range shells {
+		for i := range 40 {
+			dir := filepath.Join(t.TempDir(), "p")
+			script := ProcessScript(RunOptions{Dir: dir, Cwd: "/", Argv: []string{"sh", "-c", "echo 0123456789 >&2"}, Limit: 4})
+			cmd := exec.Command(sh[0], append(sh[1:], "-c", script)...)
+			cmd.Stdin = strings.NewReader(InputEnd)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("%s, round %d: %v\n%s", sh, i, err, errb.String())
+				}
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("%s, round %d: the script did not end; stderr %q", sh, i, errb.String())
+			}
+			p, err := ParseProcessLine(strings.TrimSpace(out.String()))
+			if err != nil || !p.Exited || p.Code != 0 || string(p.Stderr) != "0123" || p.ErrLen != 11 {
+				t.Fatalf("%s, round %d: %q: %+v %v (stderr %q)", sh, i, out.String(), p, err, errb.String())
+			}
+		}
 	}
 }
