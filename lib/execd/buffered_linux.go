@@ -305,7 +305,11 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 			// Cannot happen with valid descriptors; do not spin.
 			killErr = errors.Join(killErr, st.kill())
 			if !exited {
-				ws = s.reap.wait(pid)
+				if pidfd >= 0 {
+					ws = s.reap.wait(pid)
+				} else {
+					ws = <-waited // the waiting goroutine collects it (and then writes exitFD)
+				}
 				exited = true
 			}
 			break

@@ -3,11 +3,10 @@ package local_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	_ "github.com/shellbox/shellbox/lib/backends/local" // registers "local"
 	"github.com/shellbox/shellbox/lib/helpers"
+	"github.com/shellbox/shellbox/lib/helpers/helperstest"
 	"github.com/shellbox/shellbox/lib/machine"
 )
 
@@ -17,7 +16,7 @@ func Example() {
 	// The Python package points helpers at its _bin directory; here, the
 	// directory the package's tests build the helper into (they run first).
 	if _, err := helpers.Path("shellbox-sandboxd"); err != nil {
-		helpers.SetDir(filepath.Join(os.TempDir(), "shellbox-test-helpers"))
+		helpers.SetDir(helperstest.Dir())
 	}
 	ctx := context.Background()
 	factory, err := machine.Open("local", []byte(`{}`))
