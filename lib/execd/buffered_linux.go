@@ -189,8 +189,11 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 	waited := make(chan syscall.WaitStatus, 1)
 	if pidfd < 0 {
 		go func() {
-			waited <- s.reap.wait(pid)
+			ws := s.reap.wait(pid)
+			// Written before the status is handed over: whoever takes
+			// it may close exitFD next.
 			unix.Write(exitFD, eventfdOne[:])
+			waited <- ws
 		}()
 	}
 
@@ -308,7 +311,7 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 				if pidfd >= 0 {
 					ws = s.reap.wait(pid)
 				} else {
-					ws = <-waited // the waiting goroutine collects it (and then writes exitFD)
+					ws = <-waited // the waiting goroutine collects it
 				}
 				exited = true
 			}
