@@ -172,20 +172,23 @@ func applySync(req *channel.SyncRequest) error {
 // generator to reseed, so that restored copies of one saved machine stop
 // sharing their random state at once.
 func addEntropy(b []byte) error {
-	f, err := os.OpenFile("/dev/urandom", os.O_WRONLY, 0)
+	// A plain descriptor: os.OpenFile would register it with the
+	// runtime's poller (two epoll_ctl calls and their code paths, run
+	// for the first time in every restored machine under TCG).
+	fd, err := unix.Open("/dev/urandom", unix.O_WRONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: "/dev/urandom", Err: err}
 	}
-	defer f.Close()
+	defer unix.Close(fd)
 	// struct rand_pool_info { int entropy_count; int buf_size; __u32 buf[]; }
 	info := make([]byte, 8+len(b)+3)
 	binary.NativeEndian.PutUint32(info[0:], uint32(8*len(b)))
 	binary.NativeEndian.PutUint32(info[4:], uint32(len(b)))
 	copy(info[8:], b)
-	if _, _, e := unix.Syscall(unix.SYS_IOCTL, f.Fd(), rndAddEntropy, uintptr(unsafe.Pointer(&info[0]))); e != 0 {
+	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), rndAddEntropy, uintptr(unsafe.Pointer(&info[0]))); e != 0 {
 		return fmt.Errorf("RNDADDENTROPY: %w", e)
 	}
-	if _, _, e := unix.Syscall(unix.SYS_IOCTL, f.Fd(), rndReseedCRNG, 0); e != 0 {
+	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), rndReseedCRNG, 0); e != 0 {
 		return fmt.Errorf("RNDRESEEDCRNG: %w", e)
 	}
 	return nil

@@ -7,9 +7,10 @@
 // /init that powers off at once (no agent), and the Docker backend's
 // create + first command.
 //
-//	go run ./bench/qemu [-n 5] [-runs 100] [-accel tcg] [-only run]
+//	go run ./bench/qemu [-n 5] [-runs 100] [-accel tcg] [-only run|restore]
 //
-// -only run measures only Run(["true"]) on one cold-booted machine.
+// -only run measures only Run(["true"]) on one cold-booted machine;
+// -only restore only n restored creates, each to its first result.
 package main
 
 import (
@@ -40,15 +41,17 @@ func main() {
 	n := flag.Int("n", 5, "create samples of each kind")
 	runs := flag.Int("runs", 100, "Run([true]) samples")
 	accel := flag.String("accel", "tcg", "acceleration: auto, kvm or tcg")
-	only := flag.String("only", "", `"run": only Run(["true"]) on a live machine`)
+	only := flag.String("only", "", `"run": only Run(["true"]) on a live machine; "restore": only restored creates`)
 	flag.Parse()
 	run := bench
 	switch *only {
 	case "":
 	case "run":
 		run = benchRun
+	case "restore":
+		run = benchRestore
 	default:
-		fmt.Fprintf(os.Stderr, "bench: -only %q: want \"run\"\n", *only)
+		fmt.Fprintf(os.Stderr, "bench: -only %q: want \"run\" or \"restore\"\n", *only)
 		os.Exit(2)
 	}
 	if err := run(*n, *runs, qemu.Acceleration(*accel)); err != nil {
@@ -110,6 +113,47 @@ func benchRun(_, runs int, accel qemu.Acceleration) error {
 	fmt.Printf("run([\"true\"]) on a live machine (%s, %d runs): median %.2f ms, p10 %.2f ms, p90 %.2f ms   target <= 5 ms\n",
 		accel, runs, ms(trues[len(trues)/2]), ms(trues[len(trues)/10]), ms(trues[len(trues)*9/10]))
 	fmt.Printf("  CPU per run: QEMU %.2f ms, host process %.2f ms; idle QEMU %.0f ms/s\n", ms((q1-q0)/time.Duration(runs)), ms((h1-h0)/time.Duration(runs)), ms(idle))
+	return nil
+}
+
+// benchRestore times n restored creates, each to its first command's
+// result, after one create that saves the state.
+func benchRestore(n, _ int, accel qemu.Acceleration) error {
+	ctx := context.Background()
+	work, guest, img, err := prepare()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	on := true
+	f, err := qemu.New(qemu.Options{Acceleration: accel, Guest: guest, CacheDir: filepath.Join(work, "cache"), DiskSizeMB: 256, Restore: &on})
+	if err != nil {
+		return err
+	}
+	spec := machine.Spec{Source: img, Workdir: "/workspace", Network: machine.NetworkDeny}
+	var times []time.Duration
+	for i := -1; i < n; i++ {
+		start := time.Now()
+		m, err := f.Create(ctx, spec)
+		if err != nil {
+			return err
+		}
+		_, err = m.Run(ctx, machine.Command{Argv: []string{"true"}})
+		d := time.Since(start)
+		if i >= 0 && !m.(*qemu.Machine).Restored() {
+			err = fmt.Errorf("a restore fell back to a cold boot")
+		}
+		m.Close(ctx)
+		if err != nil {
+			return err
+		}
+		if i >= 0 {
+			times = append(times, d)
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	fmt.Printf("restored create + run(true) (%s, %d samples): median %.1f ms, min %.1f ms, max %.1f ms   target <= 250 ms\n",
+		accel, n, ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1]))
 	return nil
 }
 

@@ -24,9 +24,10 @@
 // closed for programs that ignore the proxy. IPv6 is routed only where
 // there is an intercepting device: it is the IPv6 default route of the
 // machine's namespace (local, runc, QEMU), or, behind a veth, the link
-// gets IPv6 addresses and the filter's namespace forwards IPv6 to its
-// device (AttachVethIntercepting; that runsc takes the IPv6 route up from
-// the namespace is not tested). IPv6 literals and CIDRs on the allowlist
+// gets IPv6 addresses (IPv6 is enabled on both of its ends, where Docker
+// had disabled it) and the filter's namespace forwards IPv6 to its device
+// (AttachVethIntercepting; runsc takes the IPv6 route up at start, as
+// egresstest's IPv6 option checks). IPv6 literals and CIDRs on the allowlist
 // are reached, every other IPv6 destination is refused; names resolve to
 // synthetic IPv4 addresses only (AAAA queries get an empty answer).
 // No host firewall rule is involved.

@@ -425,7 +425,8 @@ func TestThousandConnectionsLeakNothing(t *testing.T) {
 	h.close()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		// io.Copy between sockets splices through pipes that the runtime
+		// io.Copy between sockets (which the filter avoids, but the
+		// test's servers may do) splices through pipes that the runtime
 		// caches in a sync.Pool and closes by finalizer: two collections
 		// empty the cache.
 		runtime.GC()

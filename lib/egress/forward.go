@@ -20,15 +20,14 @@ import (
 // name another host in its next request, so the filter parses every
 // request head (and the response head, to know where the response ends)
 // and copies the bodies between the two sockets by their framing
-// (Content-Length, chunked, or to the end of the stream). The copies are
-// io.Copy between bare TCP sockets, which the kernel splices, so a
-// download does not pass through user space. Upstream connections are
-// pooled per address so that a request does not pay for a new one.
+// (Content-Length, chunked, or to the end of the stream). Upstream
+// connections are pooled per address so that a request does not pay for
+// a new one.
 
 // guestStream is the guest's side of a connection: its requests are read
 // through br, and the bytes of each head are counted.
 type guestStream struct {
-	c  net.Conn // unwrapped, so that copies to and from it are spliced
+	c  net.Conn // unwrapped: bodies are copied from and to the socket itself
 	cr *countingConn
 	br *bufio.Reader
 }
@@ -37,13 +36,13 @@ type guestStream struct {
 // connection. The guest is on this host (the loopback of its namespace,
 // or a veth), and autotuning would grow the buffer to tcp_wmem's maximum
 // (4 MiB by default): megabytes of a download in flight between the
-// filter and a guest that has not read them, which cost CPU time (10 to
-// 15% of it per GiB relayed on loopback, in our measurements) and bring
-// no speed. 512 KiB (the
-// kernel doubles it) still holds 16 full loopback segments, so the
-// guest's delayed acknowledgements never stall the stream (with one or
-// two segments in flight they do, 40 ms each).
-const guestSendBuffer = 512 << 10
+// filter and a guest that has not read them, which bring no speed and
+// cost CPU time (the guest reads them after they left the caches: 10 to
+// 20% of the CPU time per GiB relayed on loopback, in our measurements).
+// 256 KiB (the kernel doubles it) still holds 8 full loopback segments,
+// so the guest's delayed acknowledgements never stall the stream (with
+// one or two segments in flight they do, 40 ms each).
+const guestSendBuffer = 256 << 10
 
 func newGuestStream(c net.Conn) *guestStream {
 	if tc, ok := c.(*net.TCPConn); ok {
@@ -62,7 +61,7 @@ func (g *guestStream) readRequest() (*http.Request, int64, error) {
 }
 
 // upConn is an upstream connection; its reader holds nothing between
-// exchanges, so that bodies can be spliced from the socket itself.
+// exchanges, so that bodies can be copied from the socket itself.
 type upConn struct {
 	c    net.Conn
 	br   *bufio.Reader
@@ -441,7 +440,7 @@ func (x *exchange) run(addrs []netip.Addr, port int) (keep, reuse bool) {
 	case toEOF:
 		if err = x.toGuest(rh); err == nil {
 			var n int64
-			n, err = io.Copy(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c))
+			n, err = relay(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c), false)
 			x.down += n
 		}
 	case resp.ContentLength <= int64(x.u.br.Buffered()):
@@ -489,19 +488,18 @@ func (x *exchange) fail(why string) {
 func (x *exchange) pipe() {
 	done := make(chan int64, 1)
 	go func() {
-		n, _ := io.Copy(x.u.c, io.MultiReader(bytes.NewReader(take(x.g.br, x.g.br.Buffered())), x.g.c))
+		n, _ := relay(x.u.c, io.MultiReader(bytes.NewReader(take(x.g.br, x.g.br.Buffered())), x.g.c), false)
 		closeWrite(x.u.c)
 		done <- n
 	}()
-	n, _ := io.Copy(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c))
+	n, _ := relay(x.g.c, io.MultiReader(bytes.NewReader(take(x.u.br, x.u.br.Buffered())), x.u.c), false)
 	closeWrite(x.g.c)
 	x.down += n
 	x.up += <-done
 	x.tun.cut("")
 }
 
-// copyBody copies n bytes from br and then from raw, the socket under br:
-// socket to socket, io.Copy splices.
+// copyBody copies n bytes from br and then from raw, the socket under br.
 func copyBody(dst io.Writer, br *bufio.Reader, raw io.Reader, n int64) (int64, error) {
 	var done int64
 	if b := int64(br.Buffered()); b > 0 {
@@ -512,7 +510,7 @@ func copyBody(dst io.Writer, br *bufio.Reader, raw io.Reader, n int64) (int64, e
 		}
 	}
 	if done < n {
-		w, err := io.Copy(dst, &io.LimitedReader{R: raw, N: n - done})
+		w, err := relay(dst, &io.LimitedReader{R: raw, N: n - done}, n-done > streamBufferSize)
 		done += w
 		if err != nil {
 			return done, err
@@ -525,8 +523,8 @@ func copyBody(dst io.Writer, br *bufio.Reader, raw io.Reader, n int64) (int64, e
 }
 
 // copyChunked passes a chunked body through as it is, to its last chunk
-// and trailer, splicing the data of each chunk. (net/http's chunked
-// reader decodes, which would take every byte through user space.) The
+// and trailer, the data of each chunk relayed by its size. (net/http's
+// chunked reader decodes, and the body would have to be framed anew.) The
 // framing is checked strictly: a request body that the upstream could
 // split elsewhere than the filter would smuggle an unchecked request.
 func copyChunked(dst io.Writer, br *bufio.Reader, raw io.Reader, strict bool) (int64, error) {

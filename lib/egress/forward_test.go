@@ -120,6 +120,58 @@ func TestKeptAliveProxyConnectionChecksEachRequest(t *testing.T) {
 	}
 }
 
+// Bodies larger than the relay's buffer, with the next requests already
+// behind them on the connection: each body is copied to its last byte and
+// no further, and each request after it is decided by its own host.
+func TestPipelinedRequestsAfterLargeBodiesAreEachChecked(t *testing.T) {
+	h := newHarness(t, ModeAllowlist, []string{"ok.test", "also.test"}, nil)
+	var log pathLog
+	up := serveUpstream(t, "127.0.0.2", nil, framingHandler(&log))
+	for _, n := range []string{"ok.test", "also.test", "no.test"} {
+		h.res.set(n, "127.0.0.2")
+	}
+	c, err := net.Dial("tcp", h.proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second)) // a stall fails the read below, naming it
+	upload := bytes.Repeat([]byte("u"), 2*bulkBufferSize+3)
+	const download = 3*bulkBufferSize + 5
+	var all bytes.Buffer
+	fmt.Fprintf(&all, "POST http://ok.test:%d/echo HTTP/1.1\r\nHost: ok.test:%d\r\nContent-Length: %d\r\n\r\n%s",
+		up.port, up.port, len(upload), upload)
+	fmt.Fprintf(&all, "POST http://also.test:%d/echo HTTP/1.1\r\nHost: also.test:%d\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n",
+		up.port, up.port, len(upload), upload)
+	fmt.Fprintf(&all, "GET http://also.test:%d/big?n=%d HTTP/1.1\r\nHost: also.test:%d\r\n\r\n", up.port, download, up.port)
+	fmt.Fprintf(&all, "GET http://no.test:%d/sneak HTTP/1.1\r\nHost: no.test:%d\r\n\r\n", up.port, up.port)
+	go c.Write(all.Bytes()) // in one go, while the responses are read
+	br := bufio.NewReader(c)
+	for _, want := range []string{"ok.test echo", "also.test chunked echo"} {
+		if resp, body := readResponse(t, br, "POST"); resp.StatusCode != 200 || body != string(upload) {
+			t.Fatalf("%s: %s, %d bytes back of %d", want, resp.Status, len(body), len(upload))
+		}
+	}
+	if resp, body := readResponse(t, br, "GET"); resp.StatusCode != 200 || len(body) != download {
+		t.Fatalf("also.test download: %s, %d bytes of %d", resp.Status, len(body), download)
+	}
+	if resp, _ := readResponse(t, br, "GET"); resp.StatusCode != 403 {
+		t.Fatalf("no.test after the bodies: %s", resp.Status)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("the connection stayed open after a refusal: %v", err)
+	}
+	if strings.Contains(log.seen(), "sneak") {
+		t.Fatalf("the upstream served the refused request: %s", log.seen())
+	}
+	h.close()
+	recs := h.records(t)
+	if a, b, n := len(find(recs, EventDecision, "http", "ok.test", Allow)), len(find(recs, EventDecision, "http", "also.test", Allow)),
+		len(find(recs, EventDecision, "http", "no.test", Block)); a != 1 || b != 2 || n != 1 {
+		t.Fatalf("decisions: ok.test allowed %d times, also.test %d, no.test blocked %d; want 1, 2, 1: %+v", a, b, n, recs)
+	}
+}
+
 func TestTunnelledHTTPChecksEachRequestByHost(t *testing.T) {
 	h := newHarness(t, ModeAllowlist, []string{"ok.test"}, nil)
 	var log pathLog

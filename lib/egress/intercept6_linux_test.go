@@ -101,6 +101,20 @@ func interceptIPv6(t *testing.T, veth bool) {
 	}
 	defer guestNS.Close()
 	guestPath := fmt.Sprintf("/proc/self/fd/%d", int(guestNS))
+	// IPv6 disabled in the namespace, as Docker leaves a container's
+	// without an IPv6 network (and so the gate's): cards made there
+	// inherit it.
+	err = inNetns(guestPath, func() error {
+		for _, c := range []string{"all", "default"} {
+			if err := os.WriteFile("/proc/sys/net/ipv6/conf/"+c+"/disable_ipv6", []byte("1\n"), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if veth {
 		if _, err := h.f.AttachVethIntercepting(guestPath, "eth0"); err != nil {
 			t.Fatal(err)

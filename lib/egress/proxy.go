@@ -213,7 +213,7 @@ func (f *Filter) admitName(t target, name string, addr netip.Addr) (bool, string
 
 // serveTunnel reads the first bytes of a CONNECT tunnel (or of an
 // intercepted connection), admits a TLS ClientHello by its server name and
-// splices it to the upstream, or relays plain HTTP requests, each admitted
+// relays it to the upstream, or relays plain HTTP requests, each admitted
 // by its Host.
 func (f *Filter) serveTunnel(g *guestStream, t target, addrs []netip.Addr) {
 	c, br := g.c, g.br
@@ -244,15 +244,10 @@ func (f *Filter) serveTunnel(g *guestStream, t target, addrs []netip.Addr) {
 	// as a half close.
 	send := func(up io.Writer) (int64, error) {
 		// The hello and what the reader already holds, then the guest's
-		// connection itself (socket to socket: spliced by the kernel).
-		n, err := io.Copy(up, io.MultiReader(&seen, io.LimitReader(br, int64(br.Buffered()))))
-		if err != nil {
-			return n, err
-		}
-		m, err := io.Copy(up, c)
-		return n + m, err
+		// connection itself.
+		return relay(up, io.MultiReader(&seen, io.LimitReader(br, int64(br.Buffered())), c), false)
 	}
-	f.splice(c, send, "tls", t, name, addrs, why)
+	f.relayTunnel(c, send, "tls", t, name, addrs, why)
 }
 
 // serveHTTPStream relays the plain HTTP requests of a tunnel to its
@@ -386,9 +381,9 @@ func hostOnly(hostport string) string {
 	return canonicalName(host)
 }
 
-// splice dials the upstream, sends head, and copies both ways until both
+// relayTunnel dials the upstream, sends head, and copies both ways until both
 // sides are done, recording the decision and then the byte counts.
-func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), proto string, t target, name string, addrs []netip.Addr, why string) {
+func (f *Filter) relayTunnel(c net.Conn, send func(io.Writer) (int64, error), proto string, t target, name string, addrs []netip.Addr, why string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	var up net.Conn
 	var addr netip.Addr
@@ -425,7 +420,7 @@ func (f *Filter) splice(c net.Conn, send func(io.Writer) (int64, error), proto s
 		atomic.AddInt64(&upBytes, n)
 		closeWrite(up)
 	}()
-	n, _ := io.Copy(c, up)
+	n, _ := relay(c, up, false)
 	atomic.AddInt64(&downBytes, n)
 	closeWrite(c)
 	wg.Wait()

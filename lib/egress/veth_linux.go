@@ -120,7 +120,7 @@ func (f *Filter) attachVeth(nsPath, ifname string, intercept bool) (Endpoint, er
 		if err != nil {
 			return Endpoint{}, fmt.Errorf("egress: forwarding in the filter's namespace: %w", err)
 		}
-		routeVethIPv6(own, guest, ownPath, ifname)
+		routeVethIPv6(own, guest, ownPath, nsPath, ifname)
 		if err := f.Intercept(ownPath); err != nil {
 			return Endpoint{}, err
 		}
@@ -166,12 +166,26 @@ func newNetns() (netns.NsHandle, error) {
 
 // routeVethIPv6 gives both ends of the link an IPv6 address and the
 // machine an IPv6 default route to the filter's namespace, which forwards
-// it to the intercepting device as it does IPv4. Where either namespace
+// it to the intercepting device as it does IPv4. Docker disables IPv6 in
+// the namespaces of containers without an IPv6 network (the gate's), and
+// a card moved there inherits that: the link's ends get IPv6 back, as
+// they lead nowhere but to the filter. Where either namespace still
 // refuses IPv6, IPv6 keeps no route (closed), so failures are ignored.
-func routeVethIPv6(own, guest *netlink.Handle, ownPath, ifname string) {
+func routeVethIPv6(own, guest *netlink.Handle, ownPath, guestPath, ifname string) {
+	enable := func(nsPath, name string) error {
+		return inNetns(nsPath, func() error {
+			return os.WriteFile("/proc/sys/net/ipv6/conf/"+name+"/disable_ipv6", []byte("0\n"), 0o644)
+		})
+	}
 	err := inNetns(ownPath, func() error {
 		return os.WriteFile("/proc/sys/net/ipv6/conf/all/forwarding", []byte("1\n"), 0o644)
 	})
+	if err == nil {
+		err = enable(ownPath, "filter0")
+	}
+	if err == nil {
+		err = enable(guestPath, ifname)
+	}
 	if err != nil {
 		return
 	}

@@ -600,6 +600,346 @@ $zz
 EOF
 echo st=$? b`},
 
+	// shift and return with too many arguments abandon the line (bash -c ends, 1)
+	{"shift_return_too_many", `shift 1 2; echo st=$?
+f(){ return 1 2; echo in; }; f; echo st=$?
+echo b`},
+	{"return_too_many_forms", `f(){ return 1 2; echo in; }; f; echo st=$?
+echo b
+f(){ return x 2; echo in; }; f; echo st=$?
+f(){ return 2 x; echo in; }; f; echo st=$?`},
+	{"shift_too_many_forms", `set -- a b c
+shift x 2; echo st=$?
+shift 2 x; echo st=$?
+echo $#
+shift 5 5; echo st=$?`},
+
+	// shopt lists every option bash has, in its order and with its defaults
+	{"shopt_listings", `shopt -p
+shopt | head -5
+shopt -s | wc -l
+shopt -pu | tail -3
+shopt -o | head -3
+shopt -po errexit nounset`},
+	{"shopt_set_and_query", `shopt -q; echo $?; shopt -s -u x; echo $?; shopt -s nosuch extglob; echo $?; shopt -p extglob; shopt extglob nosuch; echo $?
+shopt -o nosuch; echo $?; shopt -qo errexit; echo $?; shopt -so errexit; echo $-; shopt -uo errexit
+shopt -pq extglob; echo $?; shopt -q nosuch; echo $?; shopt -- extglob; shopt -ps x; echo $?
+shopt -x; echo $?
+shopt -s lastpipe xpg_echo; shopt -p lastpipe xpg_echo checkwinsize; shopt -u checkwinsize; shopt checkwinsize; echo $?
+shopt -s login_shell; shopt -p login_shell`},
+	// a non-interactive bash expands aliases only under expand_aliases
+	{"shopt_aliases_and_shift_verbose", `alias ll='echo hi'
+ll; echo st=$?
+shopt -s expand_aliases
+alias ll='echo hi'
+ll
+set -- a; shift 3; echo $?; shopt -s shift_verbose; shift 3; echo $?`},
+
+	// ${x@Q}, declare -p and printf %q quote what does not print in the
+	// locale: every non-ASCII byte in C, invalid sequences in UTF-8
+	{"quote_locales", `LC_ALL=C
+y=$'\xc3\xa9'; x=$'a\nb'; declare -A m=([$y]=$x [k]=$y); a=($y "$x")
+echo ${y@Q} ${a[@]@Q}; declare -p y x m a; printf '%q %q %q\n' "$y" "$x" 'a b'; echo ${a[@]@K} ${m[@]@A}
+LC_ALL=C.UTF-8
+echo ${y@Q} ${a[@]@Q}; declare -p y x m a; printf '%q %q %q\n' "$y" "$x" 'a b'; echo ${a[@]@K}
+z=$'\xff\xe2\x82'; echo ${z@Q}; printf '%q\n' "$z"; declare -p z
+LC_ALL=POSIX; echo ${y@Q}
+unset LC_ALL; LANG=C; echo ${y@Q}`},
+
+	// RETURN traps: run as a function or sourced file ends; functions (and
+	// subshells) inherit them only under set -T or declare -ft
+	{"return_trap_functions", `trap 'echo top-ret st=$? fn=${FUNCNAME[0]} line=$LINENO' RETURN
+f(){ echo in f; return 3; }
+f; echo after f st=$?
+echo 'echo in src; return 4' > src.sh
+. ./src.sh; echo after src st=$?
+echo 'echo in src2' > src2.sh
+. ./src2.sh; echo after src2 st=$?
+set -T
+f; echo after f2 st=$? $-
+set +T
+g(){ trap 'echo g-ret $?' RETURN; echo in g; false; }
+g; echo after g st=$?
+f; echo after f3
+h(){ g; echo in h; }
+h
+declare -ft f
+f
+trap - RETURN
+f; echo end`},
+	{"return_trap_source_and_subshells", `echo "trap 'echo s-ret \$? \${FUNCNAME[*]} \$LINENO' RETURN; echo in s; false" > rs.sh
+. ./rs.sh; echo after st=$?
+trap - RETURN
+f(){ . ./rs.sh; echo in f st=$?; }
+f; echo after f
+trap -p RETURN
+trap - RETURN
+g(){ trap 'echo g-ret $?' RETURN; x=$(echo sub); echo "$x"; (echo subsh); }
+g
+trap - RETURN
+set -T
+g2(){ echo in g2; }
+trap 'echo t-ret ${FUNCNAME[0]}' RETURN
+x=$(g2); echo "[$x]"
+( g2 )
+g2
+set +T
+m(){ trap 'echo m-ret; trap - RETURN' RETURN; echo m; }; m; m; echo end2
+r(){ trap 'echo r-ret $?' RETURN; return 5; }; r; echo r st=$?
+trap 'echo x' RETURN EXIT ERR USR1; trap -p`},
+
+	// declare 1x=2 and the like: bash's declare reports the invalid name (the
+	// whole word, expanded) when it runs, status 1; 1x=(...) is a syntax error
+	{"decl_invalid_names", `echo a; declare 1x=2; echo st=$?; echo b
+export 1x=2 ok=1; echo st=$? $ok; readonly 2y=3; echo st=$?
+declare a-b=$HOME; declare 2x+=3; y=1; declare 3z="a b$y"; export 1e=1 ok=2; echo $ok; declare a-b; readonly 1x=2
+f(){ local 1x=2 k=3; echo st=$? $k; typeset 9=1; echo st=$?; }; f
+declare -- 1x=$y; echo st=$?; declare "1x=2"; echo st=$?; typeset '+=2'; echo st=$?`},
+	{"decl_invalid_array", `echo a
+declare 1x=(1 2); echo st=$?
+echo b`},
+	{"decl_options_usage", `f(){ declare -q x; echo st=$?; local -q x; echo st=$?; export -q; readonly -q; typeset +q; }; f`},
+	// let alone and an arithmetic syntax error in ${x:off:len} fail when they run
+	{"bare_let", `echo a; let; echo st=$?; echo b
+let ; echo st=$?
+f(){ let; echo in $?; }; f`},
+	{"slice_syntax_error", `x=abc; echo a; echo ${x:1 +}; echo st=$?; echo b
+echo c
+echo ${x:1:2 *}; echo d
+echo "${x: 1 + }" e
+a=(1 2 3); echo ${a[@]:1 +}
+echo ${x:1} ${x:(-2):1} ${x:1?1:0} ${x:-def}
+echo end`},
+	// ${x:=word} of a readonly x abandons the line; bash's reader loop and a
+	// subshell keep status 2, while bash -c, eval, source and $(...) give 1
+	{"assign_default_readonly", `readonly zz; echo a; echo ${zz:=5}; echo st=$?
+echo b
+readonly yy=; echo ${yy:=6} c; echo st=$?
+f(){ : ${zz:=1}; echo in; }; f; echo st=$?
+( : ${zz=1}; echo in ); echo st=$?
+x=$(: ${zz:=1}; echo in); echo "st=$? $x"
+echo end`},
+	{"assign_default_readonly_status", `readonly zz; : ${zz:=1}
+echo st=$?
+f(){ : ${zz:=1}; }; f
+echo st=$?
+( : ${zz:=1} ); echo st=$?
+x=$(: ${zz:=1}); echo st=$?
+x=$( ( : ${zz:=1} ); echo $?); echo st=$? $x
+eval ': ${zz:=1}'; echo st=$?
+echo ': ${zz:=1}' > rs2.sh; . ./rs2.sh; echo st=$?
+{ : ${zz:=1}; } | cat; echo ${PIPESTATUS[*]}
+readonly -a ra=(1); : ${ra[3]:=1}
+echo st=$?
+readonly r=1
+echo $((r=2))
+echo st=$?`},
+	// $((, $[ and (( left open: bash reads to their closing bracket and
+	// reports the line they begin on
+	{"arith_unclosed_eof_nested", `echo a; echo $(( (1`},
+	{"arith_unclosed_eof_nested_line", `x=1
+echo $(( (1`},
+	{"arith_unclosed_eof_multiline", `echo $((1
++2`},
+	{"arith_unclosed_eof_paren_later", `echo $(( (1
+
+(2`},
+	{"arith_unclosed_bracket", `echo $[1`},
+	{"arith_unclosed_cmd", `(( (1`},
+	{"arith_unclosed_operand", `echo $(( 1 +`},
+	{"arith_unclosed_param", `echo $(( ${x`},
+
+	// set -x as bash: each evaluated [[ ]] term with its words expanded
+	// (quoted pattern characters escaped), declarations with their values,
+	// one line per assignment, ((...)), case, let and array assignments as
+	// written, PS4's first character repeated in $(...) and <(...); [[ ]]
+	// gives && precedence over || and ! to the next term only
+	{"xtrace_tests", `s="a b"; x=1; set -x; [[ -n "$s" ]]; [[ $x == a* && ! -z $s || $x -eq 1 ]]; [[ ( $x > 0 ) ]]; [[ $s =~ ^a\ (b)$ ]]; [[ $x ]]; [[ "$s" == "a b" ]]
+[[ ! -z $s ]]; [[ ! $s ]]; [[ ! ( $s == a* ) ]]; [[ $s != "x"* ]]; [[ -f /etc/passwd ]]; [[ a -nt b ]]; [[ $s == $s ]]; [[ x$s == "x$s" ]]; p="a*"; [[ $s == $p ]]; [[ $s == "$p" ]]`},
+	{"xtrace_decls", `set -x
+f(){ local y=2 z; local -i w=3; export E=1; readonly R=$y; declare q="x y"; local v=$(echo hi) n; local; }; f
+declare -x G; typeset t=; export E2+=a
+x=3 y=4; echo $x`},
+	{"xtrace_compound", `set -x
+x=$(echo a) y=$(echo b)
+echo $(echo $(echo deep))
+i=0; while (( i < 2 )); do (( i++ )); done
+case $x in a) echo isa ;; esac
+if [ "$x" = a ]; then echo yes; fi
+let k=1+2
+f(){ echo "$@"; }; f "a b" c
+echo "it's" $'t\tab' ''
+export Z=1; unset Z
+: ${q:=def}
+arr=(1 "2 3"); arr+=(4)
+read -r line <<< "text"
+printf -v pv '%s' x
+echo "$(( 2 * 3 ))" >/dev/null`},
+	{"test_precedence_negation", `[[ 1 == 2 && 1 == 1 || 1 == 1 ]]; echo $?
+[[ 1 == 1 || 1 == 2 && 1 == 2 ]]; echo $?
+[[ ! 1 == 2 && 1 == 2 ]]; echo $?
+[[ ! 1 == 1 || 1 == 1 ]]; echo $?
+[[ ! ! 1 == 1 && 1 == 1 ]]; echo $?
+[[ 1 == 2 && ! 1 == 2 || 2 == 2 ]]; echo $?
+[[ ! ( 1 == 1 || 1 == 2 ) ]]; echo $?
+[[ ( 1 == 2 || 1 == 1 ) && ( 2 == 2 ) ]]; echo $?`},
+	{"test_precedence", `[[ 1 == 2 && 1 == 1 || 1 == 1 ]]; echo $?
+[[ 1 == 1 || 1 == 2 && 1 == 2 ]]; echo $?
+[ 1 = 2 -a 1 = 1 -o 1 = 1 ]; echo $?`},
+
+	// field splitting: a non-whitespace IFS character ends a field even when
+	// it is empty (a,,b is three fields); BASH_VERSINFO is bash's
+	{"ifs_split", `IFS=,; x="a,,b"; set -- $x; echo $#; x=",a,"; set -- $x; echo $# "[$1]"; IFS=" ,"; x=" a , b ,, c "; set -- $x; echo $#; printf "<%s>" "$@"; echo; IFS=:; x="a:b::c:"; set -- $x; echo $#; a=($x); echo ${#a[@]}; for w in $x; do printf "[%s]" "$w"; done; echo`},
+	{"bash_versinfo", `echo ${BASH_VERSINFO[0]} ${BASH_VERSINFO[@]}; declare -p BASH_VERSINFO
+BASH_VERSINFO[0]=6; echo st=$?
+bash -c 'echo ${BASH_VERSINFO[1]}'
+(( BASH_VERSINFO[0] >= 4 )) && echo modern
+echo "${!BASH_V*}"`},
+
+	// \u and \U give the character in a UTF-8 locale, else the escape again
+	// (bash's upper-case digits); shopt xpg_echo makes echo expand escapes
+	{"unicode_escapes_locale", `LC_ALL=C
+printf '\u00e9 \U0001F600 \u41\n'; echo $'\u00e9'; printf '%b\n' '\u00e9'; echo -e '\U0001f600 \u0041'
+LC_ALL=C.UTF-8
+printf '\u00e9 \U0001F600 \u41\n'; echo $'\u00e9'; printf '%b\n' '\u00e9'; echo -e '\U0001f600 \u0041'`},
+	{"xpg_echo", `echo 'x\ty'; shopt -s xpg_echo; echo 'x\ty' "a\nb"; echo -E 'p\tq'; shopt -u xpg_echo; echo 'x\ty'`},
+
+	// the programs the simulation provides test as executables in the bin
+	// directories, and the shells are found where PATH reaches them
+	{"bin_files", `[ -e /bin/sh ] && echo e; [ -f /bin/sh ] && echo f; [ -x /bin/sh ] && echo x; [ -x /bin/ls ] && echo lsx; [ -x "$(command -v ls)" ] && echo cvx
+command -v ls sh bash
+type sh; type -P bash; hash; [ -d /usr/bin/ls ] || echo notdir; [ -x /usr/bin/nosuchprog ] || echo noprog; [ -f /usr/bin/[ ] && echo bracket`},
+
+	// a ( ) subshell that signals itself ($BASHPID) runs its trap or dies of
+	// the signal (bash reports Terminated), as a forked bash does
+	{"subshell_self_signal", `( trap 'echo got USR1' USR1; kill -USR1 $BASHPID; echo after ); echo st=$?
+( echo $BASHPID > p1; echo $$ > p2 ); [ "$(cat p1)" != "$(cat p2)" ] && echo differ
+( trap 'echo got TERM; exit 3' TERM; kill -TERM $BASHPID; echo after2 ); echo st=$?
+( kill -TERM $BASHPID; echo after3 ); echo st=$?
+( kill -INT $BASHPID; echo x ); echo st=$?
+x=$(kill $BASHPID; echo in); echo "st=$? [$x]"
+( trap 'echo bye' EXIT; kill -TERM $BASHPID; echo no ); echo st=$?
+( trap '' TERM; kill -TERM $BASHPID; echo ignored ); echo st=$?
+( kill -CHLD $BASHPID; echo chld ); echo st=$?`},
+
+	// unset of a local of the running function leaves it local and unset
+	// (the outer value stays hidden); a caller's local is removed
+	{"unset_local_scopes", `x=global
+k() { local x; x=inner; unset x; echo "k: ${x-unset}"; x=again; echo "k2: $x"; }; k; echo "top: $x"
+f() { local x=fl; g; echo "f after g: ${x-unset}"; }; g() { unset x; echo "g: ${x-unset}"; }; f; echo "top: $x"
+h() { local -i n=5; unset n; n=1+1; echo "h: $n"; }; h
+a() { local -a arr=(1 2); unset arr; echo "a: ${#arr[@]} ${arr-none}"; arr[3]=x; declare -p arr; }; a
+u() { unset x; echo "u: ${x-unset}"; }; u; echo "top: ${x-unset}"`},
+	{"scoping", `x=global
+f() { local x=local; g; }
+g() { echo "g sees $x"; x=changed; }
+f; echo "after f: $x"
+h() { unset x; echo "h: ${x-unset}"; }; x=g2; h; echo "after h: ${x-unset}"
+k() { local x; x=inner; unset x; echo "k: ${x-unset}"; }; x=g3; k; echo "$x"
+m() { declare -A mm=([a]=1); echo ${mm[a]}; }; m; echo "${mm[a]-none}"`},
+
+	// caller reads the call stack as bash's does (FUNCNAME, BASH_SOURCE,
+	// BASH_LINENO), NULL where the short form has no file
+	{"caller_builtin", `caller; echo st=$?
+f() { caller; caller 0; caller 1; echo st=$?; }
+g() { f; }
+g
+echo 'h() { caller 0; }; h' > cs.sh; . ./cs.sh
+f(){ caller x; echo $?; caller -1; echo $?; }; f`},
+
+	// declare -f and type print a function as bash's own printer does
+	{"declare_f_format", `f(){ for ((i = 0; i < 2; i++)); do echo $i; done; while :; do break; done; until false; do :; done; if a; then b; elif c; then d; else e; fi; x=1 y=2; echo a | grep b && echo c || echo d; { echo g; }; (echo s); f2 & [[ -n $x ]]; (( x++ )); echo >&2 hi; cat <<<"x"; case a in a|b) ;; *) echo z;; esac; }
+declare -f f
+g() {
+  # comment
+  local x=1
+  if [ "$x" = 1 ]; then echo one; else echo other; fi
+  for i in 1 2; do echo $i; done
+  while read -r line; do
+    case "$line" in
+      a*) echo A ;;
+      *) echo other;;
+    esac
+  done < /dev/null
+  echo "$(date +%s)" | cat > /dev/null 2>&1
+  [[ -n $x ]] && return 0 || return 1
+}
+type g
+h() ( echo sub )
+declare -f h
+k() { echo "a b" 'c'; } > /dev/null
+declare -f k`},
+
+	// scripts run by their #! line name themselves in BASH_SOURCE as bash FILE
+	{"script_invocation", `printf '#!/usr/bin/env bash\necho "0=$0 1=$1 #=$#"; echo "src=${BASH_SOURCE[0]}"; exit 4\n' > sc.sh; chmod +x sc.sh
+./sc.sh a b; echo st=$?
+bash sc.sh x; echo st=$?
+bash ./sc.sh; echo st=$?
+sh -c 'echo $0' arg0
+printf 'echo sourced $1 $#\nreturn 3\necho no\n' > so.sh; . ./so.sh p q; echo st=$?
+bash -c 'echo $0 $1' ; bash -s a b <<< 'echo "s: $0 $1 $2"'
+echo 'echo piped $0' | bash
+env -i bash -c 'echo "${PATH:-nopath}"' | head -c 0; echo ok
+bash -n sc.sh; echo n=$?
+bash -e -c 'false; echo no'; echo st=$?
+bash -u -c 'echo $zz' 2>/dev/null; echo st=$?
+bash -x -c 'echo traced' 2>&1`},
+	{"wait_misc", `wait; echo st=$?
+echo "${!:-none}"
+wait 999999; echo st=$?
+true & wait $!; echo st=$?
+printf "#!/bin/bash\nf(){ echo \"\${FUNCNAME[*]} \${BASH_SOURCE[*]}\"; caller 0; }; f\n" > sc2.sh; chmod +x sc2.sh; ./sc2.sh`},
+
+	// redirections and exec as bash; /dev/tty cannot open (no controlling
+	// terminal); common error messages
+	{"redirs_and_exec", `echo data > in.txt
+echo "$(< in.txt)"
+x=$(cat <<EOF2
+multi
+line $((1+1))
+EOF2
+); echo "$x"
+{ echo out; echo err >&2; } 2>&1 | tr a-z A-Z
+echo a &>> both.txt; echo b >> both.txt 2>&1; cat both.txt
+set -C; echo x > in.txt; echo st=$?; echo y >| in.txt; cat in.txt; set +C
+exec 4<> rw.txt; echo hi >&4; exec 4>&-; cat rw.txt
+exec 5< in.txt; read -u 5 l; echo "u5=$l"; exec 5<&-
+exec > out.txt; echo hidden; exec >/dev/tty 2>/dev/null || exec >&2; cat out.txt >&2`},
+	{"case_fallthrough", `for v in a b c; do
+case $v in
+  a) echo A ;&
+  b) echo AB ;;&
+  [ab]) echo ab2 ;;
+  *) echo other ;;
+esac
+done
+i=0; while read -r l; do ((i++)); [[ $l == 2 ]] && continue; echo "l=$l"; done < <(seq 3); echo i=$i
+for o in 1 2; do for p in 1 2; do [[ $p == 2 ]] && continue 2; echo $o$p; done; done
+p='\u@\h $ '; echo "${p@P}" | wc -c | tr -d ' ' >/dev/null; echo pok
+printf -v 'arr[2]' '%s' val; echo "${arr[2]}"
+echo x > /dev/tty; echo st=$?; read l < /dev/tty; echo st=$?`},
+	{"common_error_messages", `x="a b"; [ $x = a ]; echo st=$?
+[ abc -gt 1 ]; echo st=$?
+[[ abc -gt 1 ]]; echo st=$?
+[ 1 -eq ]; echo st=$?
+[ ( 1 ]; echo st=$?
+test -q x; echo st=$?
+f() { nosuch_cmd_in_f; }; f; echo st=$?
+a=(1); echo ${a[x y]}; echo st=$?
+cd; echo st=$?; cd - >/dev/null; echo st=$?
+declare -A h; h=(1 2); echo st=$?
+printf '%d\n' abc; echo st=$?
+printf '%d\n' 12abc; echo st=$?
+echo $(( 08 )); echo st=$?
+let 'x = 1 +'; echo st=$?`},
+
+	// mapfile -C/-c evaluates the callback with the index and quoted line
+	{"mapfile_callback", `printf 'a\nb\nc\n' | { mapfile -C "echo cb" -c 1 x; declare -p x; }
+printf 'a\nb\nc\nd\n' | { mapfile -t -C 'printf "<%s|%s>\n"' -c 2 -O 5 x; declare -p x; }
+mapfile -C cb -c 0 x < /dev/null; echo $?
+printf "it's\n" | { mapfile -t -C 'echo' -c 1 y; echo "${y[0]}"; }
+mapfile -C 'echo cb' xs < /dev/null; echo "${#xs[@]}"`},
+
 	// Genuine syntax errors: the lines before run, then the shell exits 2
 	// with bash's wording.
 	{"syntax_if_without_fi", "echo a\nif true; then echo b\n"},

@@ -14,7 +14,7 @@ func TestEgressAllowlist(t *testing.T) {
 	base := machine.Spec{Source: dockertest.Busybox, Workdir: "/workspace"}
 	egresstest.Run(t, base, func(t *testing.T, spec machine.Spec) machine.Machine {
 		return dockertest.NewMachine(t, factory, func(s *machine.Spec) { *s = spec })
-	}, egresstest.Options{Intercepts: true}) // runc: the default runtime
+	}, egresstest.Options{Intercepts: true, IPv6: true}) // runc: the default runtime
 }
 
 func TestEgressRefusesBadHosts(t *testing.T) {

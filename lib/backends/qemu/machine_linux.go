@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/digitalocean/go-qemu/qmp"
 	"github.com/hashicorp/yamux"
 	"golang.org/x/sys/unix"
 
@@ -248,6 +247,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 		m.cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
 	}
 	m.ramFromFile = how.restore != nil && how.restore.ram != ""
+	var mon net.Conn // a restoring QEMU's monitor
 	// The guest channel is a socket pair whose far end QEMU gets as
 	// descriptor 3 (a connected client chardev): the host is connected
 	// before the guest runs, with no socket to wait for and dial.
@@ -266,7 +266,16 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 			return nil, &machine.StartupError{Backend: Name, Err: err}
 		}
 		defer state.Close()
-		m.cmd.ExtraFiles = append(m.cmd.ExtraFiles, state) // descriptor 4
+		monConn, monEnd, err := channelPair()
+		if err != nil {
+			conn.Close()
+			os.RemoveAll(m.dir)
+			return nil, &machine.StartupError{Backend: Name, Err: err}
+		}
+		defer monConn.Close() // needed only to resume
+		defer monEnd.Close()
+		mon = monConn
+		m.cmd.ExtraFiles = append(m.cmd.ExtraFiles, state, monEnd) // descriptors 4 and qmpFD
 	}
 	if err := startFromSpawner(m.cmd); err != nil {
 		conn.Close()
@@ -282,7 +291,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 		return m.failStart(err)
 	}
 	if how.restore != nil {
-		err = m.resume(ctx)
+		err = m.resume(ctx, mon)
 	} else {
 		err = m.awaitAgent(ctx, conn, m.deadline)
 	}
@@ -301,23 +310,16 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 
 // resume has a restoring QEMU load the saved state and continue the
 // machine once it is loaded (cont during an incoming migration sets the
-// machine to start when the migration ends, so nothing is polled). The
-// guest channel is connected from QEMU's start, so the agent never sees
-// the host gone.
-func (m *Machine) resume(ctx context.Context) error {
-	err := m.qmp(ctx, time.Until(m.deadline), func(mon *qmp.SocketMonitor) error {
-		if m.ramFromFile {
-			if _, err := mon.Run([]byte(ignoreSharedRAM)); err != nil {
-				return err
-			}
-			if _, err := mon.Run([]byte(`{"execute":"migrate-incoming","arguments":{"uri":"fd:4"}}`)); err != nil {
-				return err
-			}
-		}
-		_, err := mon.Run([]byte(`{"execute":"cont"}`))
-		return err
-	})
-	if err != nil {
+// machine to start when the migration ends, so nothing is polled), over
+// the monitor socket pair mon (see pipelineQMP). The guest channel is
+// connected from QEMU's start, so the agent never sees the host gone.
+func (m *Machine) resume(ctx context.Context, mon net.Conn) error {
+	var cmds []string
+	if m.ramFromFile {
+		cmds = append(cmds, ignoreSharedRAM, `{"execute":"migrate-incoming","arguments":{"uri":"fd:4"}}`)
+	}
+	cmds = append(cmds, `{"execute":"cont"}`)
+	if err := m.pipelineQMP(ctx, mon, m.deadline, cmds...); err != nil {
 		return fmt.Errorf("restoring the saved state: %w", err)
 	}
 	return nil
@@ -471,11 +473,16 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		"-m", strconv.Itoa(mem) + "M", "-smp", strconv.Itoa(cpus),
 		"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
 		"-serial", "stdio",
-		"-qmp", "unix:" + filepath.Join(m.dir, "qmp.sock") + ",server=on,wait=off",
 		"-device", "virtio-serial-device",
 		"-chardev", "socket,id=agent,fd=3", // see channelPair
 		"-device", "virtserialport,chardev=agent,name=" + channel.PortName,
 		"-device", "virtio-rng-device",
+	}
+	if how.restore != nil {
+		// The monitor is a connected socket pair (see pipelineQMP).
+		args = append(args, "-chardev", "socket,id=mon,fd="+strconv.Itoa(qmpFD), "-mon", "chardev=mon,mode=control")
+	} else {
+		args = append(args, "-qmp", "unix:"+filepath.Join(m.dir, "qmp.sock")+",server=on,wait=off")
 	}
 	args = append(args, ramArgs...)
 	if how.restore == nil {
@@ -487,6 +494,7 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	if accel == AccelKVM {
 		args = append(args, "-cpu", "host")
 	}
+
 	switch {
 	case disk == nil:
 	case how.overlay != "":

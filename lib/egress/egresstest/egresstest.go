@@ -27,6 +27,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vishvananda/netlink"
+	"golang.org/x/sys/unix"
+
 	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/machine"
 )
@@ -45,6 +48,11 @@ type Options struct {
 	// offers, such as a user-mode network's forwarder: with Intercepts
 	// each must be answered by the filter, like any other resolver.
 	Resolvers []string
+	// IPv6: the guest's IPv6 goes to the intercepting device too, so an
+	// IPv6 literal on the allowlist (an address of the host) is reached
+	// directly as well as through the proxy, and any other IPv6
+	// destination is refused, and recorded.
+	IPv6 bool
 }
 
 // Run runs the suite. base is a spec the backend can create (its source,
@@ -53,10 +61,13 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 	if opts.ProbeDir == "" {
 		opts.ProbeDir = "/tmp"
 	}
-	env := newEnv(t)
+	env := newEnv(t, opts.IPv6)
 	spec := base
 	spec.Network = machine.NetworkAllowlist
 	spec.AllowedHosts = []string{"allowed.test", "*.wild.test"}
+	if opts.IPv6 {
+		spec.AllowedHosts = append(spec.AllowedHosts, env.ip6)
+	}
 	spec.EgressLog = filepath.Join(t.TempDir(), "decisions.jsonl")
 	m := create(t, spec)
 	probe := opts.ProbeDir + "/probe"
@@ -128,6 +139,15 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 		}
 	} else {
 		expect("direct http to an allowed name", run("direct", httpURL("allowed.test")), "error")
+	}
+	if opts.IPv6 {
+		// (The upstream's answer names the Host the guest sent.)
+		hostport := net.JoinHostPort(env.ip6, fmt.Sprint(env.http6.port))
+		http6, hello6 := "http://"+hostport+"/", "status 200 hello from "+hostport
+		expect("direct http to a listed IPv6 literal", run("direct", http6), hello6)
+		expect("http through the proxy to a listed IPv6 literal", run("fetch", http6), hello6)
+	}
+	if !opts.Intercepts {
 		expect("DNS to another resolver", run("udp", "8.8.8.8:53"), "error")
 	}
 	if !opts.Intercepts {
@@ -194,7 +214,7 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 		}
 	}
 	if opts.Intercepts {
-		for _, want := range []struct{ event, proto, host, verdict string }{
+		wants := []struct{ event, proto, host, verdict string }{
 			{egress.EventDecision, "http", "allowed.test", egress.Allow},
 			{egress.EventDecision, "tls", "allowed.test", egress.Allow},
 			{egress.EventClose, "tls", "allowed.test", egress.Allow},
@@ -203,7 +223,13 @@ func Run(t *testing.T, base machine.Spec, create Create, opts Options) {
 			{egress.EventDecision, "tcp", ip, egress.Block},
 			{egress.EventDecision, "udp", ip, egress.Block},
 			{egress.EventDecision, "dns", "example.com", egress.Block},
-		} {
+		}
+		if opts.IPv6 {
+			wants = append(wants,
+				struct{ event, proto, host, verdict string }{egress.EventDecision, "http", env.ip6, egress.Allow},
+				struct{ event, proto, host, verdict string }{egress.EventDecision, "tcp", "2001:4860:4860::8888", egress.Block})
+		}
+		for _, want := range wants {
 			if !hasRecord(recs, want.event, want.proto, want.host, egress.ViaIntercept, want.verdict) {
 				t.Errorf("no intercepted %s record %s %s %s among %d records", want.event, want.proto, want.host, want.verdict, len(recs))
 			}
@@ -272,11 +298,13 @@ func readRecords(t *testing.T, path string) []egress.Record {
 type env struct {
 	ip          string
 	http, https *upstream
+	ip6         string    // with IPv6: an IPv6 address of the host
+	http6       *upstream // with IPv6: an HTTP server on ip6
 	probe       string
 	slowStarted chan struct{}
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, ipv6 bool) *env {
 	e := &env{ip: hostAddr(t), slowStarted: make(chan struct{}, 1)}
 	dir := t.TempDir()
 	hosts := filepath.Join(dir, "hosts")
@@ -304,6 +332,10 @@ func newEnv(t *testing.T) *env {
 		fmt.Fprintf(w, "hello from %s", r.Host)
 	})
 	e.http = serve(t, e.ip, nil, h)
+	if ipv6 {
+		e.ip6 = hostAddr6(t)
+		e.http6 = serve(t, e.ip6, nil, h)
+	}
 	cert := selfSigned(t, "allowed.test", "other.test", "deep.down.wild.test", "wild.test")
 	e.https = serve(t, e.ip, &cert, h)
 	e.probe = filepath.Join(dir, "probe")
@@ -379,4 +411,34 @@ func hostAddr(t *testing.T) string {
 	}
 	t.Fatal("the host has no non-loopback IPv4 address")
 	return ""
+}
+
+// hostAddr6 is an IPv6 address of the host that is neither loopback nor
+// link-local (a guest's loopback is its own, and a link-local address
+// names no host beyond its link). Where the host has none, the test adds
+// one of its own to the host's loopback until it ends: an address from a
+// unique local prefix (RFC 4193) that is this process's alone, so that
+// tests in other processes do not remove it under it.
+func hostAddr6(t *testing.T) string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() == nil && n.IP.IsGlobalUnicast() && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	pid := os.Getpid()
+	ip := net.IP{0xfd, 0x5b, 0xe9, 0xc5, 0x1e, 0x5e, 0xff, 0xff, 0, 0, 0, 0, byte(pid >> 24), byte(pid >> 16), byte(pid >> 8), byte(pid)}
+	lo, err := netlink.LinkByName("lo")
+	if err != nil {
+		t.Fatalf("IPv6: the host has no IPv6 address of its own, and its loopback: %v", err)
+	}
+	addr := &netlink.Addr{IPNet: &net.IPNet{IP: ip, Mask: net.CIDRMask(128, 128)}, Flags: unix.IFA_F_NODAD}
+	if err := netlink.AddrAdd(lo, addr); err != nil {
+		t.Fatalf("IPv6: the host has no IPv6 address of its own, and adding %s to its loopback failed (IPv6 off?): %v", ip, err)
+	}
+	t.Cleanup(func() { netlink.AddrDel(lo, addr) })
+	return ip.String()
 }

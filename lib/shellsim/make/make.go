@@ -74,7 +74,7 @@ func Main(inv *command.Invocation) (status int) {
 	if lv, ok := inv.Env.Get("MAKELEVEL"); ok {
 		m.level, _ = strconv.Atoi(lv)
 	}
-	var files, goals, assigns []string
+	var files, goals, assigns, evals []string
 	args := inv.Args[1:]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -97,6 +97,14 @@ func Main(inv *command.Invocation) (status int) {
 			files = append(files, a[2:])
 		case strings.HasPrefix(a, "--file="):
 			files = append(files, a[7:])
+		case a == "-E" || a == "--eval":
+			v, ok := next()
+			if !ok {
+				return 2
+			}
+			evals = append(evals, v)
+		case strings.HasPrefix(a, "-E") || strings.HasPrefix(a, "--eval="):
+			evals = append(evals, strings.TrimPrefix(strings.TrimPrefix(a, "--eval="), "-E"))
 		case a == "-C" || a == "--directory":
 			v, ok := next()
 			if !ok {
@@ -193,6 +201,30 @@ func Main(inv *command.Invocation) (status int) {
 		m.mf.assignForce2(name, op, value, "command line", false)
 		m.mf.vars[name].exported = true
 		m.cmdVars = append(m.cmdVars, a)
+	}
+	for _, e := range evals {
+		// --eval: makefile text read after the command line's variables
+		// and before the makefiles, as GNU make does
+		if e == "" {
+			fmt.Fprintln(inv.Stderr, "make: the '-E' option requires a non-empty string argument\nUsage: make [options] [target] ...")
+			return 2
+		}
+		if err := m.charge(int64(len(e) / 16)); err != nil {
+			return 2
+		}
+		if err := m.mf.parse(e, "--eval"); err != nil {
+			var pe *parseError
+			if errors.As(err, &pe) {
+				msg := pe.msg
+				if !strings.HasPrefix(msg, "***") {
+					msg = "*** " + msg + ".  Stop."
+				}
+				fmt.Fprintf(inv.Stderr, "make: %s\n", msg)
+			} else if !errors.Is(err, command.ErrStopped) {
+				fmt.Fprintf(inv.Stderr, "make: *** %v\n", err)
+			}
+			return 2
+		}
 	}
 	if m.level > 0 || m.dir != inv.Dir {
 		m.enterLeave("Entering")

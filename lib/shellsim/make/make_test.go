@@ -59,6 +59,10 @@ var cases = []makeCase{
 		script: "make; echo st=$?", stdout: "st=2\n", stderr: "Makefile:2: *** missing separator.  Stop."},
 	{name: "define-call", files: map[string]string{"Makefile": "greet = hi $(1) and $(2)\ndefine TWO\n@echo line1\n@echo line2\nendef\nt:\n\t@echo $(call greet,a,b)\n\t$(TWO)\n"},
 		script: "make", stdout: "hi a and b\nline1\nline2\n"},
+	// --eval is read after the command line's variables, before the makefile
+	{name: "eval-option", files: map[string]string{"Makefile": "all:\n\t@echo $(X) $(Y)\n", "M2": "X=5\nall:\n\t@echo $(X) $(Y)\n"},
+		script: "make --eval=X=1; make --eval Y=2; make -E Y=3 -EX=4; make --eval=X=1 X=2; make -f M2 --eval=X=1; make -f M2 --eval='override X=1'; make --eval='foo:\n\t@echo foo'; echo st=$?; make --eval='a b'; echo st=$?",
+		stdout: "1\n2\n4 3\n2\n5\n1\nfoo\nst=0\nst=2\n", stderr: "make: *** missing separator.  Stop."},
 }
 
 func runShellsim(t *testing.T, c makeCase) (string, string) {

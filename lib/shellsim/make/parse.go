@@ -330,7 +330,7 @@ func splitAssign(s string) (name, op, value string, ok bool) {
 
 func (mf *makefile) assign(name, op, value, origin string, export bool) {
 	name = mf.m.expand(name, nil)
-	if v, ok := mf.vars[name]; ok && v.origin == "command line" && origin == "file" {
+	if v, ok := mf.vars[name]; ok && (v.origin == "command line" || v.origin == "override") && origin == "file" {
 		if export {
 			v.exported = true
 		}

@@ -66,7 +66,7 @@ func (sh *Shell) write(s string) int {
 }
 
 func biEcho(sh *Shell, args []string) int {
-	newline, escapes := true, false
+	newline, escapes := true, sh.opts.xpgEcho
 	i := 1
 opts:
 	for ; i < len(args); i++ {
@@ -96,7 +96,7 @@ opts:
 			b.WriteByte(' ')
 		}
 		if escapes {
-			s, stop := expandEscapes(a, true)
+			s, stop := expandEscapes(a, true, sh.utf8())
 			b.WriteString(s)
 			if stop {
 				return sh.write(b.String())
@@ -116,7 +116,7 @@ opts:
 
 // expandEscapes interprets backslash escapes as echo -e (echo=true) or
 // printf %b do; stop reports \c.
-func expandEscapes(s string, echo bool) (string, bool) {
+func expandEscapes(s string, echo, utf bool) (string, bool) {
 	if !strings.Contains(s, `\`) {
 		return s, false
 	}
@@ -194,7 +194,7 @@ func expandEscapes(s string, echo bool) (string, bool) {
 				b.WriteByte(s[i])
 				continue
 			}
-			b.WriteRune(rune(n))
+			b.WriteString(expand.UnicodeEscape(s[i], rune(n), utf))
 			i = j - 1
 		default:
 			b.WriteByte('\\')
@@ -349,9 +349,25 @@ func biReturn(sh *Shell, args []string) int {
 	if !ok {
 		n = 2
 	}
+	sh.preReturn = sh.status // $? in a RETURN trap
+	if ok && len(args) > 2 {
+		sh.bierr("return", "too many arguments")
+		sh.tooManyArgs()
+		return 1
+	}
 	sh.returning = true
 	sh.status = n
 	return n
+}
+
+// tooManyArgs ends a builtin given too many arguments as bash's
+// get_numeric_arg does: the command line is abandoned, and bash -c ends.
+func (sh *Shell) tooManyArgs() {
+	if sh.cmdString && !sh.subshell {
+		sh.exit(1)
+		return
+	}
+	sh.discard()
 }
 
 func loopArg(sh *Shell, args []string) (int, bool) {
@@ -409,9 +425,17 @@ func biShift(sh *Shell, args []string) int {
 			sh.bierr("shift", "%s: shift count out of range", args[1])
 			return 1
 		}
+		if len(args) > 2 {
+			sh.bierr("shift", "too many arguments")
+			sh.tooManyArgs()
+			return 1
+		}
 		n = v
 	}
 	if n > len(sh.params) {
+		if sh.opts.shiftVerbose {
+			sh.bierr("shift", "%d: shift count out of range", n)
+		}
 		return 1
 	}
 	sh.params = sh.params[n:]
@@ -447,13 +471,15 @@ func (sh *Shell) optPtr(name string) *bool {
 		return &sh.opts.verbose
 	case "errtrace":
 		return &sh.opts.errtrace
+	case "functrace":
+		return &sh.opts.functrace
 	}
 	return nil
 }
 
 func (sh *Shell) setOption(name string, on bool) bool {
 	switch name {
-	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "functrace", "keyword", "onecmd", "nolog":
+	case "posix", "interactive-comments", "braceexpand", "hashall", "monitor", "notify", "emacs", "vi", "histexpand", "history", "ignoreeof", "physical", "privileged", "keyword", "onecmd", "nolog":
 		return true
 	}
 	p := sh.optPtr(name)
@@ -471,8 +497,10 @@ func (sh *Shell) setFlag(f rune, on bool) bool {
 		return sh.setOption("errtrace", on)
 	}
 	switch f {
-	case 'h', 'B', 'm', 'H', 'P', 'T', 'b', 'k', 'n', 'p', 't':
+	case 'h', 'B', 'm', 'H', 'P', 'b', 'k', 'n', 'p', 't':
 		return true
+	case 'T':
+		return sh.setOption("functrace", on)
 	}
 	name, ok := flagOpts[f]
 	if !ok {
@@ -484,10 +512,13 @@ func (sh *Shell) setFlag(f rune, on bool) bool {
 func (sh *Shell) optFlags() string {
 	// in bash's order; h and B are always on
 	var b strings.Builder
-	for _, f := range "aefhuvxBCE" {
+	for _, f := range "aefhuvxBCET" {
 		name := flagOpts[f]
-		if f == 'E' {
+		switch f {
+		case 'E':
 			name = "errtrace"
+		case 'T':
+			name = "functrace"
 		}
 		if p := sh.optPtr(name); f == 'h' || f == 'B' || p != nil && *p {
 			b.WriteRune(f)
@@ -504,7 +535,7 @@ func biSet(sh *Shell, args []string) int {
 			if !v.Set {
 				continue
 			}
-			b.WriteString(n + "=" + declValue(v) + "\n")
+			b.WriteString(n + "=" + declValue(v, sh.utf8()) + "\n")
 		}
 		return sh.write(b.String())
 	}
@@ -559,83 +590,6 @@ func biSet(sh *Shell, args []string) int {
 		sh.params = append([]string(nil), args[i:]...)
 	}
 	return 0
-}
-
-func (sh *Shell) shoptPtr(name string) *bool {
-	switch name {
-	case "inherit_errexit":
-		return &sh.opts.inheritErrexit
-	case "nullglob":
-		return &sh.opts.nullglob
-	case "dotglob":
-		return &sh.opts.dotglob
-	case "extglob":
-		return &sh.opts.extglob
-	case "globstar":
-		return &sh.opts.globstar
-	case "nocaseglob":
-		return &sh.opts.nocaseglob
-	case "failglob":
-		return &sh.opts.failglob
-	}
-	return nil
-}
-
-var shoptNames = []string{"dotglob", "extglob", "failglob", "globstar", "inherit_errexit", "nocaseglob", "nullglob"}
-
-func biShopt(sh *Shell, args []string) int {
-	mode := byte(0)
-	quiet := false
-	var names []string
-	for _, a := range args[1:] {
-		switch a {
-		case "-s", "-u":
-			mode = a[1]
-		case "-q":
-			quiet = true
-		case "-o":
-			sh.rt.Tel.Partials = append(sh.rt.Tel.Partials, "shopt -o")
-		default:
-			names = append(names, a)
-		}
-	}
-	if len(names) == 0 {
-		names = shoptNames
-	}
-	st := 0
-	var b strings.Builder
-	for _, n := range names {
-		p := sh.shoptPtr(n)
-		if p == nil {
-			switch n {
-			case "expand_aliases", "sourcepath", "checkwinsize", "cmdhist", "interactive_comments", "extquote", "promptvars", "hostcomplete", "complete_fullquote", "progcomp", "lastpipe", "nocasematch":
-				if n == "lastpipe" || n == "nocasematch" {
-					sh.rt.Tel.unsupported("shopt:" + n)
-				}
-				continue
-			}
-			sh.bierr("shopt", "%s: invalid shell option name", n)
-			st = 1
-			continue
-		}
-		switch mode {
-		case 's':
-			*p = true
-		case 'u':
-			*p = false
-		default:
-			if !*p {
-				st = 1
-			}
-			if !quiet {
-				fmt.Fprintf(&b, "%-15s\t%s\n", n, map[bool]string{true: "on", false: "off"}[*p])
-			}
-		}
-	}
-	if b.Len() > 0 {
-		sh.write(b.String())
-	}
-	return st
 }
 
 func biUnset(sh *Shell, args []string) int {
@@ -821,15 +775,16 @@ func biSource(sh *Shell, args []string) int {
 	if synErr != nil && !sh.exiting {
 		sh.reportSyntaxError(string(b), *synErr, name)
 	}
+	callLine := sh.frames[len(sh.frames)-1].line
 	sh.frames = sh.frames[:len(sh.frames)-1]
 	sh.name, sh.lineBase = oldName, oldBase
 	sh.sourceDepth--
 	sh.leave()
-	if sh.returning && sh.sourceDepth >= 0 && len(sh.funcNames) == 0 {
-		sh.returning = false
-	} else if sh.returning {
-		sh.returning = false
-	}
+	returned := sh.returning
+	sh.returning = false
+	// bash runs the RETURN trap when a sourced file ends, on the caller's line
+	sh.lineno = callLine
+	sh.runReturnTrap(returned)
 	if len(args) > 2 {
 		sh.params = oldParams
 	}
@@ -932,7 +887,7 @@ func biTrap(sh *Shell, args []string) int {
 				sh.bierr("trap", "%s: cannot trap", s)
 			}
 			continue
-		case "DEBUG", "RETURN", "CONT":
+		case "DEBUG", "CONT":
 			sh.rt.Tel.unsupported("trap:" + name)
 			sh.bierr("trap", "%s: trap not supported in shellsim", name)
 			st = 2
@@ -948,7 +903,7 @@ func biTrap(sh *Shell, args []string) int {
 }
 
 func trapDisplay(k string) string {
-	if k == "EXIT" || k == "ERR" {
+	if k == "EXIT" || k == "ERR" || k == "RETURN" || k == "DEBUG" {
 		return k
 	}
 	return "SIG" + k
@@ -989,9 +944,9 @@ func signalNum(name string) int {
 	switch name {
 	case "EXIT":
 		return 0
-	case "ERR":
+	case "DEBUG": // bash's order: the signals, then DEBUG, ERR and RETURN
 		return 100
-	case "DEBUG":
+	case "ERR":
 		return 101
 	case "RETURN":
 		return 102
@@ -1067,6 +1022,27 @@ func (sh *Shell) deliver(pid, sig int) bool {
 	}
 	t.Signal(sig, true)
 	return true
+}
+
+// selfSignal delivers sig to this shell when it has no task of its own
+// (a ( ) subshell): a trapped signal runs its handler after the current
+// command, an untrapped terminating one ends the subshell as bash's would.
+func (sh *Shell) selfSignal(sig int) {
+	if action, trapped := sh.traps[signalName(sig)]; trapped && sig != 9 && sig != 19 {
+		if action != "" && len(sh.selfPending) < 64 {
+			sh.selfPending = append(sh.selfPending, sig)
+		}
+		return
+	}
+	if sig == 19 || sig == 20 {
+		sh.rt.Tel.unsupported("signal:STOP")
+		return
+	}
+	if !terminating(sig) {
+		return
+	}
+	sh.killedBy = sig
+	sh.exit(128 + sig)
 }
 
 func biKill(sh *Shell, args []string) int {
@@ -1148,6 +1124,11 @@ func biKill(sh *Shell, args []string) int {
 				sh.bierr("kill", "(%d) - No such process", pid)
 				st = 1
 			}
+			continue
+		}
+		if p, ok := sh.rt.Sched.Proc(pid); ok && pid == sh.pid && sh.subshell && p.Task == nil && !p.Exited && sig != 0 {
+			// a subshell that runs inside its parent's task signals itself
+			sh.selfSignal(sig)
 			continue
 		}
 		if !sh.deliver(pid, sig) {
@@ -1343,12 +1324,18 @@ func jobState(j *job) string {
 	case j.status == 0:
 		return "Done"
 	case j.status > 128 && j.status-128 < 32:
-		names := map[int]string{1: "Hangup", 2: "Interrupt", 9: "Killed", 10: "User defined signal 1", 12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock", 15: "Terminated"}
-		if n, ok := names[j.status-128]; ok {
+		if n := signalDescription(j.status - 128); n != "" {
 			return n
 		}
 	}
 	return fmt.Sprintf("Exit %d", j.status)
+}
+
+// signalDescription is bash's (strsignal's) name of a signal that ended a job.
+func signalDescription(sig int) string {
+	names := map[int]string{1: "Hangup", 2: "Interrupt", 3: "Quit", 6: "Aborted", 9: "Killed", 10: "User defined signal 1",
+		12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock", 15: "Terminated"}
+	return names[sig]
 }
 
 func biJobs(sh *Shell, args []string) int {
@@ -1842,14 +1829,42 @@ func biTimes(sh *Shell, args []string) int {
 }
 
 func biCaller(sh *Shell, args []string) int {
-	if len(sh.funcNames) == 0 {
+	// the call stack innermost first, as FUNCNAME, BASH_SOURCE and
+	// BASH_LINENO hold it (bash's caller reads those arrays)
+	n := len(sh.frames)
+	if n == 0 {
 		return 1
 	}
-	caller := "main"
-	if len(sh.funcNames) > 1 {
-		caller = sh.funcNames[len(sh.funcNames)-2]
+	at := func(k int) (frame, bool) {
+		if k < 0 || k >= n {
+			return frame{}, false
+		}
+		return sh.frames[n-1-k], true
 	}
-	return sh.write(fmt.Sprintf("%d %s\n", sh.lineno, caller))
+	if len(args) < 2 {
+		line, _ := at(0)
+		src := "NULL"
+		if f, ok := at(1); ok {
+			src = f.src
+		}
+		return sh.write(fmt.Sprintf("%d %s\n", line.line, src))
+	}
+	k, err := strconv.Atoi(args[1])
+	if err != nil || k < 0 {
+		what := "invalid number"
+		if strings.HasPrefix(args[1], "-") {
+			what = "invalid option"
+		}
+		sh.bierr("caller", "%s: %s", args[1], what)
+		fmt.Fprintln(sh.stderr(), "caller: usage: caller [expr]")
+		return 2
+	}
+	line, ok1 := at(k)
+	up, ok2 := at(k + 1)
+	if !ok1 || !ok2 {
+		return 1
+	}
+	return sh.write(fmt.Sprintf("%d %s %s\n", line.line, up.fn, up.src))
 }
 
 // shellQuote quotes s with single quotes when needed.
@@ -1874,6 +1889,9 @@ func shellQuote(s string) string {
 func funcText(name string, body *syntax.Stmt) string {
 	var b bytes.Buffer
 	b.WriteString(name + " () \n")
+	if text, ok := bashFuncBody(body); ok {
+		return b.String() + text
+	}
 	blk, ok := body.Cmd.(*syntax.Block)
 	if !ok || len(body.Redirs) > 0 {
 		syntax.NewPrinter(syntax.Indent(4)).Print(&b, body)

@@ -47,9 +47,10 @@ func (sh *Shell) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 				sh.assignError(err)
 				return
 			}
-		}
-		if sh.opts.xtrace && len(c.Assigns) > 0 {
-			sh.traceAssigns(c.Assigns)
+			if sh.opts.xtrace {
+				// bash traces each assignment as it is made
+				sh.traceAssigns([]*syntax.Assign{as})
+			}
 		}
 		st := 0
 		if sh.substRan {
@@ -143,9 +144,8 @@ func (sh *Shell) assignError(err error) {
 }
 
 func (sh *Shell) trace(env, args []string) {
-	ps4, _ := sh.getVar("PS4")
 	var b strings.Builder
-	b.WriteString(ps4)
+	b.WriteString(sh.ps4())
 	for i, a := range append(append([]string(nil), env...), args...) {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -162,16 +162,21 @@ func (sh *Shell) traceAssigns(as []*syntax.Assign) {
 		if a.Name == nil {
 			continue
 		}
+		if a.Array != nil {
+			// bash shows an array assignment as written
+			sh.traceLine(printNode(a))
+			continue
+		}
 		v, _ := sh.getVar(a.Name.Value)
 		env = append(env, a.Name.Value+"="+v)
 	}
-	ps4, _ := sh.getVar("PS4")
-	var parts []string
+	// bash traces each assignment of an assignment-only command on its own line
+	var b strings.Builder
 	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")
-		parts = append(parts, k+"="+traceQuote(v))
+		b.WriteString(sh.ps4() + k + "=" + traceQuote(v) + "\n")
 	}
-	io.WriteString(sh.stderr(), ps4+strings.Join(parts, " ")+"\n")
+	io.WriteString(sh.stderr(), b.String())
 }
 
 func traceQuote(s string) string {
@@ -318,7 +323,7 @@ func (sh *Shell) assignArray(name string, arr *syntax.ArrayExpr, appendVals, loc
 // runArgs dispatches expanded arguments: function, builtin, or command.
 func (sh *Shell) runArgs(args []string, env []string) {
 	name := args[0]
-	if a, ok := sh.aliases[name]; ok && sh.aliasDepth < 8 {
+	if a, ok := sh.aliases[name]; ok && sh.opts.expandAliases && sh.aliasDepth < 8 {
 		if fields := strings.Fields(a); len(fields) > 0 {
 			sh.aliasDepth++
 			sh.runArgs(append(fields, args[1:]...), env)
@@ -404,7 +409,20 @@ func (sh *Shell) callFunc(name string, body *syntax.Stmt, args []string) {
 	if hasOrigin {
 		sh.lineBase, sh.lineSkew, sh.name = o.base, o.skew, o.name
 	}
+	// a function inherits the RETURN trap only under set -T or declare
+	// -t; one it sets stays set when it returns
+	saved, hadTrap := sh.traps["RETURN"]
+	traced := sh.opts.functrace || sh.tracedFuncs[name]
+	if hadTrap && !traced {
+		delete(sh.traps, "RETURN")
+	}
 	sh.stmt(body)
+	returned := sh.returning
+	sh.returning = false
+	sh.runReturnTrap(returned)
+	if _, set := sh.traps["RETURN"]; hadTrap && !traced && !set {
+		sh.traps["RETURN"] = saved
+	}
 	sh.frames = sh.frames[:len(sh.frames)-1]
 	if hasOrigin {
 		sh.lineBase, sh.lineSkew, sh.name = caller.base, caller.skew, caller.name
@@ -488,10 +506,17 @@ func (sh *Shell) resolve(name string) resolved {
 		}
 		return resolved{kind: resScript, path: p}
 	}
+	pathVar, ok := sh.getVar("PATH")
 	if isShellName(name) {
+		// found where PATH first reaches a bin directory (/usr/bin on a
+		// merged-/usr system such as Debian's)
+		for _, d := range strings.Split(pathVar, ":") {
+			if binDirs[command.Join("/", d)] {
+				return resolved{kind: resShell, path: "/usr/bin/" + name}
+			}
+		}
 		return resolved{kind: resShell, path: "/bin/" + name}
 	}
-	pathVar, ok := sh.getVar("PATH")
 	if !ok {
 		pathVar = ""
 		if sh.execLookup {
@@ -517,6 +542,21 @@ func (sh *Shell) resolve(name string) resolved {
 		return resolved{err: "No such file or directory", code: 127}
 	}
 	return resolved{err: "command not found", code: 127}
+}
+
+// virtualBinary reports a path in a bin directory naming a program the
+// simulation provides (a shell, a registered command, a standalone
+// builtin) with no file of its own: test and [ see it as an executable.
+func (sh *Shell) virtualBinary(p string) bool {
+	if !binDirs[path.Dir(p)] {
+		return false
+	}
+	base := path.Base(p)
+	if isShellName(base) || standaloneBuiltins[base] {
+		return true
+	}
+	_, ok := sh.rt.Commands.Lookup(base)
+	return ok
 }
 
 // standaloneBuiltins also exist as /usr/bin programs (for env, xargs, find -exec).
@@ -712,7 +752,7 @@ func (sh *Shell) newProcessShell(env []string, fds [10]*fdesc) *Shell {
 			c.expFuncs[name] = true
 		}
 	}
-	for _, k := range []string{"IFS", "OPTIND", "PS4", "BASH_VERSION", "UID", "EUID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH"} {
+	for _, k := range []string{"IFS", "OPTIND", "PS4", "BASH_VERSION", "BASH_VERSINFO", "UID", "EUID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH"} {
 		if v := sh.scopes[0][k]; v != nil && !v.Exported {
 			c.scopes[0][k] = cloneVar(v)
 		}
@@ -951,6 +991,7 @@ func (sh *Shell) runScript(p string, args []string, env []string, fds [10]*fdesc
 			}
 		}
 		c.arg0, c.name, c.params = args[0], args[0], args[1:]
+		c.frames = []frame{{"main", args[0], 0}} // as bash FILE: BASH_SOURCE names the script
 		return sh.finishShellCmd(seq, c, sh.runChild(c, func() int { return c.RunSource(string(b), args[0]) }))
 	}
 	if e, ok := sh.rt.Commands.Lookup(base); ok {

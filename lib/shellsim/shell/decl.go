@@ -21,7 +21,58 @@ type declFlags struct {
 
 func (sh *Shell) declClause(c *syntax.DeclClause) {
 	variant := c.Variant.Value
+	if sh.opts.xtrace && sh.preExpanded == nil {
+		sh.traceDecl(variant, c.Args)
+		defer func() { sh.preExpanded = nil }()
+	}
 	sh.status = sh.declare(variant, c.Args, nil)
+}
+
+// traceDecl prints a declaration under set -x as bash does: its words
+// expanded (each value once, kept for the declaration itself), then for
+// export and readonly each assignment again.
+func (sh *Shell) traceDecl(variant string, args []*syntax.Assign) {
+	sh.preExpanded = map[*syntax.Word]string{}
+	words := []string{variant}
+	var again []string
+	for _, as := range args {
+		switch {
+		case as.Naked && as.Name == nil:
+			ws, err := sh.fields(as.Value)
+			if err != nil {
+				return
+			}
+			sh.preExpanded[as.Value] = strings.Join(ws, " ")
+			if len(ws) != 1 {
+				delete(sh.preExpanded, as.Value) // fields: expanded again by declare
+			}
+			words = append(words, traceQuoteAll(ws)...)
+		case as.Naked || as.Array != nil || as.Index != nil:
+			if as.Name != nil {
+				words = append(words, as.Name.Value)
+			}
+		default:
+			v, err := sh.literal(as.Value)
+			if err != nil {
+				return
+			}
+			if as.Value != nil {
+				sh.preExpanded[as.Value] = v
+			}
+			op := "="
+			if as.Append {
+				op = "+="
+			}
+			words = append(words, traceQuote(as.Name.Value+op+v))
+			again = append(again, as.Name.Value+op+traceQuote(v))
+		}
+	}
+	sh.traceLine(strings.Join(words, " "))
+	if variant == "export" || variant == "readonly" {
+		for _, a := range again {
+			sh.traceLine(a)
+		}
+	}
 }
 
 func biDeclLike(sh *Shell, args []string) int {
@@ -51,8 +102,13 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		hasVal bool
 	}
 	var items []item
+	optsEnded := false
 	handleWord := func(w string) bool {
-		if (strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+")) && len(w) > 1 && len(items) == 0 {
+		if w == "--" && !optsEnded && len(items) == 0 {
+			optsEnded = true
+			return true
+		}
+		if (strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+")) && len(w) > 1 && len(items) == 0 && !optsEnded {
 			on := w[0] == '-'
 			for _, c := range w[1:] {
 				switch c {
@@ -71,7 +127,8 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 						f.unset[c] = true
 					}
 				default:
-					sh.bierr(variant, "-%c: invalid option", c)
+					sh.bierr(variant, "%c%c: invalid option", w[0], c)
+					fmt.Fprintln(sh.stderr(), declUsage[variant])
 					return false
 				}
 			}
@@ -122,8 +179,26 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 		sh.expFuncs, st = sh.markFuncs(sh.expFuncs, variant, items2names(len(items), func(i int) string { return items[i].name }), !f.unset['x'])
 		return st
 	}
+	if f.funcs && (f.set['t'] || f.unset['t']) && len(items) > 0 {
+		// declare -ft: the functions inherit the RETURN trap
+		var st int
+		sh.tracedFuncs, st = sh.markFuncs(sh.tracedFuncs, variant, items2names(len(items), func(i int) string { return items[i].name }), !f.unset['t'])
+		return st
+	}
 	if f.funcs || f.funcNames {
 		return sh.printFuncs(items2names(len(items), func(i int) string { return items[i].name }), f.funcNames)
+	}
+	if variant == "local" && len(items) == 0 && !f.print {
+		// local alone lists the function's variables, as declare -p does
+		names := make([]string, 0, len(sh.scopes[len(sh.scopes)-1]))
+		for n := range sh.scopes[len(sh.scopes)-1] {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) == 0 {
+			return 0
+		}
+		return sh.printDecl(variant, names, f)
 	}
 	if f.print || (len(items) == 0 && (variant != "local")) {
 		names := items2names(len(items), func(i int) string { return items[i].name })
@@ -141,6 +216,20 @@ func (sh *Shell) declare(variant string, assigns []*syntax.Assign, strArgs []str
 			continue
 		}
 		if !syntax.ValidName(name) {
+			// bash names the whole word, expanded
+			switch {
+			case it.as != nil && it.as.Value != nil:
+				v, err := sh.literal(it.as.Value)
+				if err != nil {
+					sh.wordError(err)
+					return 1
+				}
+				name += map[bool]string{true: "+=", false: "="}[it.as.Append] + v
+			case it.as != nil:
+				name += "="
+			case it.value != nil:
+				name += "=" + *it.value
+			}
 			sh.bierr(variant, "`%s': not a valid identifier", name)
 			st = 1
 			continue
@@ -380,7 +469,7 @@ func (sh *Shell) printDecl(variant string, names []string, f declFlags) int {
 		}
 		b.WriteString("declare -" + flags + " " + n)
 		if v.Set {
-			b.WriteString("=" + declValue(v))
+			b.WriteString("=" + declValue(v, sh.utf8()))
 		}
 		b.WriteByte('\n')
 	}
@@ -419,8 +508,17 @@ func varFlags(v *Var) string {
 	return flags
 }
 
+// declUsage is the usage line bash prints after an invalid option.
+var declUsage = map[string]string{
+	"declare":  "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"typeset":  "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+	"local":    "local: usage: local [option] name[=value] ...",
+	"export":   "export: usage: export [-fn] [name[=value] ...] or export -p",
+	"readonly": "readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p",
+}
+
 // declValue renders a value the way declare -p does.
-func declValue(v *Var) string {
+func declValue(v *Var, utf bool) string {
 	switch v.Kind {
 	case expand.Indexed:
 		var b strings.Builder
@@ -433,7 +531,7 @@ func declValue(v *Var) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "[%d]=%s", idx, expand.DeclQuote(s))
+			fmt.Fprintf(&b, "[%d]=%s", idx, expand.DeclQuote(s, utf))
 		}
 		b.WriteByte(')')
 		return b.String()
@@ -443,15 +541,15 @@ func declValue(v *Var) string {
 		b.WriteByte('(')
 		for _, k := range keys {
 			key := k
-			if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") {
-				key = expand.DeclQuote(k)
+			if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") || expand.AnsicShouldQuote(k, utf) {
+				key = expand.DeclQuote(k, utf)
 			}
-			fmt.Fprintf(&b, "[%s]=%s ", key, expand.DeclQuote(v.Map[k]))
+			fmt.Fprintf(&b, "[%s]=%s ", key, expand.DeclQuote(v.Map[k], utf))
 		}
 		b.WriteByte(')')
 		return b.String()
 	}
-	return expand.DeclQuote(v.Str)
+	return expand.DeclQuote(v.Str, utf)
 }
 
 // markFuncs returns a copy of set (shell copies may share the map) with
@@ -476,4 +574,10 @@ func (sh *Shell) markFuncs(set map[string]bool, variant string, names []string, 
 		}
 	}
 	return set, st
+}
+
+// utf8 reports whether the shell's locale (LC_ALL, LC_CTYPE, LANG) is a
+// UTF-8 one: bash quotes what does not print in it.
+func (sh *Shell) utf8() bool {
+	return expand.UTF8Locale(sh.getVar)
 }

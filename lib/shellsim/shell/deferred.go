@@ -38,6 +38,9 @@ const (
 	deferEmptyLength                     // ${name:off:} (length 0), its second ':' at span.op
 	deferEmptySubscript                  // name[]= in an assignment, blanked to name__=
 	deferComsub                          // $((...) ...) whose command does not parse: parsed when it runs
+	deferDeclName                        // declare 1x=2: an invalid name, blanked to _x=2
+	deferSliceExpr                       // ${name:off:len} whose offset or length does not parse, each given a 0
+	deferBareLet                         // let with no argument, blanked to a placeholder command name
 )
 
 type deferredSpan struct {
@@ -119,6 +122,23 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 			}
 			continue
 		}
+		if pe.Text == "invalid var name" {
+			// declare 1x=2: bash's declare reports the name when it runs
+			sp, ok := declNameSpan(string(work), int(pe.Pos.Offset()))
+			if !ok {
+				break
+			}
+			blank(work, sp)
+			spans = append(spans, sp)
+			if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
+				return nil, "", err
+			}
+			if f, err = sh.rt.parser().Parse(strings.NewReader(string(work)), name); err == nil {
+				restoreDeferred(f, spans, src)
+				return f, src, nil
+			}
+			continue
+		}
 		if pe.Incomplete && !strings.Contains(pe.Text, "must be followed") {
 			break
 		}
@@ -127,6 +147,18 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 			break
 		}
 		sp, ok := findDeferSpan(string(work), int(pe.Pos.Offset()), arith)
+		if !ok && arith && !strings.Contains(pe.Text, "`:` must be followed") {
+			// ${x:1 +}: an arithmetic error in a slice, found when it runs
+			if ps, ok2 := findDeferSpan(string(work), int(pe.Pos.Offset()), false); ok2 {
+				sp, ok = sliceExprSpan(ps)
+			}
+		}
+		if !ok && strings.HasPrefix(pe.Text, "`let` must be followed") {
+			// let alone: bash's let says "expression expected" when it runs
+			if o := int(pe.Pos.Offset()); strings.HasPrefix(string(work[o:]), "let") {
+				sp, ok = deferredSpan{deferBareLet, o, o + 3, "let", 0}, true
+			}
+		}
 		if !ok && strings.Contains(pe.Text, "`[` must be followed") {
 			// ${a[]:-x}: a bad substitution
 			sp, ok = findDeferSpan(string(work), int(pe.Pos.Offset()), false)
@@ -326,6 +358,30 @@ func blank(b []byte, sp deferredSpan) {
 	case deferEmptySubscript:
 		b[lo], b[hi-1] = '_', '_'
 		return
+	case deferBareLet:
+		copy(b[lo:hi], bareLetName)
+		return
+	case deferSliceExpr:
+		for _, part := range slicePartsOf(string(b[sp.open:sp.end])) {
+			first := true
+			for i := sp.open + part[0]; i < sp.open+part[1]; i++ {
+				switch {
+				case b[i] == '\n' || first && isBlank(b[i]):
+				case first:
+					b[i], first = '0', false
+				default:
+					b[i] = ' '
+				}
+			}
+		}
+		return
+	case deferDeclName:
+		for i := lo; i < hi; i++ {
+			if !isNameByte(b[i]) || i == lo && isDigit(b[i]) {
+				b[i] = '_'
+			}
+		}
+		return
 	case deferSliceNum:
 		b[sp.op] = '0'
 		return
@@ -459,6 +515,78 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 		}
 	}
 	return deferredSpan{}, false
+}
+
+// bareLetName stands for a bare let while the source is parsed again.
+const bareLetName = "_l_"
+
+// slicePartsOf returns the offset and the length (when there is one) of
+// ${name:off:len}, as ranges of its text; none for other expansions
+// (${name:-word} and the like).
+func slicePartsOf(text string) [][2]int {
+	p := paramEnd(text)
+	if p <= 0 || p >= len(text)-1 || text[p] != ':' || strings.IndexByte("-=?+", text[p+1]) >= 0 {
+		return nil
+	}
+	q, depth, ternary := -1, 0, 0
+	for i := p + 1; i < len(text)-1 && q < 0; i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case depth == 0 && c == '?':
+			ternary++
+		case depth == 0 && c == ':' && ternary > 0:
+			ternary--
+		case depth == 0 && c == ':':
+			q = i
+		}
+	}
+	var parts [][2]int
+	add := func(lo, hi int) {
+		if strings.TrimSpace(text[lo:hi]) != "" {
+			parts = append(parts, [2]int{lo, hi})
+		}
+	}
+	if q < 0 {
+		add(p+1, len(text)-1)
+	} else {
+		add(p+1, q)
+		add(q+1, len(text)-1)
+	}
+	return parts
+}
+
+// sliceExprSpan turns the span of a ${...} into one whose slice parts are
+// deferred, when it is a slice.
+func sliceExprSpan(sp deferredSpan) (deferredSpan, bool) {
+	if len(slicePartsOf(sp.inner)) == 0 {
+		return sp, false
+	}
+	sp.kind = deferSliceExpr
+	return sp, true
+}
+
+// declNameSpan finds the name of an assignment argument at off (up to its
+// = or +=) that is not a valid name; only plain bytes are blanked, and an
+// array value (1x=(...)) stays a syntax error, as in bash.
+func declNameSpan(src string, off int) (deferredSpan, bool) {
+	end := off
+	for end < len(src) && src[end] != '=' && !(src[end] == '+' && end+1 < len(src) && src[end+1] == '=') {
+		if strings.IndexByte(" \t\n;&|()<>'\"`$\\[]{}", src[end]) >= 0 {
+			return deferredSpan{}, false
+		}
+		end++
+	}
+	eq := end
+	if eq < len(src) && src[eq] == '+' {
+		eq++
+	}
+	if end == off || eq >= len(src) || eq+1 < len(src) && src[eq+1] == '(' {
+		return deferredSpan{}, false
+	}
+	return deferredSpan{deferDeclName, off, end, src[off:end], 0}, true
 }
 
 // transformOp finds the '@' of ${name@op} (name a parameter, perhaps with
@@ -682,6 +810,14 @@ func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(defer
 			n.Stmts = []*syntax.Stmt{{Position: n.Left, Cmd: &syntax.CallExpr{Args: []*syntax.Word{lit(comsubMarker), lit(sp.inner)}}}}
 			return false
 		}
+	case *syntax.CallExpr:
+		if len(n.Args) > 0 && len(n.Args[0].Parts) == 1 {
+			if l, ok := n.Args[0].Parts[0].(*syntax.Lit); ok && l.Value == bareLetName {
+				if sp, ok := byOpen[l.Pos().Offset()]; ok && sp.kind == deferBareLet {
+					l.Value = "let"
+				}
+			}
+		}
 	case *syntax.ArithmExp:
 		if sp, ok := byOpen[n.Left.Offset()]; ok && sp.kind == deferArith {
 			n.X = deferredWord(sp.inner, n.X.Pos(), true)
@@ -704,6 +840,14 @@ func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(defer
 			n.Param.Value = expand.BadSubstMarker + text
 			return false
 		}
+		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferSliceExpr && n.Slice != nil {
+			parts := slicePartsOf(sp.inner)
+			for i, e := range []*syntax.ArithmExpr{&n.Slice.Offset, &n.Slice.Length} {
+				if i < len(parts) && *e != nil {
+					*e = deferredWord(sp.inner[parts[i][0]:parts[i][1]], (*e).Pos(), true)
+				}
+			}
+		}
 		if sp, ok := byOpen[n.Dollar.Offset()]; ok && sp.kind == deferEmptyLength && n.Slice != nil && n.Slice.Length == nil {
 			n.Slice.Length = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: n.Dollar, ValueEnd: n.Dollar, Value: "0"}}}
 		}
@@ -721,6 +865,11 @@ func restoreNode(n syntax.Node, byOpen map[uint]deferredSpan, context func(defer
 			n.Index = restoreSubscript(byOpen, n.Index)
 		}
 	case *syntax.Assign:
+		if n.Name != nil {
+			if sp, ok := byOpen[n.Name.Pos().Offset()]; ok && sp.kind == deferDeclName {
+				n.Name.Value = sp.inner
+			}
+		}
 		if n.Name != nil && n.Index == nil && strings.HasSuffix(n.Name.Value, "__") {
 			for _, sp := range byOpen {
 				if sp.kind == deferEmptySubscript && uint(sp.end) == n.Name.End().Offset() {

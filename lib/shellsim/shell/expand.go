@@ -172,6 +172,9 @@ func (sh *Shell) literal(w *syntax.Word) (string, error) {
 	if w == nil {
 		return "", nil
 	}
+	if v, ok := sh.preExpanded[w]; ok {
+		return v, nil
+	}
 	cfg := sh.ecfg()
 	sh.cfgDepth++
 	s, err := expand.Literal(cfg, w)
@@ -375,6 +378,8 @@ func (sh *Shell) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	}
 	mw := &memWriter{sh: sh}
 	child.fds[1] = &fdesc{w: mw}
+	child.inComsub = true
+	child.traceDepth++
 	if !sh.inTrap {
 		// bash numbers the lines of a command substitution from the
 		// line of the command it is in
@@ -444,6 +449,7 @@ func (sh *Shell) procSubst(ps *syntax.ProcSubst) (string, error) {
 	if child == nil {
 		return "", sh.rt.Meter.Err()
 	}
+	child.traceDepth++
 	if !sh.inTrap {
 		child.lineBase, child.lineSkew = sh.lineno-int(ps.OpPos.Line()), 0 // as in $(...)
 	}

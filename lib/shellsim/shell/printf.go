@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shellbox/shellbox/lib/shellsim/shell/internal/expand"
 )
 
 func biPrintf(sh *Shell, args []string) int {
@@ -77,7 +79,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 		for i := 0; i < len(format); i++ {
 			c := format[i]
 			if c == '\\' {
-				s, n, st := printfEscape(format[i:])
+				s, n, st := printfEscape(format[i:], sh.utf8())
 				b.WriteString(s)
 				i += n - 1
 				if st {
@@ -97,8 +99,11 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 			// parse %[flags][width][.prec]verb
 			j := i + 1
 			flags := ""
-			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
-				flags += string(format[j])
+			for j < len(format) && strings.IndexByte("-+ #0'", format[j]) >= 0 {
+				// ' groups thousands, which the C and C.UTF-8 locales do not
+				if format[j] != '\'' {
+					flags += string(format[j])
+				}
 				j++
 			}
 			width := ""
@@ -194,13 +199,13 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 			case 's':
 				writeWide(&b, flags, width, prec, hasPrec, 's', arg)
 			case 'b':
-				s, st := expandEscapes(arg, false)
+				s, st := expandEscapes(arg, false, sh.utf8())
 				writeWide(&b, flags, width, prec, hasPrec, 's', s)
 				if st {
 					return b.String(), status, nil
 				}
 			case 'q':
-				s := bashQuote(arg)
+				s := bashQuote(arg, sh.utf8())
 				if !have {
 					s = "''"
 				}
@@ -270,7 +275,7 @@ func (sh *Shell) formatPrintf(format string, args []string) (string, int, error)
 }
 
 // printfEscape interprets one backslash escape of a printf format.
-func printfEscape(s string) (string, int, bool) {
+func printfEscape(s string, utf bool) (string, int, bool) {
 	if len(s) < 2 {
 		return s, len(s), false
 	}
@@ -305,7 +310,7 @@ func printfEscape(s string) (string, int, bool) {
 		if j == 2 {
 			return s[:2], 2, false
 		}
-		return string(rune(n)), j, false
+		return expand.UnicodeEscape(c, rune(n), utf), j, false
 	case 'c':
 		return "", 2, true
 	case '"':
@@ -315,7 +320,7 @@ func printfEscape(s string) (string, int, bool) {
 	case '?':
 		return `?`, 2, false
 	}
-	r, _ := expandEscapes(s[:2], true)
+	r, _ := expandEscapes(s[:2], true, utf)
 	return r, 2, false
 }
 
@@ -404,52 +409,12 @@ func parseFloat(s string) (float64, error) {
 }
 
 // bashQuote quotes like printf %q.
-func bashQuote(s string) string {
+func bashQuote(s string, utf bool) string {
 	if s == "" {
 		return "''"
 	}
-	needDollar := false
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			needDollar = true
-			break
-		}
-	}
-	if needDollar {
-		var b strings.Builder
-		b.WriteString("$'")
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			switch c {
-			case '\n':
-				b.WriteString(`\n`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\a':
-				b.WriteString(`\a`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\v':
-				b.WriteString(`\v`)
-			case 27:
-				b.WriteString(`\E`)
-			case '\'', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			default:
-				if c < 0x20 || c == 0x7f {
-					fmt.Fprintf(&b, `\%03o`, c)
-				} else {
-					b.WriteByte(c)
-				}
-			}
-		}
-		b.WriteByte('\'')
-		return b.String()
+	if expand.AnsicShouldQuote(s, utf) {
+		return expand.AnsicQuote(s, utf)
 	}
 	var b strings.Builder
 	for i, r := range s {

@@ -226,6 +226,7 @@ func biMapfile(sh *Shell, args []string) int {
 	delim := byte('\n')
 	count, skip, origin := -1, 0, 0
 	fd := 0
+	callback, quantum := "", 5000 // -C runs callback every quantum lines
 	a := args[1:]
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
 		opt := a[0]
@@ -260,10 +261,14 @@ func biMapfile(sh *Shell, args []string) int {
 			if err == nil && (fd < 0 || fd > 9 || sh.fds[fd] == nil) {
 				err = errors.New("bad fd")
 			}
-		case 'C', 'c':
-			sh.rt.Tel.unsupported("mapfile:callback")
-			sh.bierr(args[0], "callbacks are not supported in shellsim")
-			return 2
+		case 'C':
+			callback = val
+		case 'c':
+			quantum, err = strconv.Atoi(val)
+			if err == nil && quantum <= 0 {
+				sh.bierr(args[0], "%s: invalid callback quantum", val)
+				return 1
+			}
 		default:
 			sh.bierr(args[0], "-%c: invalid option", c)
 			return 2
@@ -357,6 +362,13 @@ func biMapfile(sh *Shell, args []string) int {
 		}
 	}
 	for i, l := range lines {
+		if callback != "" && (i+1)%quantum == 0 {
+			// bash evaluates "callback index 'line'" before it assigns the line
+			biEval(sh, []string{"eval", fmt.Sprintf("%s %d '%s'", callback, origin+i, strings.ReplaceAll(l, "'", `'\''`))})
+			if sh.stopped() {
+				return sh.status
+			}
+		}
 		indexSet(nv, origin+i, l)
 	}
 	if err := sh.store(name, nv); err != nil {

@@ -229,6 +229,11 @@ func (sh *Shell) openDesc(target string, flag int) (*fdesc, command.File, error)
 			return &d, nil, nil
 		}
 	}
+	if p == "/dev/tty" {
+		// the simulated processes have no controlling terminal
+		sh.errf("%s: No such device or address", target)
+		return nil, nil, errors.New("no tty")
+	}
 	f, err := sh.rt.FS.OpenFile(p, flag, 0o666&^fsMode(sh.umask))
 	if err != nil {
 		sh.errf("%s: %s", target, command.Message(err))

@@ -23,8 +23,13 @@ import (
 type options struct {
 	errexit, nounset, xtrace, pipefail, noglob, noclobber, allexport, verbose bool
 	errtrace                                                                  bool // set -E: functions and subshells run the ERR trap
+	functrace                                                                 bool // set -T: functions and subshells inherit the RETURN trap
 	nullglob, dotglob, extglob, globstar, nocaseglob, failglob                bool
-	inheritErrexit                                                            bool // shopt inherit_errexit: $(...) keeps set -e
+	inheritErrexit                                                            bool   // shopt inherit_errexit: $(...) keeps set -e
+	expandAliases                                                             bool   // shopt expand_aliases: a non-interactive bash expands no alias without it
+	shiftVerbose                                                              bool   // shopt shift_verbose: shift past $# says so
+	xpgEcho                                                                   bool   // shopt xpg_echo: echo expands escapes
+	shoptFlipped                                                              uint64 // the other shopt options away from their defaults, by shoptDefs index
 }
 
 // fdesc is one open descriptor of a process.
@@ -92,6 +97,25 @@ type Shell struct {
 	// the rest of the input unit being run, as bash's jump to top level
 	// does; the unit loop (script, eval, source, trap) clears it.
 	discarding bool
+	// preReturn: the status before the last return builtin, the $? a
+	// RETURN trap sees; inReturnTrap: a RETURN trap is running (bash
+	// would recurse on a return inside it)
+	preReturn    int
+	inReturnTrap bool
+	// discardCode: the status bash's main reader loop and a subshell keep
+	// after a discard (2 for a readonly ${x:=}, else 1); eval, source,
+	// bash -c and $(...) give 1. unitDepth counts nested reader loops
+	// (eval, source); inComsub marks a command substitution's shell.
+	discardCode int
+	unitDepth   int
+	inComsub    bool
+	testNeg     bool // the [[ ]] term being traced is under !
+	traceDepth  int  // command and process substitutions around: set -x repeats PS4's first character
+	// preExpanded: declaration values expanded once for set -x's trace
+	preExpanded map[*syntax.Word]string
+	tracedFuncs map[string]bool // declare -ft: inherit the RETURN trap
+	selfPending []int           // trapped signals a task-less subshell sent itself
+	killedBy    int             // the signal that ended a task-less subshell
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -152,6 +176,8 @@ func initialVars(host string) map[string]*Var {
 		{"OSTYPE", "linux-gnu"}, {"MACHTYPE", "x86_64-pc-linux-gnu"}, {"BASH", "/bin/bash"}} {
 		m[kv[0]] = &Var{Variable: expand.Variable{Set: true, Kind: expand.String, Str: kv[1]}}
 	}
+	m["BASH_VERSINFO"] = &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, ReadOnly: true,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}}
 	initVars[host] = m
 	return m
 }
@@ -395,6 +421,7 @@ type unitCtx struct{ skew, topLine, funcs int }
 // enterUnit starts a nested unit loop (eval, source) at the current
 // function depth; skew is its starting line skew.
 func (sh *Shell) enterUnit(skew int) unitCtx {
+	sh.unitDepth++
 	u := unitCtx{sh.lineSkew, sh.topLine, sh.unitFuncs}
 	sh.lineSkew, sh.unitFuncs = skew, len(sh.funcNames)
 	return u
@@ -403,6 +430,7 @@ func (sh *Shell) enterUnit(skew int) unitCtx {
 // leaveUnit restores the line state of the enclosing unit loop: bash
 // restores its line counter when eval or source returns.
 func (sh *Shell) leaveUnit(u unitCtx) {
+	sh.unitDepth--
 	sh.lineSkew, sh.topLine, sh.unitFuncs = u.skew, u.topLine, u.funcs
 }
 
@@ -410,12 +438,16 @@ func (sh *Shell) leaveUnit(u unitCtx) {
 func (sh *Shell) discard() {
 	sh.discarding = true
 	sh.status = 1
+	sh.discardCode = 1
 }
 
 // endDiscard ends a discarded unit.
 func (sh *Shell) endDiscard() {
 	sh.discarding = false
 	sh.status = 1
+	if sh.discardCode == 2 && sh.unitDepth == 0 && !sh.cmdString {
+		sh.status = 2
+	}
 }
 
 func (sh *Shell) stmts(list []*syntax.Stmt) {
@@ -592,6 +624,9 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.ForClause:
 		sh.forClause(c)
 	case *syntax.CaseClause:
+		if sh.opts.xtrace {
+			sh.traceLine("case " + printNode(c.Word) + " in")
+		}
 		sh.caseClause(c)
 	case *syntax.BinaryCmd:
 		sh.binary(c)
@@ -613,6 +648,9 @@ func (sh *Shell) command(c syntax.Command) {
 		sh.funcOrigin[c.Body] = origin{sh.lineBase, sh.lineSkew, sh.name}
 		sh.status = 0
 	case *syntax.ArithmCmd:
+		if sh.opts.xtrace {
+			sh.traceArithCmd(c)
+		}
 		n, err := sh.arithTopAt(c.X, syntax.NewPos(c.Left.Offset()+2, c.Left.Line(), c.Left.Col()+2), c.Right, "((")
 		if err != nil {
 			sh.exprError(err)
@@ -620,9 +658,6 @@ func (sh *Shell) command(c syntax.Command) {
 		}
 		sh.status = b2i(n == 0)
 	case *syntax.TestClause:
-		if sh.opts.xtrace {
-			sh.traceLine(printNode(c))
-		}
 		ok, err := sh.testExpr(c.X)
 		if err != nil {
 			if ae, isArith := err.(expand.ArithError); isArith {
@@ -646,6 +681,9 @@ func (sh *Shell) command(c syntax.Command) {
 	case *syntax.DeclClause:
 		sh.declClause(c)
 	case *syntax.LetClause:
+		if sh.opts.xtrace {
+			sh.traceLine(printNode(c))
+		}
 		sh.status = 1
 		for _, e := range c.Exprs {
 			n, err := sh.arithTop(e, syntax.Pos{}, "let")
@@ -727,6 +765,11 @@ func (sh *Shell) wordError(err error) {
 	}
 	if !sh.exiting {
 		sh.discard()
+		var ad expand.AssignDefaultError
+		var ro errReadonly
+		if errors.As(err, &ad) && errors.As(err, &ro) {
+			sh.discardCode = 2
+		}
 	}
 }
 
@@ -993,7 +1036,8 @@ func (sh *Shell) fork() *Shell {
 	c.funcOrigin = maps.Clone(sh.funcOrigin)
 	c.traps = nil
 	for k, v := range sh.traps {
-		if v == "" || k == "ERR" && sh.opts.errtrace { // ignored signals stay ignored; set -E keeps ERR
+		// ignored signals stay ignored; set -E keeps ERR, set -T RETURN
+		if v == "" || k == "ERR" && sh.opts.errtrace || k == "RETURN" && sh.opts.functrace {
 			if c.traps == nil {
 				c.traps = map[string]string{}
 			}
@@ -1002,6 +1046,7 @@ func (sh *Shell) fork() *Shell {
 	}
 	c.jobs = nil
 	c.top = false
+	c.inComsub, c.preExpanded, c.selfPending, c.killedBy = false, nil, nil, 0
 	c.funcNames = append([]string(nil), sh.funcNames...)
 	c.frames = append([]frame(nil), sh.frames...)
 	c.params = append([]string(nil), sh.params...)
@@ -1031,6 +1076,11 @@ func (sh *Shell) join(c *Shell) int {
 	if c.exiting {
 		st = c.exitCode
 	}
+	if c.killedBy == 15 && !c.inComsub {
+		// bash reports a foreground subshell that SIGTERM ended (other
+		// signals with its process id and command, not modelled)
+		io.WriteString(sh.stderr(), signalDescription(c.killedBy)+"\n")
+	}
 	if sh.rt.Meter.Stop != resources.None {
 		sh.fatal(sh.rt.Meter.Err())
 	}
@@ -1040,9 +1090,13 @@ func (sh *Shell) join(c *Shell) int {
 // finish runs the EXIT trap of a subshell or script and releases its memory.
 func (sh *Shell) finish() {
 	if sh.discarding {
-		// A subshell whose command was discarded exits with status 1.
+		// A subshell whose command was discarded exits with status 1
+		// (2 after a readonly ${x:=}, but for $(...)).
 		sh.discarding = false
 		sh.status = 1
+		if sh.discardCode == 2 && !sh.inComsub {
+			sh.status = 2
+		}
 	}
 	sh.runExitTrap()
 	if p, ok := sh.rt.Sched.Proc(sh.pid); ok && !sh.top {
@@ -1073,6 +1127,27 @@ func (sh *Shell) runExitTrap() {
 	}
 }
 
+// runReturnTrap runs the RETURN trap as a function or sourced file ends;
+// returned says it ended by return, whose previous status the handler
+// sees as $? (else the last command's). The status stays the function's.
+func (sh *Shell) runReturnTrap(returned bool) {
+	t, ok := sh.traps["RETURN"]
+	if !ok || t == "" || sh.exiting || sh.inReturnTrap {
+		return
+	}
+	st := sh.status
+	if returned {
+		sh.status = sh.preReturn
+	}
+	sh.inReturnTrap = true
+	sh.runTrap(t, false)
+	sh.inReturnTrap = false
+	sh.returning = false
+	if !sh.exiting {
+		sh.status = st
+	}
+}
+
 // RunExitTrap runs a pending EXIT trap (end of action).
 func (sh *Shell) RunExitTrap() { sh.guard(sh.runExitTrap) }
 
@@ -1099,6 +1174,13 @@ func (sh *Shell) runTrap(src string, ownLines bool) {
 
 // runTraps runs handlers of trapped signals that arrived.
 func (sh *Shell) runTraps() {
+	for len(sh.selfPending) > 0 && !sh.inTrap && !sh.exiting {
+		sig := sh.selfPending[0]
+		sh.selfPending = sh.selfPending[1:]
+		if t, ok := sh.traps[signalName(sig)]; ok && t != "" {
+			sh.runTrap(t, true)
+		}
+	}
 	if sh.task == nil || !sh.task.Pending() || sh.inTrap {
 		return
 	}
@@ -1316,8 +1398,17 @@ func Complete(src string) bool {
 }
 
 func (sh *Shell) traceLine(s string) {
+	io.WriteString(sh.stderr(), sh.ps4()+s+"\n")
+}
+
+// ps4 is set -x's prefix: PS4, its first character repeated once more per
+// level of command or process substitution, as bash does.
+func (sh *Shell) ps4() string {
 	ps4, _ := sh.getVar("PS4")
-	io.WriteString(sh.stderr(), ps4+s+"\n")
+	if sh.traceDepth > 0 && ps4 != "" {
+		ps4 = strings.Repeat(ps4[:1], sh.traceDepth) + ps4
+	}
+	return ps4
 }
 
 func traceQuoteAll(items []string) []string {
@@ -1328,6 +1419,26 @@ func traceQuoteAll(items []string) []string {
 	return out
 }
 
+// traceArithCmd shows ((...)) under set -x as bash does: its text between
+// the brackets (kept blanks and all) inside "(( " and " ))".
+func (sh *Shell) traceArithCmd(c *syntax.ArithmCmd) {
+	if c.X == nil || isDeferredWord(c.X) {
+		return
+	}
+	inner := strings.TrimSpace(printNode(c))
+	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(inner, "(("), "))"))
+	lead, trail := "", ""
+	if c.X.Pos().Line() == c.Left.Line() && c.X.Pos().Offset() > c.Left.Offset()+2 {
+		lead = strings.Repeat(" ", int(c.X.Pos().Offset()-c.Left.Offset()-2))
+	}
+	if c.X.End().Line() == c.Right.Line() && c.Right.Offset() > c.X.End().Offset() {
+		trail = strings.Repeat(" ", int(c.Right.Offset()-c.X.End().Offset()))
+	}
+	sh.traceLine("(( " + lead + inner + trail + " ))")
+}
+
+// printNode renders a node as source text on one line (set -x shows
+// some constructs unexpanded, as written).
 func printNode(n syntax.Node) string {
 	var b bytes.Buffer
 	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n)

@@ -103,6 +103,10 @@ func bashSyntaxError(src string, pe syntax.ParseError, base int) (string, int) {
 		eofLine++
 	}
 	text := pe.Text
+	if o, c, ok := unclosedArith(src, off); ok && !strings.Contains(text, "nesting deeper") {
+		// bash reads $((, $[ and (( to their closing bracket first
+		return fmt.Sprintf("\x00: line %d: unexpected EOF while looking for matching `%c'\n", base+1+strings.Count(src[:o], "\n"), c), 2
+	}
 	switch {
 	case strings.HasPrefix(text, "reached EOF without closing quote "):
 		q := strings.TrimPrefix(text, "reached EOF without closing quote ")
@@ -117,6 +121,11 @@ func bashSyntaxError(src string, pe syntax.ParseError, base int) (string, int) {
 	case text == "reached EOF without matching `(` with `)`" && off > 0 && off < len(src) && src[off-1] == '=':
 		// an array assignment left open
 		return fmt.Sprintf("\x00: line %d: unexpected EOF while looking for matching `)'\n", line), 1
+	case text == "invalid var name":
+		// declare 1x=(...): bash reads no array value after an invalid name
+		if i := strings.IndexByte(src[off:], '('); i >= 0 {
+			return nearToken(src, base, line-base, "("), 2
+		}
 	case strings.HasSuffix(text, "must be followed by a word"):
 		tok := tokenAt(src, skipToken(src, off))
 		return nearToken(src, base, line-base, tok), 2
@@ -188,4 +197,30 @@ func tokenAt(src string, off int) string {
 		end++
 	}
 	return src[off:end]
+}
+
+// unclosedArith finds an arithmetic opener ($((, $[, or (( beginning a
+// command) at or before off that does not close before the end of src.
+func unclosedArith(src string, off int) (int, byte, bool) {
+	tries := 0 // each try scans the rest of src: a few are enough
+	for o := min(off, len(src)-1); o >= 0 && off-o < 4096 && tries < 8; o-- {
+		if src[o] == '$' || src[o] == '(' {
+			tries++
+		}
+		switch {
+		case strings.HasPrefix(src[o:], "$(("):
+			if _, ok := matchClose(src, o+3, '(', ')', 2); !ok {
+				return o, ')', true
+			}
+		case strings.HasPrefix(src[o:], "$["):
+			if _, ok := matchClose(src, o+2, '[', ']', 1); !ok {
+				return o, ']', true
+			}
+		case strings.HasPrefix(src[o:], "((") && (o == 0 || src[o-1] != '$' && src[o-1] != '(') && atCommandStart(src, o):
+			if _, ok := matchClose(src, o+2, '(', ')', 2); !ok {
+				return o, ')', true
+			}
+		}
+	}
+	return 0, 0, false
 }

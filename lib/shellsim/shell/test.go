@@ -22,12 +22,20 @@ func (sh *Shell) testExpr(x syntax.TestExpr) (bool, error) {
 	switch x := x.(type) {
 	case *syntax.Word:
 		s, err := sh.literal(x)
+		sh.traceTest(err, "-n", s)
 		return s != "", err
 	case *syntax.ParenTest:
 		return sh.testExpr(x.X)
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsNot {
+			if b, ok := x.X.(*syntax.BinaryTest); ok && (b.Op == syntax.AndTest || b.Op == syntax.OrTest) {
+				return sh.testChain(x) // ! applies to the first term only
+			}
+			if leafTest(x.X) {
+				sh.testNeg = true // xtrace shows "! op arg"
+			}
 			ok, err := sh.testExpr(x.X)
+			sh.testNeg = false
 			return !ok, err
 		}
 		w, _ := x.X.(*syntax.Word)
@@ -35,21 +43,11 @@ func (sh *Shell) testExpr(x syntax.TestExpr) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		sh.traceTest(nil, x.Op.String(), s)
 		return sh.unaryTest(x.Op.String(), s)
 	case *syntax.BinaryTest:
-		switch x.Op {
-		case syntax.AndTest:
-			ok, err := sh.testExpr(x.X)
-			if err != nil || !ok {
-				return false, err
-			}
-			return sh.testExpr(x.Y)
-		case syntax.OrTest:
-			ok, err := sh.testExpr(x.X)
-			if err != nil || ok {
-				return ok, err
-			}
-			return sh.testExpr(x.Y)
+		if x.Op == syntax.AndTest || x.Op == syntax.OrTest {
+			return sh.testChain(x)
 		}
 		lw, _ := x.X.(*syntax.Word)
 		rw, _ := x.Y.(*syntax.Word)
@@ -63,16 +61,23 @@ func (sh *Shell) testExpr(x syntax.TestExpr) (bool, error) {
 			if err != nil {
 				return false, err
 			}
+			if sh.opts.xtrace {
+				sh.traceTest(nil, l, x.Op.String(), sh.tracePattern(rw))
+			}
 			m := matchPattern(pat, l, true)
 			return m == (x.Op != syntax.TsNoMatch), nil
 		case syntax.TsReMatch:
+			if sh.opts.xtrace {
+				sh.traceTest(nil, l, "=~", sh.traceRegex(rw))
+			}
 			return sh.regexMatch(l, rw)
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
-			a, err := sh.arithString(l)
+			r, err := sh.literal(rw)
 			if err != nil {
 				return false, err
 			}
-			r, err := sh.literal(rw)
+			sh.traceTest(nil, l, x.Op.String(), r)
+			a, err := sh.arithString(l)
 			if err != nil {
 				return false, err
 			}
@@ -86,9 +91,138 @@ func (sh *Shell) testExpr(x syntax.TestExpr) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		sh.traceTest(nil, l, x.Op.String(), r)
 		return sh.binaryTest(x.Op.String(), l, r)
 	}
 	return false, fmt.Errorf("unsupported test expression")
+}
+
+// testChain evaluates a run of && and || with bash's precedence (&&
+// binds tighter, both left to right, short-circuit); the parser nests
+// them to the right without precedence (a && b || c as a && (b || c)).
+func (sh *Shell) testChain(x syntax.TestExpr) (bool, error) {
+	var terms []syntax.TestExpr
+	var ops []syntax.BinTestOperator
+	// neg: a ! the parser put around the rest of the run, which bash
+	// applies to the next term only
+	var flatten func(e syntax.TestExpr, neg bool)
+	flatten = func(e syntax.TestExpr, neg bool) {
+		if u, ok := e.(*syntax.UnaryTest); ok && u.Op == syntax.TsNot {
+			if b, ok := u.X.(*syntax.BinaryTest); ok && (b.Op == syntax.AndTest || b.Op == syntax.OrTest) {
+				flatten(b, !neg)
+				return
+			}
+		}
+		if b, ok := e.(*syntax.BinaryTest); ok && (b.Op == syntax.AndTest || b.Op == syntax.OrTest) {
+			flatten(b.X, neg)
+			ops = append(ops, b.Op)
+			flatten(b.Y, false)
+			return
+		}
+		if neg {
+			e = &syntax.UnaryTest{OpPos: e.Pos(), Op: syntax.TsNot, X: e}
+		}
+		terms = append(terms, e)
+	}
+	flatten(x, false)
+	// an OR of AND groups: a group is skipped once one of its terms fails
+	result, groupOK := false, true
+	for i, t := range terms {
+		if groupOK {
+			ok, err := sh.testExpr(t)
+			if err != nil {
+				return false, err
+			}
+			groupOK = ok
+		}
+		if i == len(ops) || ops[i] == syntax.OrTest {
+			if groupOK {
+				return true, nil
+			}
+			result, groupOK = false, true
+		}
+	}
+	return result, nil
+}
+
+// leafTest reports a test that is not !, ( ), && or ||.
+func leafTest(x syntax.TestExpr) bool {
+	switch x := x.(type) {
+	case *syntax.ParenTest:
+		return false
+	case *syntax.UnaryTest:
+		return x.Op != syntax.TsNot
+	case *syntax.BinaryTest:
+		return x.Op != syntax.AndTest && x.Op != syntax.OrTest
+	}
+	return true
+}
+
+// traceTest prints one evaluated term of [[ ]] under set -x, as bash does
+// (its words expanded, unquoted).
+func (sh *Shell) traceTest(err error, words ...string) {
+	if !sh.opts.xtrace || err != nil {
+		return
+	}
+	neg := ""
+	if sh.testNeg {
+		neg, sh.testNeg = "! ", false
+	}
+	sh.traceLine("[[ " + neg + strings.Join(words, " ") + " ]]")
+}
+
+// traceRegex renders the regular expression of =~ as bash's xtrace
+// does: its words with the quoting removed.
+func (sh *Shell) traceRegex(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			for i := 0; i < len(p.Value); i++ {
+				if p.Value[i] == '\\' && i+1 < len(p.Value) {
+					i++
+				}
+				b.WriteByte(p.Value[i])
+			}
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		default:
+			s, _ := sh.literal(&syntax.Word{Parts: []syntax.WordPart{p}})
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+// tracePattern renders the pattern of == or != as bash's xtrace does:
+// quoted characters each behind a backslash.
+func (sh *Shell) tracePattern(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	var b strings.Builder
+	escape := func(s string) {
+		for _, r := range s {
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		}
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted:
+			escape(p.Value)
+		case *syntax.DblQuoted:
+			s, _ := sh.literal(&syntax.Word{Parts: p.Parts})
+			escape(s)
+		default:
+			s, _ := sh.literal(&syntax.Word{Parts: []syntax.WordPart{p}})
+			b.WriteString(s)
+		}
+	}
+	return b.String()
 }
 
 func intCompare(op string, a, b int) bool {
@@ -212,6 +346,12 @@ func (sh *Shell) unaryTest(op, s string) (bool, error) {
 	}
 	fi, err := fs.Stat(p)
 	if err != nil {
+		if errors.Is(err, iofs.ErrNotExist) && sh.virtualBinary(p) {
+			switch op {
+			case "-e", "-a", "-f", "-r", "-w", "-x", "-s":
+				return true, nil
+			}
+		}
 		return false, nil
 	}
 	m := fi.Mode

@@ -321,6 +321,12 @@ func (sh *Shell) unsetVar(name string) error {
 				return fmt.Errorf("%s: cannot unset: readonly variable", name)
 			}
 			sh.account(old, nil)
+			if i == len(sh.scopes)-1 && i > 0 && len(sh.funcNames) > 0 {
+				// a local of the running function stays local, unset: the
+				// outer value stays hidden (bash without localvar_unset)
+				sh.scopes[i][name] = &Var{}
+				return nil
+			}
 			delete(sh.scopes[i], name)
 			return nil
 		}

@@ -315,7 +315,7 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 	cfg = prepareConfig(cfg)
 	sb := cfg.strBuilder()
 
-	consumed, err := formatInto(sb, format, args)
+	consumed, err := formatInto(sb, format, args, cfg.utf8())
 	if err != nil {
 		return "", 0, err
 	}
@@ -323,7 +323,7 @@ func Format(cfg *Config, format string, args []string) (string, int, error) {
 	return cfg.built(sb), consumed, err
 }
 
-func formatInto(sb *strings.Builder, format string, args []string) (int, error) {
+func formatInto(sb *strings.Builder, format string, args []string, utf bool) (int, error) {
 	var fmts []byte
 	initialArgs := len(args)
 
@@ -395,7 +395,7 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 						// always as a single byte
 						sb.WriteByte(byte(n))
 					} else {
-						sb.WriteRune(rune(n))
+						sb.WriteString(UnicodeEscape(c, rune(n), utf))
 					}
 					break
 				}
@@ -437,7 +437,7 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 					// Passing in nil for args ensures that % format
 					// strings aren't processed; only escape sequences
 					// will be handled.
-					_, err := formatInto(sb, arg, nil)
+					_, err := formatInto(sb, arg, nil, utf)
 					if err != nil {
 						return 0, err
 					}
@@ -745,20 +745,38 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		fields = append(fields, curField)
 		curField = nil
 	}
+	// splitAdd splits an unquoted expansion as POSIX does (ShellSim): a
+	// run of IFS whitespace ends a field; a non-whitespace IFS character,
+	// with the IFS whitespace around it, ends one even when it is empty
+	// (a,,b is three fields, ,a two), but none is made after the last.
 	splitAdd := func(val string) {
 		fieldStart := -1
-		for i, r := range val {
-			if cfg.ifsRune(r) {
-				if fieldStart >= 0 { // ending a field
-					curField = append(curField, fieldPart{val: val[fieldStart:i]})
-					fieldStart = -1
-				}
-				flush()
-			} else {
+		for i := 0; i < len(val); {
+			r, size := utf8.DecodeRuneInString(val[i:])
+			if !cfg.ifsRune(r) {
 				if fieldStart < 0 { // starting a new field
 					fieldStart = i
 				}
+				i += size
+				continue
 			}
+			if fieldStart >= 0 { // ending a field
+				curField = append(curField, fieldPart{val: val[fieldStart:i]})
+				fieldStart = -1
+			}
+			hard := false // the delimiter holds a non-whitespace IFS character
+			for i < len(val) {
+				r, size := utf8.DecodeRuneInString(val[i:])
+				if !cfg.ifsRune(r) || !cfg.ifsWhitespace(r) && hard {
+					break
+				}
+				hard = hard || !cfg.ifsWhitespace(r)
+				i += size
+			}
+			if hard && len(curField) == 0 {
+				curField = append(curField, fieldPart{val: ""}) // an empty field
+			}
+			flush()
 		}
 		if fieldStart >= 0 { // ending a field without IFS
 			curField = append(curField, fieldPart{val: val[fieldStart:]})

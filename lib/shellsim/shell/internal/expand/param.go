@@ -332,7 +332,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case syntax.AssignUnsetOrNull:
 			if str == "" {
 				if err := cfg.assignElem(name, vr, index, arg); err != nil {
-					return "", err
+					return "", AssignDefaultError{err}
 				}
 				str = arg
 			}
@@ -860,3 +860,11 @@ func validIndirect(s string) bool {
 	i := strings.IndexByte(s, '[')
 	return i > 0 && strings.HasSuffix(s, "]") && syntax.ValidName(s[:i])
 }
+
+// AssignDefaultError is a failed assignment of ${name:=word} (ShellSim:
+// bash's reader loop keeps a different status after it).
+type AssignDefaultError struct{ Err error }
+
+func (e AssignDefaultError) Error() string { return e.Err.Error() }
+
+func (e AssignDefaultError) Unwrap() error { return e.Err }

@@ -14,21 +14,24 @@ import (
 )
 
 // quoteReusable quotes s as bash's ${s@Q}: two single quotes when empty, $'...' when it
-// holds a character that does not print, else single quotes.
-func quoteReusable(s string) string {
+// holds a character that does not print in the locale (utf: a UTF-8 one), else single quotes.
+func quoteReusable(s string, utf bool) string {
 	if s == "" {
 		return "''"
 	}
-	if ansicShouldQuote(s) {
-		return ansicQuote(s)
+	if AnsicShouldQuote(s, utf) {
+		return AnsicQuote(s, utf)
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func ansicShouldQuote(s string) bool {
+// AnsicShouldQuote reports, as bash's ansic_shouldquote, whether s holds
+// a character that does not print: in the C locale every byte above 127,
+// in a UTF-8 one an invalid sequence or a character that is not printable.
+func AnsicShouldQuote(s string, utf bool) bool {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || !unicode.IsPrint(r) {
+		if !utf && s[i] >= utf8.RuneSelf || r == utf8.RuneError && n == 1 || !unicode.IsPrint(r) {
 			return true
 		}
 		i += n
@@ -36,13 +39,16 @@ func ansicShouldQuote(s string) bool {
 	return false
 }
 
-// ansicQuote is bash's $'...' form: C escapes, other bytes that do not
-// print in octal.
-func ansicQuote(s string) string {
+// AnsicQuote is bash's $'...' form: C escapes, other bytes that do not
+// print in the locale in octal.
+func AnsicQuote(s string, utf bool) string {
 	var b strings.Builder
 	b.WriteString("$'")
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
+		if !utf && s[i] >= utf8.RuneSelf {
+			r, n = utf8.RuneError, 1
+		}
 		c := s[i]
 		switch {
 		case c == 27:
@@ -77,8 +83,47 @@ func ansicQuote(s string) string {
 	return b.String()
 }
 
+// UnicodeEscape is what bash makes of \uXXXX (kind 'u') or \UXXXXXXXX:
+// the character in a UTF-8 locale or when it is ASCII, else the escape
+// again with its digits in upper case.
+func UnicodeEscape(kind byte, r rune, utf bool) string {
+	switch {
+	case utf || r < utf8.RuneSelf:
+		return string(r)
+	case kind == 'u':
+		return fmt.Sprintf("\\u%04X", r)
+	}
+	return fmt.Sprintf("\\U%08X", r)
+}
+
+// UTF8Locale reports whether the locale the variables name (LC_ALL, then
+// LC_CTYPE, then LANG; C when none is set) is a UTF-8 one.
+func UTF8Locale(get func(string) (string, bool)) bool {
+	for _, n := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v, ok := get(n); ok && v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
+}
+
+// utf8 reports a UTF-8 locale in the expansion's variables.
+func (cfg *Config) utf8() bool {
+	if cfg.Env == nil {
+		return false
+	}
+	return UTF8Locale(func(n string) (string, bool) {
+		vr := cfg.Env.Get(n)
+		return vr.String(), vr.IsSet()
+	})
+}
+
 // DeclQuote is declare -p's quoting of a value (and of a key that needs it).
-func DeclQuote(s string) string {
+func DeclQuote(s string, utf bool) string {
+	if AnsicShouldQuote(s, utf) {
+		return AnsicQuote(s, utf)
+	}
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, c := range s {
@@ -91,9 +136,9 @@ func DeclQuote(s string) string {
 	return b.String()
 }
 
-func declKey(k string) string {
-	if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") {
-		return DeclQuote(k)
+func declKey(k string, utf bool) string {
+	if strings.ContainsAny(k, " \t\n\"'$`\\*?[]") || AnsicShouldQuote(k, utf) {
+		return DeclQuote(k, utf)
 	}
 	return k
 }
@@ -127,7 +172,7 @@ func (cfg *Config) transformList(op, name string, vr Variable, keys, elems []str
 	case "Q":
 		out := make([]string, len(elems))
 		for i, e := range elems {
-			out[i] = quoteReusable(e)
+			out[i] = quoteReusable(e, cfg.utf8())
 		}
 		return out
 	case "K", "k":
@@ -144,13 +189,13 @@ func (cfg *Config) transformList(op, name string, vr Variable, keys, elems []str
 		var b strings.Builder
 		for i, e := range elems {
 			if vr.Kind == Associative {
-				b.WriteString(declKey(keys[i]) + " " + DeclQuote(e) + " ")
+				b.WriteString(declKey(keys[i], cfg.utf8()) + " " + DeclQuote(e, cfg.utf8()) + " ")
 				continue
 			}
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(keys[i] + " " + DeclQuote(e))
+			b.WriteString(keys[i] + " " + DeclQuote(e, cfg.utf8()))
 		}
 		if len(elems) == 0 {
 			return nil
@@ -170,13 +215,13 @@ func (cfg *Config) transformList(op, name string, vr Variable, keys, elems []str
 		b.WriteString(name + "=(")
 		for i, e := range elems {
 			if vr.Kind == Associative {
-				b.WriteString("[" + declKey(keys[i]) + "]=" + DeclQuote(e) + " ")
+				b.WriteString("[" + declKey(keys[i], cfg.utf8()) + "]=" + DeclQuote(e, cfg.utf8()) + " ")
 				continue
 			}
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString("[" + keys[i] + "]=" + DeclQuote(e))
+			b.WriteString("[" + keys[i] + "]=" + DeclQuote(e, cfg.utf8()))
 		}
 		b.WriteByte(')')
 		// quoted, bash gives the declare command's words as fields
@@ -203,18 +248,18 @@ func (cfg *Config) transformOne(op, name string, vr Variable, s string, set bool
 		if !set {
 			return ""
 		}
-		return quoteReusable(s)
+		return quoteReusable(s, cfg.utf8())
 	case "A":
 		if !set {
 			return ""
 		}
 		if name == "@" || name == "*" || !syntax.ValidName(name) {
-			return quoteReusable(s)
+			return quoteReusable(s, cfg.utf8())
 		}
 		if f := cfg.attrs(name, vr); f != "" {
-			return "declare -" + f + " " + name + "=" + quoteReusable(s)
+			return "declare -" + f + " " + name + "=" + quoteReusable(s, cfg.utf8())
 		}
-		return name + "=" + quoteReusable(s)
+		return name + "=" + quoteReusable(s, cfg.utf8())
 	case "a":
 		if !vr.IsSet() && vr.Kind != Indexed && vr.Kind != Associative {
 			return ""
