@@ -20,16 +20,41 @@ import (
 // a command, for the helper to confirm it.
 const stopGrace = killConfirmTimeout + 5*time.Second
 
+// maxIdle bounds the connections a client keeps open between operations;
+// more run at once only while that many operations do.
+const maxIdle = 4
+
 // Client talks to one helper through its socket.
 type Client struct {
 	addr   *net.UnixAddr
 	dialer func() (net.Conn, error) // when set, replaces dialing addr
 	nextID atomic.Uint64
+
+	// reuse: a connection whose operation ended cleanly carries the next
+	// one (see the package documentation), which saves each command a
+	// connect and an accept on both sides of the socket.
+	reuse  bool
+	mu     sync.Mutex
+	idle   []*conn
+	closed bool
 }
 
-// NewClient returns a client for the helper listening at socketPath.
+// NewClient returns a client for the helper listening at socketPath. It
+// keeps connections open between operations; Close closes them.
 func NewClient(socketPath string) *Client {
-	return &Client{addr: &net.UnixAddr{Name: socketPath, Net: "unix"}}
+	return &Client{addr: &net.UnixAddr{Name: socketPath, Net: "unix"}, reuse: true}
+}
+
+// Close closes the connections kept for reuse; operations still running
+// keep theirs until they end, and later ones open new ones.
+func (c *Client) Close() {
+	c.mu.Lock()
+	idle := c.idle
+	c.idle, c.closed = nil, true
+	c.mu.Unlock()
+	for _, cn := range idle {
+		cn.close()
+	}
 }
 
 // ConnError is a failure to talk to the helper (it is gone or broken).
@@ -45,9 +70,15 @@ func (e *StopError) Error() string { return "stopping a command: " + e.Err.Error
 func (e *StopError) Unwrap() error { return e.Err }
 
 type conn struct {
-	c  net.Conn
-	br *bufio.Reader
-	bw *bufio.Writer
+	c        net.Conn
+	br       *bufio.Reader
+	bw       *bufio.Writer
+	deadline bool // a deadline was set on c
+}
+
+func (cn *conn) setReadDeadline(t time.Time) {
+	cn.deadline = true
+	cn.c.SetReadDeadline(t)
 }
 
 // readers and writers recycle connection buffers: a command's cost should
@@ -57,35 +88,86 @@ var (
 	writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 16<<10) }}
 )
 
-// release returns the buffers of a connection nothing reads or writes
-// through any more.
-func (cn *conn) release() {
+// close closes the connection and recycles its buffers; nothing may read
+// or write through it any more (a goroutine still writing stdin keeps
+// its own writer).
+func (cn *conn) close() {
+	cn.c.Close()
 	cn.br.Reset(nil)
 	cn.bw.Reset(nil)
 	readers.Put(cn.br)
 	writers.Put(cn.bw)
 }
 
+// dial returns an idle connection or opens one, with req's frame
+// buffered (not yet flushed).
 func (c *Client) dial(req *Request) (*conn, error) {
-	var uc net.Conn
-	var err error
-	if c.dialer != nil {
-		uc, err = c.dialer()
-	} else {
-		uc, err = net.DialUnix("unix", nil, c.addr)
+	cn := c.takeIdle()
+	if cn == nil {
+		var uc net.Conn
+		var err error
+		if c.dialer != nil {
+			uc, err = c.dialer()
+		} else {
+			uc, err = net.DialUnix("unix", nil, c.addr)
+		}
+		if err != nil {
+			return nil, &ConnError{err}
+		}
+		br, bw := readers.Get().(*bufio.Reader), writers.Get().(*bufio.Writer)
+		br.Reset(uc)
+		bw.Reset(uc)
+		cn = &conn{c: uc, br: br, bw: bw}
 	}
-	if err != nil {
-		return nil, &ConnError{err}
-	}
-	br, bw := readers.Get().(*bufio.Reader), writers.Get().(*bufio.Writer)
-	br.Reset(uc)
-	bw.Reset(uc)
-	cn := &conn{c: uc, br: br, bw: bw}
 	if err := writeFrame(cn.bw, FrameRequest, mustJSON(req)); err != nil {
-		uc.Close()
+		cn.close()
 		return nil, &ConnError{err}
 	}
 	return cn, nil
+}
+
+// takeIdle returns a kept connection that is still open and quiet, or nil.
+func (c *Client) takeIdle() *conn {
+	if !c.reuse {
+		return nil
+	}
+	for {
+		c.mu.Lock()
+		n := len(c.idle)
+		if n == 0 {
+			c.mu.Unlock()
+			return nil
+		}
+		cn := c.idle[n-1]
+		c.idle[n-1] = nil
+		c.idle = c.idle[:n-1]
+		c.mu.Unlock()
+		if cn.quiet() {
+			return cn
+		}
+		cn.close()
+	}
+}
+
+// done ends an operation's use of cn: clean (its final frame was read,
+// nothing else reads or writes it, no deadline can be set on it any more)
+// keeps it for the next operation, anything else closes it.
+func (c *Client) done(cn *conn, clean bool) {
+	if clean && c.reuse && cn.br.Buffered() == 0 {
+		if cn.deadline {
+			cn.c.SetDeadline(time.Time{})
+			cn.deadline = false
+		}
+		c.mu.Lock()
+		if !c.closed && len(c.idle) < maxIdle {
+			c.idle = append(c.idle, cn)
+			cn = nil
+		}
+		c.mu.Unlock()
+	}
+	if cn != nil {
+		cn.close()
+	}
 }
 
 // readFinal reads an ok or failure frame.
@@ -128,7 +210,7 @@ type ExecResult struct {
 // stream. When ctx ends first the command's process group is killed and,
 // once the helper confirms it, ctx's error is returned; a kill that cannot
 // be confirmed gives a *StopError.
-func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResult, error) {
+func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (res ExecResult, err error) {
 	req.Op = OpExec
 	req.ID = c.nextID.Add(1)
 	req.Stream = false
@@ -137,13 +219,17 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 	if err != nil {
 		return ExecResult{}, err
 	}
-	defer cn.release()
-	defer cn.c.Close()
+	// The connection is kept only when the exchange ended with the exit
+	// frame and nothing else may still touch it.
+	clean := false
+	defer func() { c.done(cn, clean) }()
 
 	// Stdin that fits the socket buffers goes out with the request; more
 	// is written concurrently so that a command that does not read its
-	// input cannot block the exchange.
-	if len(stdin) <= 64<<10 {
+	// input cannot block the exchange (and the connection is not kept:
+	// that writer may still be busy).
+	bigStdin := len(stdin) > 64<<10
+	if !bigStdin {
 		if req.Stdin {
 			writeChunks(cn.bw, FrameStdin, stdin)
 			writeFrame(cn.bw, FrameStdinEOF, nil)
@@ -173,10 +259,9 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 	if req.TimeoutMS > 0 {
 		// The helper enforces the timeout; this only guards against a
 		// helper that stopped answering.
-		cn.c.SetReadDeadline(time.Now().Add(time.Duration(req.TimeoutMS)*time.Millisecond + stopGrace))
+		cn.setReadDeadline(time.Now().Add(time.Duration(req.TimeoutMS)*time.Millisecond + stopGrace))
 	}
 
-	var res ExecResult
 	var buf []byte
 	// Large output the caller takes off the heap is written once, into
 	// memory that can be returned at once (machine.Output).
@@ -228,8 +313,13 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResul
 			if err := jsonUnmarshal(payload, &res.Exit); err != nil {
 				return res, &ConnError{err}
 			}
-			if cancelled.Load() || (!stop() && ctx.Err() != nil) {
-				return res, ctx.Err()
+			if !stop() {
+				// Cancelled: the kill request may still be on its way.
+				if cancelled.Load() || ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+			} else {
+				clean = !bigStdin
 			}
 			if outs[0] != nil {
 				res.Stdout, res.Stderr, succeeded = outs[0].Bytes(), outs[1].Bytes(), true
@@ -265,12 +355,13 @@ func (c *Client) kill(id uint64) error {
 	if err != nil {
 		return err
 	}
-	defer cn.c.Close()
 	if err := cn.bw.Flush(); err != nil {
+		cn.close()
 		return &ConnError{err}
 	}
-	cn.c.SetReadDeadline(time.Now().Add(stopGrace))
+	cn.setReadDeadline(time.Now().Add(stopGrace))
 	_, err = cn.readFinal()
+	c.done(cn, err == nil)
 	return err
 }
 
@@ -280,7 +371,7 @@ func (c *Client) Shutdown(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer cn.c.Close()
+	defer cn.close()
 	if err := cn.bw.Flush(); err != nil {
 		return &ConnError{err}
 	}
@@ -291,8 +382,10 @@ func (c *Client) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// withDeadline makes ctx's end interrupt the connection.
+// withDeadline makes ctx's end interrupt the connection; the function it
+// returns says whether that was prevented (see context.AfterFunc).
 func withDeadline(ctx context.Context, cn *conn) func() bool {
+	cn.deadline = true
 	return context.AfterFunc(ctx, func() { cn.c.SetDeadline(time.Now()) })
 }
 
@@ -314,8 +407,10 @@ func (c *Client) Upload(ctx context.Context, source, target string, allowedLinks
 	if err != nil {
 		return err
 	}
-	defer cn.c.Close()
-	defer withDeadline(ctx, cn)()
+	clean := false
+	defer func() { c.done(cn, clean) }()
+	stop := withDeadline(ctx, cn)
+	defer stop()
 	werr := transfer.WriteTar(ctx, dataWriter{cn.bw}, source)
 	if werr == nil {
 		writeFrame(cn.bw, FrameDataEnd, nil)
@@ -333,6 +428,7 @@ func (c *Client) Upload(ctx context.Context, source, target string, allowedLinks
 	if werr != nil {
 		return ctxErr(ctx, &ConnError{werr})
 	}
+	clean = stop()
 	return nil
 }
 
@@ -352,11 +448,13 @@ func (c *Client) Download(ctx context.Context, source, target string, allowedLin
 	if err != nil {
 		return err
 	}
-	defer cn.c.Close()
+	clean := false
+	defer func() { c.done(cn, clean) }()
 	if err := cn.bw.Flush(); err != nil {
 		return &ConnError{err}
 	}
-	defer withDeadline(ctx, cn)()
+	stop := withDeadline(ctx, cn)
+	defer stop()
 	dr := &dataReader{r: cn.br}
 	opts := transfer.ForDownload(machine.DownloadOptions{MaxBytes: maxBytes})
 	if err := transfer.Extract(ctx, dr, target, opts); err != nil {
@@ -368,8 +466,11 @@ func (c *Client) Download(ctx context.Context, source, target string, allowedLin
 	if err := dr.drain(); err != nil {
 		return ctxErr(ctx, err)
 	}
-	_, err = cn.readFinal()
-	return ctxErr(ctx, err)
+	if _, err = cn.readFinal(); err != nil {
+		return ctxErr(ctx, err)
+	}
+	clean = stop()
+	return nil
 }
 
 // Process is a command started with Start.

@@ -5,8 +5,15 @@
 //
 // The host creates a listening unix socket in a private (0700) host
 // directory that is not visible inside the sandbox and hands the listening
-// descriptor to the helper as an inherited file descriptor. Every operation
-// is one connection. The helper accepts only peers outside its PID
+// descriptor to the helper as an inherited file descriptor. A connection
+// carries one operation at a time: once an operation has ended cleanly
+// (exit or ok frame) the host may send the next request on the same
+// connection, or close it; after a failure frame the helper closes it.
+// Stdin frames that reach the helper after their exec ended are dropped.
+// The local backend's client keeps a few connections open this way, which
+// saves every command a connect and an accept; a client opening one
+// connection per operation (the virtual machine's) speaks the same
+// protocol. The helper accepts only peers outside its PID
 // namespace: SO_PEERCRED reports pid 0 for them, so a process inside the
 // sandbox that somehow obtained the descriptor is refused. Once the helper
 // listens it writes one byte to its readiness descriptor and closes it, so

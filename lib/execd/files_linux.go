@@ -48,7 +48,7 @@ func (s *server) commandFiles(req *Request) (*commandFiles, error) {
 		return nil, err
 	}
 	if req.Stdin {
-		if f.in, f.inW, err = blockingPipe(); err != nil {
+		if f.in, f.inW, err = inputPipe(); err != nil {
 			return nil, err
 		}
 	}
@@ -65,6 +65,24 @@ func outputPipe() (r, w *os.File, err error) {
 		return nil, nil, err
 	}
 	if err := unix.SetNonblock(p[0], true); err != nil {
+		unix.Close(p[0])
+		unix.Close(p[1])
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(p[0]), "pipe"), os.NewFile(uintptr(p[1]), "pipe"), nil
+}
+
+// inputPipe makes a command's stdin pipe: the helper's write end is the
+// poller's, so that closing it ends a write blocked on a full pipe (a
+// background job that holds stdin without reading must not hold up the
+// connection that feeds it); the child's read end is a plain blocking
+// descriptor.
+func inputPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	if err := unix.SetNonblock(p[1], true); err != nil {
 		unix.Close(p[0])
 		unix.Close(p[1])
 		return nil, nil, err

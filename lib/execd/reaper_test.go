@@ -14,6 +14,7 @@ import (
 // when they exit in any order around each other.
 func TestReaperLeavesOwnedChildrenToTheirStarter(t *testing.T) {
 	r := newReaper()
+	defer r.stop()
 	sh := "/bin/sh"
 	attr := &syscall.ProcAttr{Files: []uintptr{0, 1, 2}}
 	var orphans []int
@@ -32,7 +33,21 @@ func TestReaperLeavesOwnedChildrenToTheirStarter(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		code := 10 + i
 		script := fmt.Sprintf("sleep 0.0%d; exit %d", i+1, code)
-		_, ch, err := r.start(func() (int, error) { return syscall.ForkExec(sh, []string{sh, "-c", script}, attr) })
+		fork := func() (int, error) { return syscall.ForkExec(sh, []string{sh, "-c", script}, attr) }
+		var ch <-chan syscall.WaitStatus
+		var err error
+		if i%2 == 0 {
+			_, ch, err = r.start(fork)
+		} else {
+			// fork and wait, as a buffered exec uses them.
+			var pid int
+			pid, err = r.fork(fork)
+			waited := make(chan syscall.WaitStatus, 1)
+			if err == nil {
+				go func() { waited <- r.wait(pid) }()
+			}
+			ch = waited
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -105,19 +105,23 @@ type reaper struct {
 	mu sync.Mutex
 	// owned are the children whose starters wait for them themselves.
 	owned map[int]bool
+	sig   chan os.Signal
 }
 
 func newReaper() *reaper {
-	r := &reaper{owned: map[int]bool{}}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGCHLD)
+	r := &reaper{owned: map[int]bool{}, sig: make(chan os.Signal, 1)}
+	signal.Notify(r.sig, syscall.SIGCHLD)
 	go func() {
-		for range sig {
+		for range r.sig {
 			r.reap()
 		}
 	}()
 	return r
 }
+
+// stop ends reaping on SIGCHLD (a test's reaper must not collect the
+// children of later tests in the same process).
+func (r *reaper) stop() { signal.Stop(r.sig) }
 
 // reap collects the exited children nobody waits for (orphans the helper
 // inherited as PID 1). It looks before it reaps (WNOWAIT): the kernel
@@ -145,6 +149,39 @@ func (r *reaper) reap() {
 // opaque): an int32 after si_signo, si_errno, si_code and padding.
 func siginfoPid(info *unix.Siginfo) int {
 	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), 16)))
+}
+
+// fork runs fork and marks the child owned (see start); the caller
+// collects it with wait.
+func (r *reaper) fork(fork func() (int, error)) (int, error) {
+	if r == nil {
+		return fork()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	pid, err := fork()
+	if err == nil {
+		r.owned[pid] = true
+	}
+	return pid, err
+}
+
+// wait collects a child started with fork, blocking until it exits.
+func (r *reaper) wait(pid int) syscall.WaitStatus {
+	var ws syscall.WaitStatus
+	for {
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+			break
+		}
+	}
+	if r != nil {
+		r.mu.Lock()
+		delete(r.owned, pid)
+		r.mu.Unlock()
+		// Orphans that exited behind this child are the reaper's.
+		r.reap()
+	}
+	return ws
 }
 
 // start runs fork and returns the child's pid and a channel that receives

@@ -203,16 +203,6 @@ func fromOutside(c *net.UnixConn) bool {
 	return cred.Pid == 0
 }
 
-// blockingPipe makes a close-on-exec pipe whose ends are read and written
-// with plain blocking system calls.
-func blockingPipe() (r, w *os.File, err error) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return nil, nil, err
-	}
-	return os.NewFile(uintptr(p[0]), "pipe"), os.NewFile(uintptr(p[1]), "pipe"), nil
-}
-
 type server struct {
 	devNull *os.File
 	reap    *reaper // set when the helper is PID 1 and must reap orphans
@@ -229,6 +219,8 @@ type server struct {
 	procFD int
 }
 
+// handle serves the operations of one connection, one after another,
+// until the host closes it or an operation fails.
 func (s *server) handle(c net.Conn) {
 	br := bufio.NewReaderSize(c, 16<<10)
 	// The writer is recycled (writers, client.go): nothing writes through
@@ -242,18 +234,54 @@ func (s *server) handle(c net.Conn) {
 		bw.Reset(nil)
 		writers.Put(bw)
 	}()
-	typ, payload, err := readFrame(br, nil)
-	if err != nil || typ != FrameRequest {
-		return
+	var next <-chan *frame // where an exec's reader hands over the frame after it
+	for {
+		var typ byte
+		var payload []byte
+		var err error
+		if next != nil {
+			f := <-next
+			typ, payload, err = f.typ, f.payload, f.err
+		} else {
+			typ, payload, err = readFrame(br, nil)
+		}
+		// Stdin for an exec that ended before reading it is dropped.
+		for err == nil && (typ == FrameStdin || typ == FrameStdinEOF) {
+			typ, payload, err = readFrame(br, payload[:0])
+		}
+		if err != nil || typ != FrameRequest {
+			return
+		}
+		var req Request
+		if err := jsonUnmarshal(payload, &req); err != nil {
+			s.fail(bw, err)
+			return
+		}
+		if next, err = s.serve(c, br, bw, &req); err != nil {
+			return
+		}
 	}
-	var req Request
-	if err := jsonUnmarshal(payload, &req); err != nil {
-		s.fail(bw, err)
-		return
-	}
+}
+
+// frame is one frame read from a connection.
+type frame struct {
+	typ     byte
+	payload []byte
+	err     error
+}
+
+// errFailed ends a connection after an operation that did not end
+// cleanly (its failure frame is sent).
+var errFailed = errors.New("operation failed")
+
+// serve runs one operation. A nil error means it ended cleanly and the
+// connection carries on; when next is not nil, the operation's own reader
+// goroutine still reads the connection and sends the frame after the
+// operation there.
+func (s *server) serve(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Request) (next <-chan *frame, err error) {
 	switch req.Op {
 	case OpExec:
-		s.exec(c, br, bw, &req)
+		return s.exec(c, br, bw, req)
 	case OpKill:
 		s.mu.Lock()
 		st := s.execs[req.ID]
@@ -266,32 +294,33 @@ func (s *server) handle(c net.Conn) {
 		if st != nil {
 			if err := st.kill(); err != nil {
 				s.fail(bw, &Failure{Kind: KindInfrastructure, Field: "stop", Message: err.Error()})
-				return
+				return nil, errFailed
 			}
 		}
-		s.ok(bw, Ack{})
+		return nil, s.ok(bw, Ack{})
 	case OpUpload:
-		err := upload(br, &req)
-		if err == nil {
-			s.ok(bw, Ack{})
-		} else {
+		if err := upload(br, req); err != nil {
 			s.fail(bw, err)
+			return nil, errFailed
 		}
+		return nil, s.ok(bw, Ack{})
 	case OpDownload:
-		if err := download(bw, &req); err != nil {
+		if err := download(bw, req); err != nil {
 			s.fail(bw, err)
+			return nil, errFailed
 		}
+		return nil, nil
 	case OpShutdown:
 		s.ok(bw, Ack{})
 		os.Exit(0)
-	default:
-		s.fail(bw, fmt.Errorf("unknown operation %q", req.Op))
 	}
+	s.fail(bw, fmt.Errorf("unknown operation %q", req.Op))
+	return nil, errFailed
 }
 
-func (s *server) ok(bw *bufio.Writer, a Ack) {
+func (s *server) ok(bw *bufio.Writer, a Ack) error {
 	writeFrame(bw, FrameOK, mustJSON(a))
-	bw.Flush()
+	return bw.Flush()
 }
 
 func (s *server) fail(bw *bufio.Writer, err error) {
@@ -492,7 +521,11 @@ func (st *stream) read() {
 // stopAfter makes the reader stop collecting after d unless end of file
 // comes first.
 func (st *stream) stopAfter(d time.Duration) {
-	st.f.SetReadDeadline(time.Now().Add(d))
+	select {
+	case <-st.done: // usual: the command's pipes closed as it exited
+	default:
+		st.f.SetReadDeadline(time.Now().Add(d))
+	}
 }
 
 // wait returns once the stream reached end of file or stopped collecting.
@@ -511,7 +544,8 @@ func (st *stream) finish() ([]byte, bool) {
 	return st.buf, st.truncated
 }
 
-func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Request) {
+// exec runs a command (see serve for what it returns).
+func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Request) (<-chan *frame, error) {
 	var wmu sync.Mutex
 	send := func(typ byte, p []byte) error {
 		wmu.Lock()
@@ -528,40 +562,55 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		}
 		return bw.Flush()
 	}
-	finishEarly := func(code int, msg string) {
+	finishEarly := func(code int, msg string) error {
 		wmu.Lock()
+		defer wmu.Unlock()
 		writeFrame(bw, FrameStderr, []byte(msg)[:min(len(msg), req.OutputLimit)])
 		writeFrame(bw, FrameExit, mustJSON(Exit{Code: code, StderrTruncated: len(msg) > req.OutputLimit}))
-		bw.Flush()
-		wmu.Unlock()
+		return bw.Flush()
 	}
 	if len(req.Argv) == 0 {
 		s.fail(bw, errors.New("empty argv"))
-		return
+		return nil, errFailed
 	}
 	dir := req.Dir
 	if dir == "" {
 		dir = "/"
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		finishEarly(2, fmt.Sprintf("shellbox: cannot change directory to %s: not a directory\n", dir))
-		return
+	// The child changes to dir; only a failure looks at dir here, so
+	// that a missing directory is reported as such, before what it made
+	// fail (a command looked up relative to it, or starting it).
+	badDir := func() bool {
+		st, err := os.Stat(dir)
+		return err != nil || !st.IsDir()
+	}
+	dirFailure := func() error {
+		return finishEarly(2, fmt.Sprintf("shellbox: cannot change directory to %s: not a directory\n", dir))
 	}
 	prog, code, err := lookPath(req.Argv[0], req.Env, dir)
 	if err != nil {
-		finishEarly(code, err.Error()+"\n")
-		return
+		if badDir() {
+			return nil, dirFailure()
+		}
+		return nil, finishEarly(code, err.Error()+"\n")
 	}
 	if req.TTY && !req.Stream {
 		s.fail(bw, errors.New("a terminal needs stream mode"))
-		return
+		return nil, errFailed
+	}
+	if !req.Stream {
+		return s.execBuffered(c, br, bw, req, prog, dir, finishEarly, dirFailure, badDir)
 	}
 	files, err := s.commandFiles(req)
 	if err != nil {
 		s.fail(bw, err)
-		return
+		return nil, errFailed
 	}
 	outR, errR, inW := files.outR, files.errR, files.inW
+	var stdinW *os.File // closed when the command ends (not a terminal's master, which is also its output)
+	if !req.TTY {
+		stdinW = inW
+	}
 	sys := &syscall.SysProcAttr{Setpgid: true}
 	if req.TTY {
 		// A session leader with the terminal as its controlling tty: its
@@ -583,12 +632,14 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		if inW != nil {
 			inW.Close()
 		}
+		if badDir() {
+			return nil, dirFailure()
+		}
 		code := 126
 		if errors.Is(startErr, fs.ErrNotExist) {
 			code = 127
 		}
-		finishEarly(code, fmt.Sprintf("shellbox: %s: %v\n", req.Argv[0], startErr))
-		return
+		return nil, finishEarly(code, fmt.Sprintf("shellbox: %s: %v\n", req.Argv[0], startErr))
 	}
 	st := &execState{pgid: pid, killDone: make(chan struct{})}
 	hits, tasks := pidsLimitHits(), pidsTasks()
@@ -615,19 +666,26 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	go stderr.read()
 
 	// The connection reader feeds stdin and notices when the host goes
-	// away, which stops the command.
+	// away, which stops the command. It ends at the next request (the
+	// host sends one only once it has this exec's exit), which it hands
+	// back through next.
 	var finished atomic.Bool
+	next := make(chan *frame, 1)
 	go func() {
 		var buf []byte
 		for {
 			typ, payload, err := readFrame(br, buf)
-			if err != nil {
+			if err != nil || typ == FrameRequest {
 				if inW != nil {
 					inW.Close()
 				}
 				if !finished.Load() {
 					st.kill()
+					if err == nil {
+						err = errors.New("a request during an exec")
+					}
 				}
+				next <- &frame{typ: typ, payload: payload, err: err}
 				return
 			}
 			buf = payload[:0]
@@ -676,6 +734,12 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		killErr = st.kill()
 	}
 	finished.Store(true)
+	if stdinW != nil {
+		// What the command left unread stays unread: a background job
+		// holding its stdin cannot block the connection's reader (the
+		// write end is the poller's, so closing it ends a pending write).
+		stdinW.Close()
+	}
 	// Collect until both pipes reach end of file, or, when a background
 	// process keeps one open, for a short grace.
 	if req.Stream && !req.TTY {
@@ -692,7 +756,7 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	}
 	if killErr != nil {
 		s.fail(bw, &Failure{Kind: KindInfrastructure, Field: "stop", Message: killErr.Error()})
-		return
+		return nil, errFailed
 	}
 	switch {
 	case ws.Signaled():
@@ -716,7 +780,10 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		writeChunksOf(bw, FrameStdout, outBuf, MaxFrame)
 	}
 	writeFrame(bw, FrameExit, mustJSON(exit))
-	bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	return next, nil
 }
 
 func writeChunks(w io.Writer, typ byte, p []byte) error {

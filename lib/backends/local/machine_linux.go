@@ -138,6 +138,10 @@ func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result,
 	return out, nil
 }
 
+// helperExitWait bounds how long a broken connection waits for the
+// sandbox's exit before it is reported as it is.
+const helperExitWait = 10 * time.Second
+
 // opError maps a client error onto the machine contract.
 func (m *Machine) opError(ctx context.Context, err error) error {
 	var stop *execd.StopError
@@ -153,10 +157,15 @@ func (m *Machine) opError(ctx context.Context, err error) error {
 		if m.isClosed() {
 			return m.closedErr()
 		}
+		// A helper that died breaks its connections at once; the
+		// launcher's exit, which says so, follows (late on a busy host).
+		t := time.NewTimer(helperExitWait)
+		defer t.Stop()
 		select {
 		case <-m.exited:
 			return &machine.TerminatedError{Reason: "the sandbox exited: " + m.stderr.String()}
-		case <-time.After(100 * time.Millisecond):
+		case <-t.C:
+		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -326,6 +335,7 @@ func (m *Machine) Close(ctx context.Context) error {
 // stop waits for bubblewrap to exit (killing it if it does not), which
 // also ends every process of the sandbox, and removes the directory.
 func (m *Machine) stop() error {
+	m.client.Close()
 	m.lifeline.Close()
 	select {
 	case <-m.exited:
