@@ -12,7 +12,7 @@ GOTAGS := containers_image_openpgp
 # (random inputs with fixed seeds); .ci/run installs those tools.
 HOSTCHECKS := ARCHIVE_HOST=1 DIFF_RANDOM=1 PATCH_RANDOM=1 DIGEST_RANDOM=1 BC_RANDOM=1
 
-.PHONY: all native venv test gotest pytest wheel bench clean
+.PHONY: all native venv test gotest pytest wheel bench clean kernel
 
 all: native
 
@@ -41,5 +41,11 @@ wheel: $(PY)
 bench: native
 	PYTHONPATH=python $(PY) bench/local.py
 
+# The QEMU guest kernel: Debian's linux-source-6.1 with
+# lib/backends/qemu/kernel/shellbox.config, cached; prints the vmlinux's path
+# (export SHELLBOX_QEMU_KERNEL=$(.ci/kernel.sh) to use and package it).
+kernel:
+	.ci/kernel.sh
+
 clean:
-	rm -rf build dist python/shellbox/_lib python/shellbox/_bin
+	rm -rf build dist python/shellbox/_lib python/shellbox/_bin python/shellbox/_kernel

@@ -46,6 +46,20 @@ def build_go(package_dir: Path) -> None:
     go_build("-buildmode=c-shared", "-o", str(lib / "libshellbox.so"), "./cgo", cgo=True)
     (lib / "libshellbox.h").unlink(missing_ok=True)
     go_build("-o", str(bins) + "/", "./cmd/...", cgo=False)
+    copy_kernel(package_dir)
+
+
+def copy_kernel(package_dir: Path) -> None:
+    """Ship the guest kernel .ci/kernel.sh built, when SHELLBOX_QEMU_KERNEL names
+    it, as package_dir/_kernel/vmlinux: the QEMU backend prefers it to Debian's."""
+    kernel = os.environ.get("SHELLBOX_QEMU_KERNEL")
+    if not kernel:
+        return
+    if not os.path.isfile(kernel):
+        sys.exit(f"error: SHELLBOX_QEMU_KERNEL={kernel} is not a file; build it with .ci/kernel.sh")
+    dest = package_dir / "_kernel"
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(kernel, dest / "vmlinux")
 
 
 class BuildGo(Command):

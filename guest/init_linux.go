@@ -53,7 +53,14 @@ func fatal(err error) {
 
 func powerOff() {
 	unix.Sync()
-	unix.Reboot(unix.LINUX_REBOOT_CMD_POWER_OFF)
+	cmd := unix.LINUX_REBOOT_CMD_POWER_OFF
+	if _, err := os.Stat("/sys/firmware/acpi"); err != nil {
+		// Without ACPI (shellbox's own kernel on microvm) there is no way
+		// to power off, and the kernel would only halt the CPU, leaving
+		// QEMU running; a reset ends QEMU just as well (-no-reboot).
+		cmd = unix.LINUX_REBOOT_CMD_RESTART
+	}
+	unix.Reboot(cmd)
 	os.Exit(1) // the kernel panics on init's exit, which also stops QEMU (-no-reboot)
 }
 

@@ -335,13 +335,23 @@ func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 // bareBoot boots the same kernel with an initramfs whose /init is busybox
 // powering off at once, and times QEMU from start to exit.
 func bareBoot(work string, n int) (time.Duration, error) {
-	k, err := boot.FindKernel()
+	image := os.Getenv(qemu.KernelEnv)
+	if image == "" {
+		k, err := boot.FindKernel()
+		if err != nil {
+			return 0, err
+		}
+		image = k.Image
+	}
+	vmlinux, err := boot.Vmlinux(image)
 	if err != nil {
 		return 0, err
 	}
-	vmlinux, err := boot.Vmlinux(k.Image)
-	if err != nil {
-		return 0, err
+	// A kernel without ACPI boots microvm with ACPI off, as the backend
+	// does, and cannot power off: a reset ends QEMU (-no-reboot).
+	machineOpt, stop, extra := "microvm", "poweroff", ""
+	if boot.ParsesCmdlineDevices(vmlinux) {
+		machineOpt, stop, extra = "microvm,acpi=off", "reboot", " reboot=t"
 	}
 	vm := filepath.Join(work, "bare-vmlinux")
 	if err := os.WriteFile(vm, vmlinux, 0o644); err != nil {
@@ -357,7 +367,7 @@ func bareBoot(work string, n int) (time.Duration, error) {
 	}
 	var buf bytes.Buffer
 	w := cpio.NewWriter(&buf)
-	script := []byte("#!/bin/busybox sh\n/bin/busybox poweroff -f\n")
+	script := []byte("#!/bin/busybox sh\n/bin/busybox " + stop + " -f\n")
 	for _, e := range []struct {
 		name string
 		mode cpio.FileMode
@@ -384,10 +394,10 @@ func bareBoot(work string, n int) (time.Duration, error) {
 	var times []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
-		cmd := exec.Command("qemu-system-x86_64", "-machine", "microvm", "-accel", "tcg", "-m", "512M",
+		cmd := exec.Command("qemu-system-x86_64", "-machine", machineOpt, "-accel", "tcg", "-m", "512M",
 			"-nodefaults", "-no-user-config", "-no-reboot", "-display", "none", "-serial", "stdio",
 			"-kernel", vm, "-initrd", initrd,
-			"-append", fmt.Sprintf("console=ttyS0 quiet panic=-1 rdinit=/init tsc_early_khz=%d", khz))
+			"-append", fmt.Sprintf("console=ttyS0 quiet panic=-1 rdinit=/init tsc_early_khz=%d%s", khz, extra))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return 0, fmt.Errorf("bare boot: %v: %s", err, out)
 		}

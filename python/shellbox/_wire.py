@@ -2970,9 +2970,10 @@ class QemuOptions:
     acceleration: Acceleration = Acceleration.AUTO
     #: QEMU is the qemu-system-x86_64 binary; "" looks on PATH.
     qemu: str = ""
-    #: Kernel is a bzImage or vmlinux with a PVH entry; "" finds Debian's
-    #: cloud kernel in /boot. Modules is its modules directory ("" with an
-    #: explicit Kernel: everything the guest needs is built in).
+    #: Kernel is a bzImage or vmlinux with a PVH entry; "" takes
+    #: $SHELLBOX_QEMU_KERNEL, else the kernel packaged with shellbox, else
+    #: Debian's cloud kernel in /boot. Modules is its modules directory (""
+    #: with an explicit Kernel: everything the guest needs is built in).
     kernel: str = ""
     modules: str = ""
     #: Guest is the shellbox-guest binary; "" finds the installed helper.

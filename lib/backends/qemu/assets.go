@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/shellbox/shellbox/lib/backends/qemu/boot"
+	"github.com/shellbox/shellbox/lib/helpers"
 )
 
 // bootAssets are what every machine of a factory boots: the kernel as an
@@ -21,14 +22,55 @@ type bootAssets struct {
 	initramfs string
 	// kernelID and guestID identify the kernel image and guest build.
 	kernelID, guestID string
+	// cmdlineDevices says the kernel finds virtio-mmio devices on its
+	// command line (see machineOptions).
+	cmdlineDevices bool
 }
 
+// KernelEnv names a kernel with every driver the guest needs built in (as
+// .ci/kernel.sh builds it); it takes precedence over the packaged kernel
+// and Debian's.
+const KernelEnv = "SHELLBOX_QEMU_KERNEL"
+
+// packagedKernel is where a wheel carries the built kernel, relative to
+// the directory of its helpers (python/shellbox/_bin).
+const packagedKernel = "../_kernel/vmlinux"
+
+// findKernel chooses the kernel when the options name none: $KernelEnv,
+// the kernel packaged beside the helpers, then Debian's cloud kernel (whose
+// drivers are modules).
 func findKernel() (kernelSource, error) {
+	if p := os.Getenv(KernelEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return kernelSource{}, fmt.Errorf("%s: %w", KernelEnv, err)
+		}
+		return kernelSource{image: p, origin: KernelEnv}, nil
+	}
+	if guest, err := helpers.Path("shellbox-guest"); err == nil {
+		p := filepath.Join(filepath.Dir(guest), packagedKernel)
+		if _, err := os.Stat(p); err == nil {
+			return kernelSource{image: filepath.Clean(p), origin: "packaged with shellbox"}, nil
+		}
+	}
 	k, err := boot.FindKernel()
 	if err != nil {
 		return kernelSource{}, err
 	}
-	return kernelSource{image: k.Image, modules: k.Modules}, nil
+	return kernelSource{image: k.Image, modules: k.Modules, origin: "Debian's linux-image-cloud-amd64"}, nil
+}
+
+// describe names the kernel for `shellbox doctor`: its file, where the
+// choice came from and how the guest gets its drivers.
+func (k kernelSource) describe() string {
+	drivers := "drivers built in"
+	if k.modules != "" {
+		drivers = "modules from " + k.modules
+	}
+	origin := k.origin
+	if origin == "" {
+		origin = "the factory's kernel option"
+	}
+	return fmt.Sprintf("%s (%s; %s)", k.image, origin, drivers)
 }
 
 // bootAssets prepares the boot assets once per factory, cached on disk
@@ -60,11 +102,14 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 	if a.guestID, err = fileID(f.guest); err != nil {
 		return nil, fmt.Errorf("guest program: %w", err)
 	}
-	sum := sha256.Sum256([]byte("boot-v2\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
+	sum := sha256.Sum256([]byte("boot-v3\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
 	dir := filepath.Join(f.cacheDir, "boot", hex.EncodeToString(sum[:16]))
 	a.vmlinux = filepath.Join(dir, "vmlinux")
 	a.initramfs = filepath.Join(dir, "initramfs.cpio")
+	devicesMark := filepath.Join(dir, "cmdline-devices")
 	if _, err := os.Stat(a.initramfs); err == nil {
+		_, err := os.Stat(devicesMark)
+		a.cmdlineDevices = err == nil
 		return a, nil
 	}
 	err = withLock(dir+".lock", func() error {
@@ -82,6 +127,11 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 		}
 		if err := os.WriteFile(filepath.Join(tmp, "vmlinux"), vmlinux, 0o644); err != nil {
 			return err
+		}
+		if boot.ParsesCmdlineDevices(vmlinux) {
+			if err := os.WriteFile(filepath.Join(tmp, filepath.Base(devicesMark)), nil, 0o644); err != nil {
+				return err
+			}
 		}
 		var mods boot.Modules
 		if f.kernel.modules != "" {
@@ -105,6 +155,8 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the boot assets: %w", err)
 	}
+	_, err = os.Stat(devicesMark)
+	a.cmdlineDevices = err == nil
 	return a, nil
 }
 

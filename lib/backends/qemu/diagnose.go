@@ -30,7 +30,7 @@ const tcgBootTimeout = 60 * time.Second
 // verdict cached, so a host whose KVM hangs guests does not hang this)
 // and boots a bare guest with it, bounded by tcgBootTimeout.
 func (f *Factory) Diagnose(ctx context.Context) (Diagnosis, error) {
-	d := Diagnosis{QEMU: f.qemu, Kernel: f.kernel.image, Guest: f.guest, UserNet: f.userNet}
+	d := Diagnosis{QEMU: f.qemu, Kernel: f.kernel.describe(), Guest: f.guest, UserNet: f.userNet}
 	vctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if out, err := exec.CommandContext(vctx, f.qemu, "-version").Output(); err == nil {

@@ -53,9 +53,10 @@ type Options struct {
 	Acceleration Acceleration `json:"acceleration"`
 	// QEMU is the qemu-system-x86_64 binary; "" looks on PATH.
 	QEMU string `json:"qemu"`
-	// Kernel is a bzImage or vmlinux with a PVH entry; "" finds Debian's
-	// cloud kernel in /boot. Modules is its modules directory ("" with an
-	// explicit Kernel: everything the guest needs is built in).
+	// Kernel is a bzImage or vmlinux with a PVH entry; "" takes
+	// $SHELLBOX_QEMU_KERNEL, else the kernel packaged with shellbox, else
+	// Debian's cloud kernel in /boot. Modules is its modules directory (""
+	// with an explicit Kernel: everything the guest needs is built in).
 	Kernel  string `json:"kernel"`
 	Modules string `json:"modules"`
 	// Guest is the shellbox-guest binary; "" finds the installed helper.
@@ -137,6 +138,8 @@ type Factory struct {
 
 type kernelSource struct {
 	image, modules string
+	// origin says where the choice came from, for `shellbox doctor`.
+	origin string
 }
 
 var _ machine.Factory = (*Factory)(nil)

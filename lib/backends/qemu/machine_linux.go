@@ -454,6 +454,13 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 	// boot's CPU time, but TCG runs every locked instruction it keeps
 	// through an out-of-line helper, on every path after the boot.)
 	cmdline = append(cmdline, "psi=0", "nowatchdog", "lsm=landlock")
+	if assets.cmdlineDevices {
+		// No ACPI to reset the machine through: a reboot (a panic, or the
+		// guest's power-off) goes straight to a triple fault, which QEMU
+		// (-no-reboot) ends on, rather than first trying the keyboard
+		// controller microvm does not have.
+		cmdline = append(cmdline, "reboot=t")
+	}
 	if disk != nil {
 		cmdline = append(cmdline, "shellbox.root=/dev/vda")
 	}
@@ -466,6 +473,13 @@ func (f *Factory) qemuArgs(m *Machine, spec machine.Spec, assets *bootAssets, di
 		m.cmdline = how.restore.cmdline
 	}
 	machineOpt, ramFile, share := "microvm", how.ram, "on"
+	if assets.cmdlineDevices {
+		// A kernel that takes its virtio-mmio devices from the command
+		// line (see boot.ParsesCmdlineDevices) boots without ACPI: QEMU
+		// then adds virtio_mmio.device= for each device to the command
+		// line and the kernel parses no ACPI tables.
+		machineOpt += ",acpi=off"
+	}
 	if how.restore != nil && how.restore.ram != "" {
 		// A private mapping: pages shared with the page cache until written.
 		ramFile, share = how.restore.ram, "off"

@@ -295,3 +295,13 @@ func moduleName(p string) string {
 	}
 	return strings.ReplaceAll(b, "-", "_")
 }
+
+// ParsesCmdlineDevices says whether a vmlinux has the virtio-mmio driver
+// built in with its virtio_mmio.device= parameter
+// (CONFIG_VIRTIO_MMIO_CMDLINE_DEVICES): the name of a built-in driver's
+// parameter is a string of the kernel image. Such a kernel needs no ACPI
+// to find microvm's devices: with ACPI off QEMU lists them on the command
+// line.
+func ParsesCmdlineDevices(vmlinux []byte) bool {
+	return bytes.Contains(vmlinux, []byte("virtio_mmio.device\x00"))
+}
