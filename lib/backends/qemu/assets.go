@@ -102,7 +102,7 @@ func (f *Factory) prepareAssets() (*bootAssets, error) {
 	if a.guestID, err = fileID(f.guest); err != nil {
 		return nil, fmt.Errorf("guest program: %w", err)
 	}
-	sum := sha256.Sum256([]byte("boot-v3\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
+	sum := sha256.Sum256([]byte("boot-v4\x00" + a.kernelID + "\x00" + f.kernel.modules + "\x00" + a.guestID))
 	dir := filepath.Join(f.cacheDir, "boot", hex.EncodeToString(sum[:16]))
 	a.vmlinux = filepath.Join(dir, "vmlinux")
 	a.initramfs = filepath.Join(dir, "initramfs.cpio")

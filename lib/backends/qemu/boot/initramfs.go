@@ -40,7 +40,7 @@ type Modules struct {
 // WriteInitramfs writes an uncompressed newc initramfs (the kernel unpacks
 // it faster than a compressed one, and it is small) holding the guest
 // program as /init and the given modules (in modDir) with their load
-// order.
+// order (none for a kernel with everything built in).
 func WriteInitramfs(w io.Writer, guest, modDir string, modules Modules) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	cw := cpio.NewWriter(bw)
@@ -111,8 +111,12 @@ func WriteInitramfs(w io.Writer, guest, modDir string, modules Modules) error {
 			order.WriteString("\n")
 		}
 	}
-	if err := file(ModuleOrder, 0o644, strings.NewReader(order.String()), int64(order.Len())); err != nil {
-		return err
+	// A kernel with everything built in gets no order file: the guest
+	// then loads nothing.
+	if len(modules.Waves) > 0 {
+		if err := file(ModuleOrder, 0o644, strings.NewReader(order.String()), int64(order.Len())); err != nil {
+			return err
+		}
 	}
 	if err := cw.Close(); err != nil {
 		return err
