@@ -45,7 +45,7 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 tarball=/usr/src/$package.tar.xz
 echo "kernel.sh: unpacking $tarball ($version)" >&2
-nice -n 10 tar -C "$work" -xf "$tarball" --exclude="$package/Documentation"
+nice -n 10 tar -C "$work" -xf "$tarball"
 src=$work/$package
 # Reproducible: the same source and options give the same image (and so
 # the same boot-asset and saved-state cache keys on every machine).
