@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -29,7 +30,9 @@ func rawOutputPipe() (r, w int, err error) {
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		return -1, -1, err
 	}
-	if err := unix.SetNonblock(p[0], true); err != nil {
+	// The read end's status flags are O_RDONLY alone: one F_SETFL makes it
+	// non-blocking (unix.SetNonblock would read them first).
+	if _, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETFL, unix.O_NONBLOCK); err != nil {
 		unix.Close(p[0])
 		unix.Close(p[1])
 		return -1, -1, err
@@ -44,6 +47,12 @@ type output struct {
 	limit     int
 	truncated bool
 }
+
+// sigchld is the signal set holding SIGCHLD alone.
+var sigchld = func() (set unix.Sigset_t) {
+	set.Val[(unix.SIGCHLD-1)/64] |= 1 << ((uint(unix.SIGCHLD) - 1) % 64)
+	return set
+}()
 
 // eventfdOne is an eventfd increment of 1 (little-endian).
 var eventfdOne = [8]byte{1}
@@ -171,6 +180,16 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 			code = 127
 		}
 		return nil, finishEarly(code, "shellbox: "+req.Argv[0]+": "+startErr.Error()+"\n")
+	}
+	// The kernel signals a child's exit to the thread that forked it when
+	// it can: that is this one, which would run the runtime's signal
+	// handler (and wake the reaper's goroutine) between the exit and the
+	// reply. While it waits for the command, SIGCHLD is left to the
+	// helper's other threads.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if unix.PthreadSigmask(unix.SIG_BLOCK, &sigchld, nil) == nil {
+		defer unix.PthreadSigmask(unix.SIG_UNBLOCK, &sigchld, nil)
 	}
 	exitFD := pidfd
 	if exitFD < 0 {
