@@ -161,12 +161,25 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 		return s.forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
 			Files: []uintptr{in.Fd(), uintptr(outW), uintptr(errW)}, Sys: sys})
 	})
-	unix.Close(outW)
-	unix.Close(errW)
+	// The helper keeps its copies of the write ends until the command's
+	// main process has exited: the pipes cannot reach end of file before
+	// that, so its exit wakes the wait below once, not once per pipe
+	// closed at its end and again for the exit.
+	childEnds := [2]int{outW, errW}
+	closeWriters := func() {
+		for i, fd := range childEnds {
+			if fd >= 0 {
+				unix.Close(fd)
+				childEnds[i] = -1
+			}
+		}
+	}
+	defer closeWriters()
 	if in != s.devNull {
 		in.Close()
 	}
 	if startErr != nil {
+		closeWriters()
 		unix.Close(outR)
 		unix.Close(errR)
 		if inW != nil {
@@ -333,6 +346,7 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 					ws = <-waited // the waiting goroutine collects it
 				}
 				exited = true
+				closeWriters()
 			}
 			break
 		}
@@ -352,6 +366,7 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 					ws = <-waited
 				}
 				exited = true
+				closeWriters() // what is left of the output ends with the jobs still holding it
 				graceEnd = time.Now().Add(outputGrace)
 			case watchConn:
 				// The host went away (nothing else comes before the
