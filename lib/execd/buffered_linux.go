@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -47,12 +46,6 @@ type output struct {
 	limit     int
 	truncated bool
 }
-
-// sigchld is the signal set holding SIGCHLD alone.
-var sigchld = func() (set unix.Sigset_t) {
-	set.Val[(unix.SIGCHLD-1)/64] |= 1 << ((uint(unix.SIGCHLD) - 1) % 64)
-	return set
-}()
 
 // eventfdOne is an eventfd increment of 1 (little-endian).
 var eventfdOne = [8]byte{1}
@@ -161,25 +154,12 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 		return s.forkExec(prog, req.Argv, &syscall.ProcAttr{Dir: dir, Env: req.Env,
 			Files: []uintptr{in.Fd(), uintptr(outW), uintptr(errW)}, Sys: sys})
 	})
-	// The helper keeps its copies of the write ends until the command's
-	// main process has exited: the pipes cannot reach end of file before
-	// that, so its exit wakes the wait below once, not once per pipe
-	// closed at its end and again for the exit.
-	childEnds := [2]int{outW, errW}
-	closeWriters := func() {
-		for i, fd := range childEnds {
-			if fd >= 0 {
-				unix.Close(fd)
-				childEnds[i] = -1
-			}
-		}
-	}
-	defer closeWriters()
+	unix.Close(outW)
+	unix.Close(errW)
 	if in != s.devNull {
 		in.Close()
 	}
 	if startErr != nil {
-		closeWriters()
 		unix.Close(outR)
 		unix.Close(errR)
 		if inW != nil {
@@ -193,16 +173,6 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 			code = 127
 		}
 		return nil, finishEarly(code, "shellbox: "+req.Argv[0]+": "+startErr.Error()+"\n")
-	}
-	// The kernel signals a child's exit to the thread that forked it when
-	// it can: that is this one, which would run the runtime's signal
-	// handler (and wake the reaper's goroutine) between the exit and the
-	// reply. While it waits for the command, SIGCHLD is left to the
-	// helper's other threads.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if unix.PthreadSigmask(unix.SIG_BLOCK, &sigchld, nil) == nil {
-		defer unix.PthreadSigmask(unix.SIG_UNBLOCK, &sigchld, nil)
 	}
 	exitFD := pidfd
 	if exitFD < 0 {
@@ -346,7 +316,6 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 					ws = <-waited // the waiting goroutine collects it
 				}
 				exited = true
-				closeWriters()
 			}
 			break
 		}
@@ -366,7 +335,6 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 					ws = <-waited
 				}
 				exited = true
-				closeWriters() // what is left of the output ends with the jobs still holding it
 				graceEnd = time.Now().Add(outputGrace)
 			case watchConn:
 				// The host went away (nothing else comes before the

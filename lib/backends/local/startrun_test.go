@@ -79,11 +79,9 @@ func TestStartRunErrors(t *testing.T) {
 	}
 }
 
-// TestOutputAroundExit: the helper holds its copies of the output pipes
-// until the main process has exited; a command that closes its output
-// early and runs on is still waited for, a job that keeps the pipes open
-// does not hold the command, and no descriptor of the helper is left
-// behind.
+// TestOutputAroundExit: a command that closes its output early and runs
+// on is still waited for, a job that keeps the pipes open does not hold
+// the command, and commands leave no descriptor of the helper behind.
 func TestOutputAroundExit(t *testing.T) {
 	f := newFactory(t, Options{})
 	m := newMachine(t, f, hostSpec())
