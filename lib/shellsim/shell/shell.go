@@ -887,6 +887,17 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
+		// set -x shows each part as it is evaluated, an omitted one as 1
+		var parts [3]string
+		if sh.opts.xtrace {
+			parts = cStyleParts(l, sh.traceWord)
+		}
+		trace := func(i int) {
+			if sh.opts.xtrace {
+				sh.traceLine("(( " + parts[i] + " ))")
+			}
+		}
+		trace(0)
 		if l.Init != nil {
 			if _, err := sh.arithTop(l.Init, syntax.Pos{}, "(("); err != nil {
 				sh.exprError(err)
@@ -897,6 +908,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			if sh.charge(resources.CostNode) != nil {
 				return
 			}
+			trace(1)
 			if l.Cond != nil {
 				n, err := sh.arithTop(l.Cond, syntax.Pos{}, "((")
 				if err != nil {
@@ -912,6 +924,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			if sh.stopped() && sh.loopControl() {
 				break
 			}
+			trace(2)
 			if l.Post != nil {
 				if _, err := sh.arithTop(l.Post, syntax.Pos{}, "(("); err != nil {
 					sh.exprError(err)
@@ -1425,16 +1438,7 @@ func (sh *Shell) traceArithCmd(c *syntax.ArithmCmd) {
 	if c.X == nil || isDeferredWord(c.X) {
 		return
 	}
-	inner := strings.TrimSpace(printNode(c))
-	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(inner, "(("), "))"))
-	lead, trail := "", ""
-	if c.X.Pos().Line() == c.Left.Line() && c.X.Pos().Offset() > c.Left.Offset()+2 {
-		lead = strings.Repeat(" ", int(c.X.Pos().Offset()-c.Left.Offset()-2))
-	}
-	if c.X.End().Line() == c.Right.Line() && c.Right.Offset() > c.X.End().Offset() {
-		trail = strings.Repeat(" ", int(c.Right.Offset()-c.X.End().Offset()))
-	}
-	sh.traceLine("(( " + lead + inner + trail + " ))")
+	sh.traceLine("(( " + arithCmdText(c, sh.traceWord) + " ))")
 }
 
 // printNode renders a node as source text on one line (set -x shows
