@@ -1264,6 +1264,7 @@ func biWait(sh *Shell, args []string) int {
 		}
 		for _, j := range sh.jobs {
 			if j.task.Done() {
+				sh.reportJob(j)
 				sh.removeJob(j)
 				return j.status
 			}
@@ -1280,6 +1281,7 @@ func biWait(sh *Shell, args []string) int {
 			if sh.exiting {
 				return sh.exitCode
 			}
+			sh.reportJob(j)
 			sh.removeJob(j)
 		}
 		return 0
@@ -1310,6 +1312,7 @@ func biWait(sh *Shell, args []string) int {
 		}
 		st = sh.waitJob(j)
 		if j.task.Done() {
+			sh.reportJob(j)
 			sh.removeJob(j)
 		}
 	}
@@ -1333,10 +1336,18 @@ func jobState(j *job) string {
 
 // signalDescription is bash's (strsignal's) name of a signal that ended a job.
 func signalDescription(sig int) string {
-	names := map[int]string{1: "Hangup", 2: "Interrupt", 3: "Quit", 6: "Aborted", 9: "Killed", 10: "User defined signal 1",
-		12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock", 15: "Terminated"}
-	return names[sig]
+	if sig >= 34 && sig <= 64 {
+		return "Real-time signal " + strconv.Itoa(sig-34)
+	}
+	return signalDescriptions[sig]
 }
+
+var signalDescriptions = map[int]string{1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal instruction",
+	5: "Trace/breakpoint trap", 6: "Aborted", 7: "Bus error", 8: "Floating point exception", 9: "Killed",
+	10: "User defined signal 1", 11: "Segmentation fault", 12: "User defined signal 2", 13: "Broken pipe",
+	14: "Alarm clock", 15: "Terminated", 16: "Stack fault", 24: "CPU time limit exceeded",
+	25: "File size limit exceeded", 26: "Virtual timer expired", 27: "Profiling timer expired",
+	29: "I/O possible", 30: "Power failure", 31: "Bad system call"}
 
 func biJobs(sh *Shell, args []string) int {
 	pidsOnly, long := false, false

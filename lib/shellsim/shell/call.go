@@ -794,8 +794,9 @@ func (sh *Shell) runChild(c *Shell, f func() int) int {
 		sh.fatal(err)
 		return 128 + 9
 	}
-	if t.Killed() != 0 {
+	if k := t.Killed(); k != 0 {
 		c.exiting, c.exitCode = true, st
+		sh.signaled = signaled{sig: k, pid: c.pid}
 	}
 	return st
 }

@@ -116,6 +116,8 @@ type Shell struct {
 	tracedFuncs map[string]bool // declare -ft: inherit the RETURN trap
 	selfPending []int           // trapped signals a task-less subshell sent itself
 	killedBy    int             // the signal that ended a task-less subshell
+	signaled    signaled        // a foreground child that a signal ended, to report
+	jobStmt     *syntax.Stmt    // the statement a pipeline's or background job's shell runs
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -578,6 +580,9 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 		}
 	} else if st.Cmd != nil {
 		sh.command(st.Cmd)
+	}
+	if sh.signaled.sig != 0 && st != sh.jobStmt {
+		sh.reportSignaled(st)
 	}
 	if st.Negated {
 		sh.inCond--
@@ -1089,10 +1094,8 @@ func (sh *Shell) join(c *Shell) int {
 	if c.exiting {
 		st = c.exitCode
 	}
-	if c.killedBy == 15 && !c.inComsub {
-		// bash reports a foreground subshell that SIGTERM ended (other
-		// signals with its process id and command, not modelled)
-		io.WriteString(sh.stderr(), signalDescription(c.killedBy)+"\n")
+	if c.killedBy != 0 && !c.inComsub {
+		sh.signaled = signaled{sig: c.killedBy, pid: c.pid}
 	}
 	if sh.rt.Meter.Stop != resources.None {
 		sh.fatal(sh.rt.Meter.Err())
@@ -1209,6 +1212,8 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	n := len(stages)
 	tasks := make([]*sched.Task, 0, n)
 	statuses := make([]int, n)
+	signals := make([]int, n)
+	pids := make([]int, n)
 	var prevR *sched.PipeReader
 	var mem int64
 	for i, st := range stages {
@@ -1240,6 +1245,7 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 			child.subshell = sh.subshell
 		}
 		inR, i, st := prevR, i, st
+		child.jobStmt, pids[i] = st, child.pid
 		tasks = append(tasks, sh.rt.Sched.Spawn(func(t *sched.Task) {
 			child.task = t
 			t.Data = child
@@ -1249,8 +1255,10 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 			if child.exiting {
 				s = child.exitCode
 			}
+			signals[i] = child.signaled.sig
 			if k := t.Killed(); k != 0 {
 				s = 128 + k
+				signals[i] = k
 			}
 			statuses[i] = s
 			if w != nil {
@@ -1295,6 +1303,27 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	}
 	sh.store("PIPESTATUS", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: ps}})
 	sh.status = st
+	if sig := signals[n-1]; sig != 0 && len(tasks) == n {
+		// bash reports the pipeline when its last command was killed,
+		// every command's status on a line
+		lines := make([]string, n)
+		for i, s := range statuses {
+			desc := signalDescription(signals[i])
+			switch {
+			case signals[i] != 0 && desc != "":
+			case s == 0:
+				desc = "Done"
+			default:
+				desc = "Exit " + strconv.Itoa(s)
+			}
+			bar := ""
+			if i > 0 {
+				bar = "| "
+			}
+			lines[i] = fmt.Sprintf("%5d %-24s%s%s", pids[i], desc, bar, bashStmtText(stages[i]))
+		}
+		sh.signaled = signaled{sig: sig, pid: pids[n-1], lines: lines}
+	}
 }
 
 // simpleCommand reports a statement bash runs as a simple command (not
@@ -1315,6 +1344,8 @@ type job struct {
 	cmd    string
 	status int
 	done   bool
+	signal int    // the signal that ended it, if one did
+	text   string // its command as bash shows it in a report
 }
 
 func (sh *Shell) background(st *syntax.Stmt) {
@@ -1335,7 +1366,8 @@ func (sh *Shell) background(st *syntax.Stmt) {
 	}
 	fg := *st
 	fg.Background = false
-	j := &job{id: len(sh.jobs) + 1, pid: child.pid, cmd: printCmd(&fg)}
+	child.jobStmt = &fg
+	j := &job{id: len(sh.jobs) + 1, pid: child.pid, cmd: printCmd(&fg), text: bashStmtText(&fg)}
 	for _, o := range sh.jobs {
 		if o.id >= j.id {
 			j.id = o.id + 1
@@ -1350,8 +1382,10 @@ func (sh *Shell) background(st *syntax.Stmt) {
 			s = child.exitCode
 		}
 		child.runExitTrap()
+		j.signal = child.signaled.sig
 		if k := t.Killed(); k != 0 {
 			s = 128 + k
+			j.signal = k
 		}
 		j.status, j.done = s, true
 		if p, ok := sh.rt.Sched.Proc(child.pid); ok {
