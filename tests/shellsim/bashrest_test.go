@@ -17,6 +17,8 @@ var restCases = []struct{ name, src string }{
 	{"signal_silent", "x=$(kill -9 $BASHPID); echo st=$?\nx=$( (kill -9 $BASHPID) ); echo st=$?\n{ (kill -9 $BASHPID); } 2>/dev/null; echo $?\n(kill -9 $BASHPID) | cat; echo st=$?"},
 	{"signal_pipeline", "cat /dev/null | (kill -9 $BASHPID)\n(exit 3) | (kill -USR1 $BASHPID)\ncat /dev/null | (kill $BASHPID); echo $?"},
 	{"signal_background", "sleep 10 & kill -9 $!; wait $!; echo st=$?\n(kill -SEGV $BASHPID) & wait $!\n(kill -TERM $BASHPID) & wait $!; echo $?\nsleep 10 & kill $!; wait $!; echo $?\nsleep 10 & kill -9 $!; wait; echo all"},
+	{"help_usage", "help -s echo read cd; echo st=$?\nhelp -s 'ec*' 'rea*'\nhelp -s if '((' '[[' for '{' % variables\nhelp -s rea\nhelp -s 'for*' -- \nhelp -s nosuch echo; echo st=$?\nhelp -s nosuch nope; echo st=$?\nhelp -x; echo st=$?\nhelp -s help enable"},
+	{"enable", "enable -n echo; type echo; type -t echo; echo hi; builtin echo x; echo st=$?\nenable -n kill; kill -l 9\nenable -n cd; cd /tmp; echo st=$?\nenable -n test; [ 1 = 1 ] && echo ok\nenable -n; enable -ns; enable -a | grep -c .; enable -s | wc -l\n(enable echo; enable -n)\nenable echo cd test kill; enable -n; type echo\nenable nosuch which; echo st=$?\nenable -x; echo st=$?\nenable | head -3"},
 	{"set_e_signal", "set -e\ntrap 'echo err' ERR\n(kill -9 $BASHPID)\necho no"},
 }
 

@@ -33,9 +33,9 @@ func init() {
 		"jobs": biJobs, "fg": biFg, "bg": biBg, "disown": biDisown, "let": biLet, "type": biType,
 		"command": biCommand, "which": biWhich, "hash": biHash, "alias": biAlias, "unalias": biUnalias,
 		"umask": biUmask, "pushd": biPushd, "popd": biPopd, "dirs": biDirs, "builtin": biBuiltin,
-		"ulimit": biUlimit, "times": biTimes, "caller": biCaller, "enable": biUnsupported,
+		"ulimit": biUlimit, "times": biTimes, "caller": biCaller, "enable": biEnable,
 		"complete": biUnsupported, "compgen": biUnsupported, "bind": biUnsupported, "history": biUnsupported,
-		"fc": biUnsupported, "suspend": biUnsupported, "logout": biExit, "help": biUnsupported,
+		"fc": biUnsupported, "suspend": biUnsupported, "logout": biExit, "help": biHelp,
 	}
 }
 
@@ -1501,7 +1501,7 @@ func (sh *Shell) describe(name string, mode byte, noFunc bool) (string, bool) {
 		}
 		return name + " is a function\n" + funcText(name, body), true
 	}
-	if _, ok := builtins[name]; ok && mode != 'P' {
+	if _, ok := sh.builtin(name); ok && mode != 'P' {
 		switch mode {
 		case 't':
 			return "builtin", true
@@ -1513,7 +1513,7 @@ func (sh *Shell) describe(name string, mode byte, noFunc bool) (string, bool) {
 		return name + " is a shell builtin", true
 	}
 	r := sh.resolve(name)
-	if r.kind == resCommand || r.kind == resScript || r.kind == resShell {
+	if r.kind == resCommand || r.kind == resScript || r.kind == resShell || r.kind == resBuiltin {
 		p := r.path
 		switch mode {
 		case 't':
@@ -1610,7 +1610,7 @@ func biCommand(sh *Shell, args []string) int {
 		sh.write(b.String())
 		return st
 	}
-	if b, ok := builtins[a[0]]; ok {
+	if b, ok := sh.builtin(a[0]); ok {
 		sh.runBuiltin(a[0], b, a)
 		return sh.status
 	}
@@ -1621,7 +1621,7 @@ func biBuiltin(sh *Shell, args []string) int {
 	if len(args) < 2 {
 		return 0
 	}
-	b, ok := builtins[args[1]]
+	b, ok := sh.builtin(args[1])
 	if !ok {
 		sh.bierr("builtin", "%s: not a shell builtin", args[1])
 		return 1

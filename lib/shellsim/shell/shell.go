@@ -118,6 +118,7 @@ type Shell struct {
 	killedBy    int             // the signal that ended a task-less subshell
 	signaled    signaled        // a foreground child that a signal ended, to report
 	jobStmt     *syntax.Stmt    // the statement a pipeline's or background job's shell runs
+	disabled    map[string]bool // builtins that enable -n turned off
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -1052,6 +1053,7 @@ func (sh *Shell) fork() *Shell {
 	c.aliases = maps.Clone(sh.aliases)
 	c.expFuncs = maps.Clone(sh.expFuncs)
 	c.funcOrigin = maps.Clone(sh.funcOrigin)
+	c.disabled = maps.Clone(sh.disabled)
 	c.traps = nil
 	for k, v := range sh.traps {
 		// ignored signals stay ignored; set -E keeps ERR, set -T RETURN
