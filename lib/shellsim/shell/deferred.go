@@ -560,6 +560,9 @@ const bareLetName = "_l_"
 // arithmetic (so 2>/dev/null is a comparison and &> ends the command),
 // while bash reads them as a command's words with its redirections.
 func letKeywords(f *syntax.File, src string) []deferredSpan {
+	if !strings.Contains(src, "let") {
+		return nil
+	}
 	var lets []deferredSpan
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if l, ok := n.(*syntax.LetClause); ok {
