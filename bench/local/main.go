@@ -2,7 +2,10 @@
 // live machine against a bare fork/exec of true and a bare one-shot
 // bubblewrap sandbox, and the median Create and Close.
 //
-//	go run ./bench/local [-n 500] [-machines 50]
+//	go run ./bench/local [-n 500] [-machines 50] [-run-only]
+//
+// -run-only measures Run(["true"]) alone (bench/local.py runs it between
+// its own rounds to print the Go figure beside the Python one).
 package main
 
 import (
@@ -40,14 +43,15 @@ func measure(n int, fn func() error) (time.Duration, error) {
 func main() {
 	n := flag.Int("n", 500, "commands per measurement")
 	machines := flag.Int("machines", 50, "machines created and closed")
+	runOnly := flag.Bool("run-only", false, "measure Run([\"true\"]) alone")
 	flag.Parse()
-	if err := run(*n, *machines); err != nil {
+	if err := run(*n, *machines, *runOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, machines int) error {
+func run(n, machines int, runOnly bool) error {
 	if _, err := helpers.Path("shellbox-sandboxd"); err != nil {
 		dir, err := os.MkdirTemp("", "shellbox-bench-")
 		if err != nil {
@@ -87,6 +91,10 @@ func run(n, machines int) error {
 		return err
 	}
 	runCPU := (processCPU() - cpu) / time.Duration(n)
+	if runOnly {
+		fmt.Printf("median Run([\"true\"]) on a live machine: %8.3f ms (n=%d)\n", ms(runTrue), n)
+		return nil
+	}
 	bareTrue, err := measure(n, func() error { return exec.Command("true").Run() })
 	if err != nil {
 		return err

@@ -4,6 +4,9 @@
 // committing 100 files.
 //
 //	go run ./bench/shellsim_python [-python python3.13] [-pytest-python python-with-pytest]
+//
+// Both default to $SHELLBOX_CPYTHON313 when it is set (.ci/cpython313.sh
+// prints a CPython 3.13 with pytest).
 package main
 
 import (
@@ -51,8 +54,12 @@ cd ..
 const gitCommit = gitIdent + "cd repo && git add . && git commit -q -m 'hundred files' && git log --oneline | wc -l\n"
 
 func main() {
-	py := flag.String("python", "/root/.pyenv/versions/3.13.0/bin/python3", "host CPython for the ratios")
-	pyt := flag.String("pytest-python", "/tmp/py313/bin/python", "host Python with pytest installed")
+	defPy, defPyt := "/root/.pyenv/versions/3.13.0/bin/python3", "/tmp/py313/bin/python"
+	if p := os.Getenv("SHELLBOX_CPYTHON313"); p != "" {
+		defPy, defPyt = p, p
+	}
+	py := flag.String("python", defPy, "host CPython for the ratios")
+	pyt := flag.String("pytest-python", defPyt, "host Python with pytest installed")
 	flag.Parse()
 	limits := shellsim.DefaultLimits()
 	limits.CPU = 1 << 40
@@ -108,12 +115,14 @@ func hostRun(py, pyt, file, src, cmd string) time.Duration {
 		args = []string{"-m", "pytest", "-q", "-p", "no:cacheprovider", file}
 	}
 	if _, err := os.Stat(bin); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: no host interpreter %s (set SHELLBOX_CPYTHON313=$(.ci/cpython313.sh))\n", file, bin)
 		return 0
 	}
 	c := exec.Command(bin, args...)
 	c.Dir = dir
 	start := time.Now()
-	if err := c.Run(); err != nil {
+	if out, err := c.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s under %s: %v\n%s", file, bin, err, out)
 		return 0
 	}
 	return time.Since(start)

@@ -81,6 +81,11 @@ func (b *Bridge) Start(callID, handle uint64, method string, req, payload []byte
 	b.mu.Lock()
 	b.calls[callID] = cancel
 	b.mu.Unlock()
+	var finish func() (Reply, error)
+	func() {
+		defer recoverTo(method, func(err error) { finish = func() (Reply, error) { return Reply{}, err } })
+		finish, _ = b.begin(ctx, handle, method, req, payload)
+	}()
 	go func() {
 		reported := false
 		defer recoverTo(method, func(err error) {
@@ -88,7 +93,7 @@ func (b *Bridge) Start(callID, handle uint64, method string, req, payload []byte
 				done(nil, nil, err)
 			}
 		})
-		header, body, free, err := b.call(ctx, handle, method, req, payload)
+		header, body, free, err := b.finish(ctx, handle, method, req, payload, finish)
 		defer release(body, free)
 		b.mu.Lock()
 		delete(b.calls, callID)
@@ -121,6 +126,12 @@ func (b *Bridge) Cancel(callID uint64) {
 }
 
 func (b *Bridge) call(ctx context.Context, handle uint64, method string, req, payload []byte) (header []byte, body [][]byte, free func(), err error) {
+	return b.finish(ctx, handle, method, req, payload, nil)
+}
+
+// finish runs a call, or the rest of it when begin started it (finish is then not nil).
+func (b *Bridge) finish(ctx context.Context, handle uint64, method string, req, payload []byte,
+	begun func() (Reply, error)) (header []byte, body [][]byte, free func(), err error) {
 	defer recoverTo(method, func(e error) {
 		if free != nil {
 			free()
@@ -129,6 +140,8 @@ func (b *Bridge) call(ctx context.Context, handle uint64, method string, req, pa
 	})
 	var reply Reply
 	switch {
+	case begun != nil:
+		reply, err = begun()
 	case handle == Root:
 		reply, err = b.rootCall(ctx, method, req)
 	case method == "release":

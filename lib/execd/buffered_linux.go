@@ -29,7 +29,9 @@ func rawOutputPipe() (r, w int, err error) {
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		return -1, -1, err
 	}
-	if err := unix.SetNonblock(p[0], true); err != nil {
+	// The read end's status flags are O_RDONLY alone: one F_SETFL makes it
+	// non-blocking (unix.SetNonblock would read them first).
+	if _, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETFL, unix.O_NONBLOCK); err != nil {
 		unix.Close(p[0])
 		unix.Close(p[1])
 		return -1, -1, err
@@ -199,19 +201,7 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 
 	st := &execState{pgid: pid, killDone: make(chan struct{})}
 	hits, tasks := pidsLimitHits(), pidsTasks()
-	s.mu.Lock()
-	s.execs[req.ID] = st
-	_, tomb := s.killed[req.ID]
-	delete(s.killed, req.ID)
-	s.mu.Unlock()
-	if tomb {
-		go st.kill()
-	}
-	defer func() {
-		s.mu.Lock()
-		delete(s.execs, req.ID)
-		s.mu.Unlock()
-	}()
+	defer s.track(req.ID, st)()
 
 	// Whoever reads the connection notices the host going away and stops
 	// the command: a goroutine when stdin is fed (or the connection is
@@ -224,43 +214,15 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 	}
 	if watchConn < 0 {
 		next = make(chan *frame, 1)
-		go func() {
-			var buf []byte
-			stdin := inW
-			for {
-				typ, payload, err := readFrame(br, buf)
-				if err != nil || typ == FrameRequest {
-					if stdin != nil {
-						stdin.Close()
-					}
-					select {
-					case <-finishedCh:
-					default:
-						st.kill()
-						if err == nil {
-							err = errors.New("a request during an exec")
-						}
-					}
-					next <- &frame{typ: typ, payload: payload, err: err}
-					return
-				}
-				buf = payload[:0]
-				switch typ {
-				case FrameStdin:
-					if stdin != nil {
-						if _, err := stdin.Write(payload); err != nil {
-							stdin.Close()
-							stdin = nil
-						}
-					}
-				case FrameStdinEOF:
-					if stdin != nil {
-						stdin.Close()
-						stdin = nil
-					}
-				}
+		finished := func() bool {
+			select {
+			case <-finishedCh:
+				return true
+			default:
+				return false
 			}
-		}()
+		}
+		go func() { next <- pumpInput(br, inW, false, finished, st.kill) }()
 	}
 
 	outs := [2]*output{{fd: outR, limit: req.OutputLimit}, {fd: errR, limit: req.OutputLimit}}

@@ -210,20 +210,28 @@ type ExecResult struct {
 // stream. When ctx ends first the command's process group is killed and,
 // once the helper confirms it, ctx's error is returned; a kill that cannot
 // be confirmed gives a *StopError.
-func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (res ExecResult, err error) {
+func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (ExecResult, error) {
+	wait, err := c.ExecStart(ctx, req, stdin)
+	if err != nil {
+		return ExecResult{}, err
+	}
+	return wait()
+}
+
+// ExecStart sends the request of Exec and returns at once; wait, which
+// must be called once, waits for the command's end and returns what Exec
+// returns. A caller that must not block (the bridge, on its host's
+// thread) starts the command itself and waits elsewhere: the command
+// does not wait for another thread to start it.
+func (c *Client) ExecStart(ctx context.Context, req Request, stdin []byte) (wait func() (ExecResult, error), err error) {
 	req.Op = OpExec
 	req.ID = c.nextID.Add(1)
 	req.Stream = false
 	req.Stdin = len(stdin) > 0
 	cn, err := c.dial(&req)
 	if err != nil {
-		return ExecResult{}, err
+		return nil, err
 	}
-	// The connection is kept only when the exchange ended with the exit
-	// frame and nothing else may still touch it.
-	clean := false
-	defer func() { c.done(cn, clean) }()
-
 	// Stdin that fits the socket buffers goes out with the request; more
 	// is written concurrently so that a command that does not read its
 	// input cannot block the exchange (and the connection is not kept:
@@ -235,11 +243,13 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (res ExecR
 			writeFrame(cn.bw, FrameStdinEOF, nil)
 		}
 		if err := cn.bw.Flush(); err != nil {
-			return ExecResult{}, &ConnError{err}
+			c.done(cn, false)
+			return nil, &ConnError{err}
 		}
 	} else {
 		if err := cn.bw.Flush(); err != nil {
-			return ExecResult{}, &ConnError{err}
+			c.done(cn, false)
+			return nil, &ConnError{err}
 		}
 		go func() {
 			w := bufio.NewWriterSize(cn.c, 64<<10)
@@ -255,13 +265,24 @@ func (c *Client) Exec(ctx context.Context, req Request, stdin []byte) (res ExecR
 		cn.c.SetReadDeadline(time.Now().Add(stopGrace))
 		c.kill(req.ID)
 	})
-	defer stop()
 	if req.TimeoutMS > 0 {
 		// The helper enforces the timeout; this only guards against a
 		// helper that stopped answering.
 		cn.setReadDeadline(time.Now().Add(time.Duration(req.TimeoutMS)*time.Millisecond + stopGrace))
 	}
+	return func() (ExecResult, error) {
+		return c.execWait(ctx, cn, &req, bigStdin, stop, &cancelled)
+	}, nil
+}
 
+// execWait reads an exec's frames up to its end; the connection is kept
+// only when the exchange ended with the exit frame and nothing else may
+// still touch it.
+func (c *Client) execWait(ctx context.Context, cn *conn, req *Request, bigStdin bool, stop func() bool,
+	cancelled *atomic.Bool) (res ExecResult, err error) {
+	clean := false
+	defer func() { c.done(cn, clean) }()
+	defer stop() // before the connection is kept or closed
 	var buf []byte
 	// Large output the caller takes off the heap is written once, into
 	// memory that can be returned at once (machine.Output).

@@ -249,9 +249,20 @@ func pidsTasks() int64 {
 		return 0
 	}
 	var buf [32]byte
-	n, _ := pidsCurrent.ReadAt(buf[:], 0)
+	n := preadOnce(pidsCurrent, buf[:])
 	v, _ := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
 	return v
+}
+
+// preadOnce reads a cgroup file from its start with one pread: the kernel
+// hands over the whole (short) file at once, and os.File.ReadAt would
+// spend a second call on every command to see its end.
+func preadOnce(f *os.File, buf []byte) int {
+	n, err := syscall.Pread(int(f.Fd()), buf, 0)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 // pidsLimitHits is how often a fork in the sandbox failed at its cgroup's
@@ -261,7 +272,7 @@ func pidsLimitHits() int64 {
 		return 0
 	}
 	var buf [128]byte
-	n, _ := pidsEvents.ReadAt(buf[:], 0)
+	n := preadOnce(pidsEvents, buf[:])
 	for _, line := range strings.Split(string(buf[:n]), "\n") {
 		if v, ok := strings.CutPrefix(line, "max "); ok {
 			hits, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)

@@ -643,19 +643,7 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	}
 	st := &execState{pgid: pid, killDone: make(chan struct{})}
 	hits, tasks := pidsLimitHits(), pidsTasks()
-	s.mu.Lock()
-	s.execs[req.ID] = st
-	_, tomb := s.killed[req.ID]
-	delete(s.killed, req.ID)
-	s.mu.Unlock()
-	if tomb {
-		go st.kill()
-	}
-	defer func() {
-		s.mu.Lock()
-		delete(s.execs, req.ID)
-		s.mu.Unlock()
-	}()
+	defer s.track(req.ID, st)()
 
 	stdout := newStream(outR, req.OutputLimit)
 	stderr := newStream(errR, req.OutputLimit)
@@ -671,44 +659,7 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 	// back through next.
 	var finished atomic.Bool
 	next := make(chan *frame, 1)
-	go func() {
-		var buf []byte
-		for {
-			typ, payload, err := readFrame(br, buf)
-			if err != nil || typ == FrameRequest {
-				if inW != nil {
-					inW.Close()
-				}
-				if !finished.Load() {
-					st.kill()
-					if err == nil {
-						err = errors.New("a request during an exec")
-					}
-				}
-				next <- &frame{typ: typ, payload: payload, err: err}
-				return
-			}
-			buf = payload[:0]
-			switch typ {
-			case FrameStdin:
-				if inW != nil {
-					if _, err := inW.Write(payload); err != nil {
-						inW.Close()
-						inW = nil
-					}
-				}
-			case FrameStdinEOF:
-				if inW != nil && req.TTY {
-					// The master is also the output: end of input on a
-					// terminal is its EOF character, not a close.
-					inW.Write([]byte{4})
-				} else if inW != nil {
-					inW.Close()
-					inW = nil
-				}
-			}
-		}
-	}()
+	go func() { next <- pumpInput(br, inW, req.TTY, finished.Load, st.kill) }()
 
 	var timeout <-chan time.Time
 	if req.TimeoutMS > 0 {
@@ -913,4 +864,65 @@ func download(bw *bufio.Writer, req *Request) error {
 	writeFrame(bw, FrameDataEnd, nil)
 	writeFrame(bw, FrameOK, mustJSON(Ack{}))
 	return bw.Flush()
+}
+
+// track registers a running exec under its id, so that a kill request
+// finds it; a kill that came before the exec started (its tombstone)
+// takes effect at once. The returned function forgets the exec.
+func (s *server) track(id uint64, st *execState) (untrack func()) {
+	s.mu.Lock()
+	s.execs[id] = st
+	_, tomb := s.killed[id]
+	delete(s.killed, id)
+	s.mu.Unlock()
+	if tomb {
+		go st.kill()
+	}
+	return func() {
+		s.mu.Lock()
+		delete(s.execs, id)
+		s.mu.Unlock()
+	}
+}
+
+// pumpInput reads the connection while an exec runs: it feeds the
+// command's stdin (nil when it has none) and returns the frame that ends
+// the exec's part of the exchange: the host's next request (sent only
+// once it has this exec's exit) or a read error. Either one before the
+// exec finished stops the command. On a terminal, end of input is its EOF
+// character: the master is also the output and is not closed.
+func pumpInput(br *bufio.Reader, stdin *os.File, tty bool, finished func() bool, kill func() error) *frame {
+	var buf []byte
+	for {
+		typ, payload, err := readFrame(br, buf)
+		if err != nil || typ == FrameRequest {
+			if stdin != nil {
+				stdin.Close()
+			}
+			if !finished() {
+				kill()
+				if err == nil {
+					err = errors.New("a request during an exec")
+				}
+			}
+			return &frame{typ: typ, payload: payload, err: err}
+		}
+		buf = payload[:0]
+		switch typ {
+		case FrameStdin:
+			if stdin != nil {
+				if _, err := stdin.Write(payload); err != nil {
+					stdin.Close()
+					stdin = nil
+				}
+			}
+		case FrameStdinEOF:
+			if stdin != nil && tty {
+				stdin.Write([]byte{4})
+			} else if stdin != nil {
+				stdin.Close()
+				stdin = nil
+			}
+		}
+	}
 }

@@ -23,6 +23,7 @@ from shellbox.machine import (
     Command,
     DownloadLimitExceeded,
     ExecutionRequirements,
+    ExitReason,
     MachineClosed,
     MachineInfrastructureError,
     MachineSpec,
@@ -194,6 +195,11 @@ class GoProcessSession(GoObject):
         return self._stderr_truncated
 
 
+# A run reply with only these fields and a known reason needs no RunReply.
+_PLAIN_RUN = frozenset(("exit_code", "stdout_truncated", "stderr_truncated", "reason"))
+_REASONS = {reason.value: reason for reason in ExitReason}
+
+
 class GoMachine(GoObject):
     """A Machine backed by a Go machine handle."""
 
@@ -207,10 +213,19 @@ class GoMachine(GoObject):
     async def run(self, command: Command) -> Result:
         if not isinstance(command, Command):
             raise TypeError(f"run takes a Command, got {type(command).__name__}")
-        reply = await call(self._check(), _wire.MACHINE_RUN, command, command.stdin)
-        head: _wire.RunReply = reply.header
-        self._ran(head)
+        try:
+            reply = await _native.call(self._check(), "run", _wire.MACHINE_RUN.encode(command), command.stdin)
+        except _native.GoError as error:
+            raise translate(error) from None
         stdout, stderr = reply.segments
+        plain = reply.header
+        reason = _REASONS.get(plain.get("reason") or ExitReason.EXITED)
+        if reason is not None and plain.keys() <= _PLAIN_RUN and type(self)._ran is GoMachine._ran:
+            # Every command's path: a plain reply goes straight into the Result.
+            return Result(plain.get("exit_code"), stdout, stderr, plain.get("stdout_truncated", False),
+                          plain.get("stderr_truncated", False), reason)
+        head = _wire.RunReply.from_json(plain)
+        self._ran(head)
         usage = None if head.usage is None else ResourceUsage(head.usage.cpu_seconds, head.usage.peak_memory_bytes)
         return Result(head.exit_code, stdout, stderr, head.stdout_truncated, head.stderr_truncated, head.reason, usage)
 

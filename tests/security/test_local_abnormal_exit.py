@@ -36,7 +36,7 @@ async def main():
         except (OSError, ValueError):
             continue
         if ppid == os.getpid():
-            dirs |= {a.split(b"/")[2].decode() for a in argv if b"/shellbox-local-" in a and a.startswith(b"/tmp/")}
+            dirs |= {part.decode() for a in argv for part in a.split(b"/") if part.startswith(b"shellbox-local-")}
     print("ready", *sorted(dirs), flush=True)
     if sys.argv[1] == "kill":
         os.kill(os.getpid(), signal.SIGKILL)

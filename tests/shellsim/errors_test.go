@@ -1013,8 +1013,9 @@ func TestShellSyntaxCheck(t *testing.T) {
 }
 
 // compareWithBash runs cmd in a directory holding src as s.sh, on the
-// host and in ShellSim, and compares stdout, stderr and the exit status.
-func compareWithBash(t *testing.T, src, command string) {
+// host and in ShellSim, and compares stdout, stderr (each given through
+// normalize, if any) and the exit status.
+func compareWithBash(t *testing.T, src, command string, normalize ...func(string) string) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "s.sh"), []byte(src+"\n"), 0o644); err != nil {
@@ -1048,8 +1049,12 @@ func compareWithBash(t *testing.T, src, command string) {
 	if got := string(r.Stdout); got != out.String() {
 		t.Errorf("stdout:\nbash:     %q\nshellsim: %q", out.String(), got)
 	}
-	if string(r.Stderr) != errb.String() {
-		t.Errorf("stderr:\nbash:     %q\nshellsim: %q", errb.String(), r.Stderr)
+	gotErr, wantErr := string(r.Stderr), errb.String()
+	for _, f := range normalize {
+		gotErr, wantErr = f(gotErr), f(wantErr)
+	}
+	if gotErr != wantErr {
+		t.Errorf("stderr:\nbash:     %q\nshellsim: %q", wantErr, gotErr)
 	}
 	if r.Outcome.ExitStatus != status {
 		t.Errorf("exit status: bash %d, shellsim %d (stderr %q)", status, r.Outcome.ExitStatus, r.Stderr)

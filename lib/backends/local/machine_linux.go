@@ -103,39 +103,57 @@ func (m *Machine) request(cmd machine.Command) (execd.Request, error) {
 
 // Run executes a command in the sandbox.
 func (m *Machine) Run(ctx context.Context, cmd machine.Command) (machine.Result, error) {
-	if m.isClosed() {
-		return machine.Result{}, m.closedErr()
-	}
-	req, err := m.request(cmd)
+	wait, err := m.StartRun(ctx, cmd)
 	if err != nil {
 		return machine.Result{}, err
 	}
+	return wait()
+}
+
+// StartRun starts cmd as Run does and returns at once; wait, which must be
+// called once, waits for its end and returns what Run returns (see
+// execd.Client.ExecStart).
+func (m *Machine) StartRun(ctx context.Context, cmd machine.Command) (wait func() (machine.Result, error), err error) {
+	if m.isClosed() {
+		return nil, m.closedErr()
+	}
+	req, err := m.request(cmd)
+	if err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
-		return machine.Result{}, err // never start what is already cancelled
+		return nil, err // never start what is already cancelled
 	}
 	var cpu0 uint64
 	if m.limits != nil {
 		m.limits.ResetPeak()
 		cpu0, _ = m.limits.Usage()
 	}
-	res, err := m.client.Exec(ctx, req, cmd.Stdin)
-	if err != nil {
-		return machine.Result{}, m.opError(ctx, err)
-	}
-	var out machine.Result
-	if res.TimedOut {
-		out = machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
-			StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}
-	} else {
-		out = machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
-	}
-	out.Free = res.Free
-	if m.limits != nil {
-		cpu1, peak := m.limits.Usage()
-		d := time.Duration(cpu1 - min(cpu0, cpu1))
-		out.Usage = &machine.ResourceUsage{CPUTime: d, CPUSeconds: d.Seconds(), PeakMemoryBytes: peak}
-	}
-	return out, nil
+	execWait, startErr := m.client.ExecStart(ctx, req, cmd.Stdin)
+	return func() (machine.Result, error) {
+		if startErr != nil {
+			// Mapped here: opError may wait for the helper's exit.
+			return machine.Result{}, m.opError(ctx, startErr)
+		}
+		res, err := execWait()
+		if err != nil {
+			return machine.Result{}, m.opError(ctx, err)
+		}
+		var out machine.Result
+		if res.TimedOut {
+			out = machine.Result{Stdout: res.Stdout, Stderr: res.Stderr, StdoutTruncated: res.StdoutTruncated,
+				StderrTruncated: res.StderrTruncated, Reason: machine.TimedOut}
+		} else {
+			out = machine.ExitedWith(res.Code, res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated)
+		}
+		out.Free = res.Free
+		if m.limits != nil {
+			cpu1, peak := m.limits.Usage()
+			d := time.Duration(cpu1 - min(cpu0, cpu1))
+			out.Usage = &machine.ResourceUsage{CPUTime: d, CPUSeconds: d.Seconds(), PeakMemoryBytes: peak}
+		}
+		return out, nil
+	}, nil
 }
 
 // helperExitWait bounds how long a broken connection waits for the

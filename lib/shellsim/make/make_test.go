@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shellbox/shellbox/lib/shellsim"
 	_ "github.com/shellbox/shellbox/lib/shellsim/commands/all"
@@ -92,7 +93,11 @@ func TestMake(t *testing.T) {
 // a temporary directory and compares stdout (paths mapped to /work).
 func TestMakeAgainstGNU(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("GNU make is not installed on this host")
+		if os.Getenv("SHELLBOX_CI") == "1" {
+			t.Fatal("SHELLBOX_CI=1 but GNU make is not installed: the make cases compare with it (build-essential)")
+		}
+		t.Log("GNU make is not installed: the make cases are checked against their recorded output only")
+		return
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -101,10 +106,15 @@ func TestMakeAgainstGNU(t *testing.T) {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 				os.WriteFile(filepath.Join(dir, p), []byte(content), 0o644)
 			}
-			cmd := exec.Command("bash", "-c", c.script)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", "-c", c.script)
 			cmd.Dir = dir
 			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/root", "LANG=C"}
 			b, _ := cmd.Output()
+			if ctx.Err() != nil {
+				t.Fatalf("GNU make did not finish the case within a minute")
+			}
 			got := strings.ReplaceAll(string(b), dir, "/work")
 			if got != c.stdout {
 				t.Errorf("GNU make stdout:\n%s\nexpected (ShellSim):\n%s", got, c.stdout)

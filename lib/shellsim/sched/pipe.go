@@ -48,6 +48,12 @@ type PipeWriter struct {
 // Buffered is the number of unread bytes.
 func (p *Pipe) Buffered() int { return len(p.data) - p.off }
 
+// Ready reports whether a read would return without blocking: data is
+// buffered, or no writer is left (EOF), or the end is closed (an error).
+func (r *PipeReader) Ready() bool {
+	return r.closed || r.p.Buffered() > 0 || r.p.writers == 0
+}
+
 func (r *PipeReader) Read(b []byte) (int, error) {
 	p := r.p
 	if r.closed {

@@ -33,9 +33,9 @@ func init() {
 		"jobs": biJobs, "fg": biFg, "bg": biBg, "disown": biDisown, "let": biLet, "type": biType,
 		"command": biCommand, "which": biWhich, "hash": biHash, "alias": biAlias, "unalias": biUnalias,
 		"umask": biUmask, "pushd": biPushd, "popd": biPopd, "dirs": biDirs, "builtin": biBuiltin,
-		"ulimit": biUlimit, "times": biTimes, "caller": biCaller, "enable": biUnsupported,
+		"ulimit": biUlimit, "times": biTimes, "caller": biCaller, "enable": biEnable,
 		"complete": biUnsupported, "compgen": biUnsupported, "bind": biUnsupported, "history": biUnsupported,
-		"fc": biUnsupported, "suspend": biUnsupported, "logout": biExit, "help": biUnsupported,
+		"fc": biUnsupported, "suspend": biUnsupported, "logout": biExit, "help": biHelp,
 	}
 }
 
@@ -1264,6 +1264,7 @@ func biWait(sh *Shell, args []string) int {
 		}
 		for _, j := range sh.jobs {
 			if j.task.Done() {
+				sh.reportJob(j)
 				sh.removeJob(j)
 				return j.status
 			}
@@ -1280,6 +1281,7 @@ func biWait(sh *Shell, args []string) int {
 			if sh.exiting {
 				return sh.exitCode
 			}
+			sh.reportJob(j)
 			sh.removeJob(j)
 		}
 		return 0
@@ -1310,6 +1312,7 @@ func biWait(sh *Shell, args []string) int {
 		}
 		st = sh.waitJob(j)
 		if j.task.Done() {
+			sh.reportJob(j)
 			sh.removeJob(j)
 		}
 	}
@@ -1333,10 +1336,18 @@ func jobState(j *job) string {
 
 // signalDescription is bash's (strsignal's) name of a signal that ended a job.
 func signalDescription(sig int) string {
-	names := map[int]string{1: "Hangup", 2: "Interrupt", 3: "Quit", 6: "Aborted", 9: "Killed", 10: "User defined signal 1",
-		12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock", 15: "Terminated"}
-	return names[sig]
+	if sig >= 34 && sig <= 64 {
+		return "Real-time signal " + strconv.Itoa(sig-34)
+	}
+	return signalDescriptions[sig]
 }
+
+var signalDescriptions = map[int]string{1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal instruction",
+	5: "Trace/breakpoint trap", 6: "Aborted", 7: "Bus error", 8: "Floating point exception", 9: "Killed",
+	10: "User defined signal 1", 11: "Segmentation fault", 12: "User defined signal 2", 13: "Broken pipe",
+	14: "Alarm clock", 15: "Terminated", 16: "Stack fault", 24: "CPU time limit exceeded",
+	25: "File size limit exceeded", 26: "Virtual timer expired", 27: "Profiling timer expired",
+	29: "I/O possible", 30: "Power failure", 31: "Bad system call"}
 
 func biJobs(sh *Shell, args []string) int {
 	pidsOnly, long := false, false
@@ -1490,7 +1501,7 @@ func (sh *Shell) describe(name string, mode byte, noFunc bool) (string, bool) {
 		}
 		return name + " is a function\n" + funcText(name, body), true
 	}
-	if _, ok := builtins[name]; ok && mode != 'P' {
+	if _, ok := sh.builtin(name); ok && mode != 'P' {
 		switch mode {
 		case 't':
 			return "builtin", true
@@ -1502,7 +1513,7 @@ func (sh *Shell) describe(name string, mode byte, noFunc bool) (string, bool) {
 		return name + " is a shell builtin", true
 	}
 	r := sh.resolve(name)
-	if r.kind == resCommand || r.kind == resScript || r.kind == resShell {
+	if r.kind == resCommand || r.kind == resScript || r.kind == resShell || r.kind == resBuiltin {
 		p := r.path
 		switch mode {
 		case 't':
@@ -1599,7 +1610,7 @@ func biCommand(sh *Shell, args []string) int {
 		sh.write(b.String())
 		return st
 	}
-	if b, ok := builtins[a[0]]; ok {
+	if b, ok := sh.builtin(a[0]); ok {
 		sh.runBuiltin(a[0], b, a)
 		return sh.status
 	}
@@ -1610,7 +1621,7 @@ func biBuiltin(sh *Shell, args []string) int {
 	if len(args) < 2 {
 		return 0
 	}
-	b, ok := builtins[args[1]]
+	b, ok := sh.builtin(args[1])
 	if !ok {
 		sh.bierr("builtin", "%s: not a shell builtin", args[1])
 		return 1

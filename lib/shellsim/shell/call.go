@@ -337,7 +337,7 @@ func (sh *Shell) runArgs(args []string, env []string) {
 		restore()
 		return
 	}
-	if b, ok := builtins[name]; ok {
+	if b, ok := sh.builtin(name); ok {
 		restore := sh.tempEnv(env)
 		sh.runBuiltin(name, b, args)
 		restore()
@@ -536,6 +536,11 @@ func (sh *Shell) resolve(name string) resolved {
 		}
 		if registered && err != nil && binDirs[command.Join("/", d)] {
 			return resolved{kind: resCommand, entry: e, path: "/usr/bin/" + name}
+		}
+		if !registered && standaloneBuiltins[name] && err != nil && binDirs[command.Join("/", d)] {
+			// /usr/bin/echo and the like, run by their builtin's code
+			// (reached when enable -n turned the builtin off)
+			return resolved{kind: resBuiltin, path: "/usr/bin/" + name}
 		}
 	}
 	if !ok {
@@ -794,8 +799,9 @@ func (sh *Shell) runChild(c *Shell, f func() int) int {
 		sh.fatal(err)
 		return 128 + 9
 	}
-	if t.Killed() != 0 {
+	if k := t.Killed(); k != 0 {
 		c.exiting, c.exitCode = true, st
+		sh.signaled = signaled{sig: k, pid: c.pid}
 	}
 	return st
 }

@@ -112,6 +112,7 @@ func (sh *Shell) CloneTo(rt *Runtime) (*Shell, error) {
 	c.cfg, c.cfgDepth, c.readDirFn, c.task = nil, 0, nil, nil
 	c.funcs = maps.Clone(sh.funcs)
 	c.funcOrigin = maps.Clone(sh.funcOrigin)
+	c.disabled = maps.Clone(sh.disabled)
 	c.aliases = maps.Clone(sh.aliases)
 	c.traps = maps.Clone(sh.traps)
 	c.jobs = nil

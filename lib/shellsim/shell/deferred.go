@@ -40,7 +40,7 @@ const (
 	deferComsub                          // $((...) ...) whose command does not parse: parsed when it runs
 	deferDeclName                        // declare 1x=2: an invalid name, blanked to _x=2
 	deferSliceExpr                       // ${name:off:len} whose offset or length does not parse, each given a 0
-	deferBareLet                         // let with no argument, blanked to a placeholder command name
+	deferBareLet                         // the let keyword, blanked to a placeholder command name
 )
 
 type deferredSpan struct {
@@ -86,7 +86,7 @@ func (sh *Shell) parseDeferring(src, name string) (*syntax.File, error) {
 // coordinates of the tree's positions.
 func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 	f, err := sh.rt.parser().Parse(strings.NewReader(src), name)
-	if err == nil || strings.IndexByte(src, 0) >= 0 {
+	if strings.IndexByte(src, 0) >= 0 || err == nil && len(letKeywords(f, src)) == 0 {
 		return f, src, err
 	}
 	var subs []int // the "$(" of each $(( read as a command substitution
@@ -113,11 +113,37 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 			return nil, "", err, true
 		}
 		f, perr := sh.rt.parser().Parse(strings.NewReader(string(work)), name)
+		for perr == nil && len(spans) < maxDeferred {
+			lets := letKeywords(f, string(work))
+			if len(lets) == 0 {
+				break
+			}
+			for _, l := range lets {
+				blank(work, l)
+			}
+			spans = append(spans, lets...)
+			if sh.charge(int64(len(work))*resources.CostParseByte) != nil {
+				return nil, "", err, true
+			}
+			f, perr = sh.rt.parser().Parse(strings.NewReader(string(work)), name)
+		}
 		if perr != nil {
 			return f, "", perr, false
 		}
 		restoreDeferred(f, spans, src)
 		return f, src, nil, true
+	}
+	if err == nil {
+		// let is parsed as a command, as bash does: its words are
+		// expanded (and redirections read) before let evaluates them.
+		lets := letKeywords(f, src)
+		for _, l := range lets {
+			blank(work, l)
+		}
+		spans = append(spans, lets[:len(lets)-1]...)
+		if f, text, err, done = reparse(lets[len(lets)-1]); done {
+			return f, text, err
+		}
 	}
 	for len(spans) < maxDeferred {
 		var pe syntax.ParseError
@@ -127,6 +153,14 @@ func (sh *Shell) parseDeferred(src, name string) (*syntax.File, string, error) {
 		if sp, ok := comsubSpan(string(work), subs, int(pe.Pos.Offset())); ok {
 			// bash parses the command of $((...) ...) when it runs (a
 			// syntax error there fails only the substitution)
+			blank(work, sp)
+			if f, text, err, done = reparse(sp); done {
+				return f, text, err
+			}
+			continue
+		}
+		if sp, ok := letKeywordBefore(string(work), int(pe.Pos.Offset())); ok {
+			// an error in let's words, which bash reads as a command's
 			blank(work, sp)
 			if f, text, err, done = reparse(sp); done {
 				return f, text, err
@@ -517,8 +551,67 @@ func findDeferSpan(src string, off int, arith bool) (deferredSpan, bool) {
 	return deferredSpan{}, false
 }
 
-// bareLetName stands for a bare let while the source is parsed again.
+// bareLetName stands for the let keyword while the source is parsed
+// again, so that let is parsed as a command.
 const bareLetName = "_l_"
+
+// letKeywords returns the let keyword of every let clause in f (parsed
+// from src) that has a redirection: the parser reads let's words as
+// arithmetic (so 2>/dev/null is a comparison and &> ends the command),
+// while bash reads them as a command's words with its redirections.
+func letKeywords(f *syntax.File, src string) []deferredSpan {
+	if !strings.Contains(src, "let") {
+		return nil
+	}
+	var lets []deferredSpan
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if l, ok := n.(*syntax.LetClause); ok {
+			if o := int(l.Let.Offset()); o+3 <= len(src) && src[o:o+3] == "let" && letRedirects(src[o+3:]) {
+				lets = append(lets, deferredSpan{deferBareLet, o, o + 3, "let", 0})
+			}
+		}
+		return true
+	})
+	return lets
+}
+
+// letRedirects reports whether the command that src begins (after let's
+// keyword) has an unquoted < or >.
+func letRedirects(src string) bool {
+	var quote byte
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '<' || c == '>':
+			return true
+		case c == '\n' || c == ';' || c == '|' || c == ')' || c == '`' || c == '&' && (i+1 == len(src) || src[i+1] != '>'):
+			return false
+		}
+	}
+	return false
+}
+
+// letKeywordBefore finds a let keyword with a redirection at the start of
+// a command on the line before src[off], where a parse error is.
+func letKeywordBefore(src string, off int) (deferredSpan, bool) {
+	lo := strings.LastIndexByte(src[:min(off, len(src))], '\n') + 1
+	for i := min(off, len(src)) - 4; i >= lo; i-- {
+		if src[i:i+3] == "let" && isBlank(src[i+3]) && atCommandStart(src, i) && letRedirects(src[i+3:]) {
+			return deferredSpan{deferBareLet, i, i + 3, "let", 0}, true
+		}
+	}
+	return deferredSpan{}, false
+}
 
 // slicePartsOf returns the offset and the length (when there is one) of
 // ${name:off:len}, as ranges of its text; none for other expansions

@@ -107,14 +107,9 @@ func (p *bashPrinter) command(c syntax.Command) {
 				}
 			}
 			p.b.WriteByte(';')
-		default:
-			// the header as the parser prints it (bash keeps the
-			// expressions' own spacing)
-			t := nodeText(c)
-			if i := strings.Index(t, "))"); i > 0 {
-				t = t[:i+2]
-			}
-			p.b.WriteString(t)
+		case *syntax.CStyleLoop:
+			parts := cStyleParts(l, nil)
+			p.b.WriteString("for ((" + strings.Join(parts[:], "; ") + "))")
 		}
 		p.newline()
 		p.b.WriteString("do")
@@ -162,9 +157,7 @@ func (p *bashPrinter) command(c syntax.Command) {
 		p.b.WriteString(" " + c.Op.String() + " ")
 		p.stmt(c.Y)
 	case *syntax.ArithmCmd:
-		t := strings.TrimSpace(nodeText(c))
-		t = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "(("), "))"))
-		p.b.WriteString("(( " + t + " ))")
+		p.b.WriteString("((" + arithCmdText(c, nil) + "))")
 	default:
 		p.b.WriteString(nodeText(c))
 	}

@@ -35,6 +35,7 @@ func biRead(sh *Shell, args []string) int {
 	prompt := ""
 	arrayName := ""
 	fd := 0
+	pollOnly := false
 	var names []string
 	a := args[1:]
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
@@ -79,10 +80,12 @@ func biRead(sh *Shell, args []string) int {
 			case 'p':
 				prompt = val
 			case 't':
-				if _, err := strconv.ParseFloat(val, 64); err != nil {
+				t, err := strconv.ParseFloat(val, 64)
+				if err != nil || t < 0 {
 					sh.bierr("read", "%s: invalid timeout specification", val)
 					return 1
 				}
+				pollOnly = t == 0
 			case 'u':
 				n, err := strconv.Atoi(val)
 				if err != nil || n < 0 || n > 9 || sh.fds[n] == nil || sh.fds[n].r == nil {
@@ -111,6 +114,17 @@ func biRead(sh *Shell, args []string) int {
 	var r io.Reader = strings.NewReader("")
 	if sh.fds[fd] != nil && sh.fds[fd].r != nil {
 		r = sh.fds[fd].r
+	}
+	if pollOnly {
+		// -t 0 reads nothing: it reports whether input is available,
+		// and end of file counts as available as it does for select(2).
+		if sh.fds[fd] == nil || sh.fds[fd].r == nil {
+			return 1
+		}
+		if p, ok := r.(interface{ Ready() bool }); ok && !p.Ready() {
+			return 1
+		}
+		return 0
 	}
 	var line []byte
 	buf := make([]byte, 1)

@@ -116,6 +116,9 @@ type Shell struct {
 	tracedFuncs map[string]bool // declare -ft: inherit the RETURN trap
 	selfPending []int           // trapped signals a task-less subshell sent itself
 	killedBy    int             // the signal that ended a task-less subshell
+	signaled    signaled        // a foreground child that a signal ended, to report
+	jobStmt     *syntax.Stmt    // the statement a pipeline's or background job's shell runs
+	disabled    map[string]bool // builtins that enable -n turned off
 	// lineSkew: bash's line counter after a discarded command continues
 	// from that command's line (topLine, the line at the level of the
 	// unit loop, outside the functions it calls), not from where its
@@ -579,6 +582,9 @@ func (sh *Shell) stmt(st *syntax.Stmt) {
 	} else if st.Cmd != nil {
 		sh.command(st.Cmd)
 	}
+	if sh.signaled.sig != 0 && st != sh.jobStmt {
+		sh.reportSignaled(st)
+	}
 	if st.Negated {
 		sh.inCond--
 		if sh.status == 0 {
@@ -887,6 +893,17 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
+		// set -x shows each part as it is evaluated, an omitted one as 1
+		var parts [3]string
+		if sh.opts.xtrace {
+			parts = cStyleParts(l, sh.traceWord)
+		}
+		trace := func(i int) {
+			if sh.opts.xtrace {
+				sh.traceLine("(( " + parts[i] + " ))")
+			}
+		}
+		trace(0)
 		if l.Init != nil {
 			if _, err := sh.arithTop(l.Init, syntax.Pos{}, "(("); err != nil {
 				sh.exprError(err)
@@ -897,6 +914,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			if sh.charge(resources.CostNode) != nil {
 				return
 			}
+			trace(1)
 			if l.Cond != nil {
 				n, err := sh.arithTop(l.Cond, syntax.Pos{}, "((")
 				if err != nil {
@@ -912,6 +930,7 @@ func (sh *Shell) forClause(c *syntax.ForClause) {
 			if sh.stopped() && sh.loopControl() {
 				break
 			}
+			trace(2)
 			if l.Post != nil {
 				if _, err := sh.arithTop(l.Post, syntax.Pos{}, "(("); err != nil {
 					sh.exprError(err)
@@ -1034,6 +1053,7 @@ func (sh *Shell) fork() *Shell {
 	c.aliases = maps.Clone(sh.aliases)
 	c.expFuncs = maps.Clone(sh.expFuncs)
 	c.funcOrigin = maps.Clone(sh.funcOrigin)
+	c.disabled = maps.Clone(sh.disabled)
 	c.traps = nil
 	for k, v := range sh.traps {
 		// ignored signals stay ignored; set -E keeps ERR, set -T RETURN
@@ -1076,10 +1096,8 @@ func (sh *Shell) join(c *Shell) int {
 	if c.exiting {
 		st = c.exitCode
 	}
-	if c.killedBy == 15 && !c.inComsub {
-		// bash reports a foreground subshell that SIGTERM ended (other
-		// signals with its process id and command, not modelled)
-		io.WriteString(sh.stderr(), signalDescription(c.killedBy)+"\n")
+	if c.killedBy != 0 && !c.inComsub {
+		sh.signaled = signaled{sig: c.killedBy, pid: c.pid}
 	}
 	if sh.rt.Meter.Stop != resources.None {
 		sh.fatal(sh.rt.Meter.Err())
@@ -1196,6 +1214,8 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	n := len(stages)
 	tasks := make([]*sched.Task, 0, n)
 	statuses := make([]int, n)
+	signals := make([]int, n)
+	pids := make([]int, n)
 	var prevR *sched.PipeReader
 	var mem int64
 	for i, st := range stages {
@@ -1227,6 +1247,7 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 			child.subshell = sh.subshell
 		}
 		inR, i, st := prevR, i, st
+		child.jobStmt, pids[i] = st, child.pid
 		tasks = append(tasks, sh.rt.Sched.Spawn(func(t *sched.Task) {
 			child.task = t
 			t.Data = child
@@ -1236,8 +1257,10 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 			if child.exiting {
 				s = child.exitCode
 			}
+			signals[i] = child.signaled.sig
 			if k := t.Killed(); k != 0 {
 				s = 128 + k
+				signals[i] = k
 			}
 			statuses[i] = s
 			if w != nil {
@@ -1282,6 +1305,27 @@ func (sh *Shell) pipeline(stages []*syntax.Stmt, all []bool) {
 	}
 	sh.store("PIPESTATUS", &Var{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: ps}})
 	sh.status = st
+	if sig := signals[n-1]; sig != 0 && len(tasks) == n {
+		// bash reports the pipeline when its last command was killed,
+		// every command's status on a line
+		lines := make([]string, n)
+		for i, s := range statuses {
+			desc := signalDescription(signals[i])
+			switch {
+			case signals[i] != 0 && desc != "":
+			case s == 0:
+				desc = "Done"
+			default:
+				desc = "Exit " + strconv.Itoa(s)
+			}
+			bar := ""
+			if i > 0 {
+				bar = "| "
+			}
+			lines[i] = fmt.Sprintf("%5d %-24s%s%s", pids[i], desc, bar, bashStmtText(stages[i]))
+		}
+		sh.signaled = signaled{sig: sig, pid: pids[n-1], lines: lines}
+	}
 }
 
 // simpleCommand reports a statement bash runs as a simple command (not
@@ -1302,6 +1346,8 @@ type job struct {
 	cmd    string
 	status int
 	done   bool
+	signal int    // the signal that ended it, if one did
+	text   string // its command as bash shows it in a report
 }
 
 func (sh *Shell) background(st *syntax.Stmt) {
@@ -1322,7 +1368,8 @@ func (sh *Shell) background(st *syntax.Stmt) {
 	}
 	fg := *st
 	fg.Background = false
-	j := &job{id: len(sh.jobs) + 1, pid: child.pid, cmd: printCmd(&fg)}
+	child.jobStmt = &fg
+	j := &job{id: len(sh.jobs) + 1, pid: child.pid, cmd: printCmd(&fg), text: bashStmtText(&fg)}
 	for _, o := range sh.jobs {
 		if o.id >= j.id {
 			j.id = o.id + 1
@@ -1337,8 +1384,10 @@ func (sh *Shell) background(st *syntax.Stmt) {
 			s = child.exitCode
 		}
 		child.runExitTrap()
+		j.signal = child.signaled.sig
 		if k := t.Killed(); k != 0 {
 			s = 128 + k
+			j.signal = k
 		}
 		j.status, j.done = s, true
 		if p, ok := sh.rt.Sched.Proc(child.pid); ok {
@@ -1425,16 +1474,7 @@ func (sh *Shell) traceArithCmd(c *syntax.ArithmCmd) {
 	if c.X == nil || isDeferredWord(c.X) {
 		return
 	}
-	inner := strings.TrimSpace(printNode(c))
-	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(inner, "(("), "))"))
-	lead, trail := "", ""
-	if c.X.Pos().Line() == c.Left.Line() && c.X.Pos().Offset() > c.Left.Offset()+2 {
-		lead = strings.Repeat(" ", int(c.X.Pos().Offset()-c.Left.Offset()-2))
-	}
-	if c.X.End().Line() == c.Right.Line() && c.Right.Offset() > c.X.End().Offset() {
-		trail = strings.Repeat(" ", int(c.Right.Offset()-c.X.End().Offset()))
-	}
-	sh.traceLine("(( " + lead + inner + trail + " ))")
+	sh.traceLine("(( " + arithCmdText(c, sh.traceWord) + " ))")
 }
 
 // printNode renders a node as source text on one line (set -x shows

@@ -186,7 +186,7 @@ func TestBashDetails(t *testing.T) {
 		{"expand-before-redirect", `echo $(echo hi >&2) 2>/dev/null`, "\n", "hi\n", 0},
 		{"wait-n", `sleep 2 & sleep 1 & wait -n; echo first $SECONDS; wait; echo all $SECONDS`, "first 1\nall 2\n", "", 0},
 		{"bash-s", `bash -s arg1 <<< 'echo "got $1"'`, "got arg1\n", "", 0},
-		{"child-pid", `bash -c 'kill -9 $$'; echo $?`, "137\n", "", 0},
+		{"child-pid", `bash -c 'kill -9 $$'; echo $?`, "137\n", "bash: line 1:     2 Killed                  bash -c 'kill -9 $$'\n", 0},
 		{"assoc-order", `declare -A m=([b]=2 [a]=1); echo "${m[@]}" "${!m[@]}" ${#m[@]}`, "2 1 b a 2\n", "", 0},
 		{"echo-octal", `echo -e '\0101|\101'`, "A|\\101\n", "", 0},
 		{"procsubst", `diff <(printf 'a\nb\n') <(printf 'a\nc\n'); while read -r l; do echo "got $l"; done < <(echo x)`,
