@@ -81,23 +81,6 @@ func setLimits(fileSize, core, processes int64) error {
 	return nil
 }
 
-// warmThreads makes the runtime create spare OS threads now: under a pids
-// cgroup a fork bomb can leave no room for the helper to create a thread
-// later, and a Go program that cannot create one crashes. Idle threads stay
-// parked for reuse.
-func warmThreads(n int) {
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ts := unix.Timespec{Nsec: 20e6}
-			unix.Nanosleep(&ts, nil) // a blocking system call hands its P to a new thread
-		}()
-	}
-	wg.Wait()
-}
-
 // reaper collects the status of every child of the helper when it is PID 1
 // of its sandbox: background jobs whose parent exited are reparented to it
 // and would stay zombies otherwise.

@@ -73,7 +73,6 @@ func Main(args []string) int {
 		fmt.Fprintln(os.Stderr, "shellbox-sandboxd: limits:", err)
 		return 1
 	}
-	go warmThreads(32)
 	if *lifelineFD >= 0 {
 		watchLifeline(*lifelineFD)
 	}

@@ -93,3 +93,34 @@ func TestForkBombEndsAtTimeout(t *testing.T) {
 		t.Fatalf("%d processes of the machine remain after Close", n)
 	}
 }
+
+// TestSmallPidsLimitRightAfterCreate fills a machine with a small task
+// limit the moment it is up: the helper made its spare threads before it
+// answered (a helper still making them when the limit ran out could not
+// create a thread, which is fatal to a Go program, and the machine
+// terminated), so the command ends at its timeout and the machine works.
+func TestSmallPidsLimitRightAfterCreate(t *testing.T) {
+	const limit = 64
+	f := newFactory(t, Options{PidsLimit: limit})
+	if !f.cgroups.Available() {
+		t.Fatalf("no pids cgroup on this host: %s", f.cgroups.Reason)
+	}
+	for round := range 5 {
+		m := newMachine(t, f, hostSpec())
+		cmd := sh(`i=0; while [ $i -lt 100 ]; do sleep 30 & i=$((i+1)); done; echo spawned`)
+		cmd.Timeout = 3 * time.Second
+		res, err := m.Run(context.Background(), cmd)
+		if err != nil {
+			t.Fatalf("round %d: Run: %v", round, err)
+		}
+		if res.Reason != machine.TimedOut {
+			t.Fatalf("round %d: %v, stdout %q stderr %q: want a timeout (the jobs hold the machine's tasks)", round, res.Reason, res.Stdout, res.Stderr)
+		}
+		if r := run(t, m, machine.Command{Argv: []string{"true"}}); code(r) != 0 {
+			t.Fatalf("round %d: after the limit was reached: %+v", round, r)
+		}
+		if err := m.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
