@@ -57,3 +57,29 @@ def test_usage_errors_and_help():
     done = run_cli("run", "--help")
     assert done.returncode == 0 and done.stdout.startswith(b"usage: shellbox run")
     assert run_cli("run", "--backend", "nosuch", "--", "true").returncode == 125
+
+
+def test_packaged_qemu_kernel_is_chosen_and_named_by_doctor():
+    """A build with SHELLBOX_QEMU_KERNEL set (.ci/kernel.sh's kernel) carries it
+    as shellbox/_kernel/vmlinux; without the variable the QEMU backend boots
+    that packaged kernel, and `shellbox doctor` says so."""
+    built = os.environ.get("SHELLBOX_QEMU_KERNEL")
+    if not built:
+        message = "SHELLBOX_QEMU_KERNEL is unset: export SHELLBOX_QEMU_KERNEL=$(.ci/kernel.sh) before make native"
+        if os.environ.get("SHELLBOX_CI") == "1":
+            raise AssertionError(message)
+        import pytest
+
+        pytest.skip(message)
+    packaged = ROOT / "python/shellbox/_kernel/vmlinux"
+    assert packaged.read_bytes() == Path(built).read_bytes(), "make native did not package the built kernel"
+    env_before = os.environ.pop("SHELLBOX_QEMU_KERNEL")
+    try:
+        done = run_cli("doctor", "--json", "--backend", "qemu", timeout=300)
+    finally:
+        os.environ["SHELLBOX_QEMU_KERNEL"] = env_before
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    details = {d["name"]: d["value"] for d in report["details"]}
+    assert details["kernel"] == f"{packaged} (packaged with shellbox; drivers built in)", details
+    assert report["ok"] and details["test boot"].startswith("a bare guest booted in"), report
