@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"syscall"
@@ -168,11 +167,7 @@ func (s *server) execBuffered(c net.Conn, br *bufio.Reader, bw *bufio.Writer, re
 		if badDir() {
 			return nil, dirFailure()
 		}
-		code := 126
-		if errors.Is(startErr, fs.ErrNotExist) {
-			code = 127
-		}
-		return nil, finishEarly(code, "shellbox: "+req.Argv[0]+": "+startErr.Error()+"\n")
+		return nil, finishEarly(startFailure(req.Argv[0], startErr))
 	}
 	exitFD := pidfd
 	if exitFD < 0 {

@@ -634,11 +634,7 @@ func (s *server) exec(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req *Reque
 		if badDir() {
 			return nil, dirFailure()
 		}
-		code := 126
-		if errors.Is(startErr, fs.ErrNotExist) {
-			code = 127
-		}
-		return nil, finishEarly(code, fmt.Sprintf("shellbox: %s: %v\n", req.Argv[0], startErr))
+		return nil, finishEarly(startFailure(req.Argv[0], startErr))
 	}
 	st := &execState{pgid: pid, killDone: make(chan struct{})}
 	hits, tasks := pidsLimitHits(), pidsTasks()
@@ -924,4 +920,15 @@ func pumpInput(br *bufio.Reader, stdin *os.File, tty bool, finished func() bool,
 			}
 		}
 	}
+}
+
+// startFailure is the status and message of a command that could not be
+// started: 127 when its program does not exist, else 126, as a shell
+// reports them.
+func startFailure(program string, err error) (int, string) {
+	code := 126
+	if errors.Is(err, fs.ErrNotExist) {
+		code = 127
+	}
+	return code, fmt.Sprintf("shellbox: %s: %v\n", program, err)
 }
