@@ -17,6 +17,7 @@ import (
 
 	"github.com/shellbox/shellbox/lib/helpers"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/machinedir"
 	"github.com/shellbox/shellbox/lib/oci"
 )
 
@@ -216,6 +217,9 @@ func New(o Options) (*Factory, error) {
 		f.cacheDir = defaultCacheDir()
 	}
 	f.userNet = hasUserNet(f.qemu)
+	// The runtime directories of owners that died without closing their
+	// machines (their QEMUs died with them: Pdeathsig).
+	machinedir.Sweep(machineDirPrefix, nil, func(dir string) { os.RemoveAll(dir) })
 	return f, nil
 }
 

@@ -3,6 +3,7 @@ package qemu
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -180,4 +181,46 @@ func TestCreateCloseCyclesLeaveNothing(t *testing.T) {
 		}
 	}
 	assertNoLeaks(t, before)
+}
+
+// TestDeadOwnersRuntimeDirIsSwept: a machine's runtime directory stays
+// while its owner lives, and the next factory removes it once the owner
+// died without closing the machine. The owner's death is what the kernel
+// does then: QEMU gets SIGKILL (Pdeathsig) and the directory's lock is
+// released with the owner's descriptors.
+func TestDeadOwnersRuntimeDirIsSwept(t *testing.T) {
+	f := newTestFactory(t, Options{})
+	m, err := f.Create(context.Background(), testSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	qm := m.(*Machine)
+	defer qm.Close(context.Background())
+	dir := qm.dir
+	if !strings.HasPrefix(filepath.Base(dir), machineDirPrefix) {
+		t.Fatalf("runtime directory %s lacks the prefix %s", dir, machineDirPrefix)
+	}
+	if _, err := New(f.opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("a new factory removed the runtime directory of a live machine: %v", err)
+	}
+	if r := run(t, qm, machine.Command{Argv: []string{"true"}}); r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("the machine after the sweep: %+v", r)
+	}
+
+	syscall.Kill(-qm.cmd.Process.Pid, syscall.SIGKILL)
+	<-qm.exited
+	qm.dirLock.Close()
+	qm.dirLock = nil
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the directory went before the sweep: %v", err)
+	}
+	if _, err := New(f.opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the runtime directory of a dead owner's machine remains after a new factory: %v", err)
+	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/shellbox/shellbox/lib/egress"
 	"github.com/shellbox/shellbox/lib/execd"
 	"github.com/shellbox/shellbox/lib/machine"
+	"github.com/shellbox/shellbox/lib/machinedir"
 )
 
 // consoleTail is how much of the guest console a startup failure carries.
@@ -38,7 +39,8 @@ const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 type Machine struct {
 	f       *Factory
 	spec    machine.Spec
-	dir     string // runtime directory: sockets, QEMU's overlay
+	dir     string   // runtime directory: sockets, QEMU's overlay
+	dirLock *os.File // held while dir is in use (see machinedir)
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	console *tailBuffer
@@ -232,7 +234,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 		m.deadline = d
 	}
 	var err error
-	if m.dir, err = os.MkdirTemp("", "shellbox-qemu-"); err != nil {
+	if m.dir, m.dirLock, err = machinedir.Create(machineDirPrefix); err != nil {
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	m.cmd = exec.Command(f.qemu, f.qemuArgs(m, spec, assets, disk, accel, how)...)
@@ -253,7 +255,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	// before the guest runs, with no socket to wait for and dial.
 	conn, qemuEnd, err := channelPair()
 	if err != nil {
-		os.RemoveAll(m.dir)
+		m.removeDir()
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	defer qemuEnd.Close() // QEMU holds its own copy
@@ -262,14 +264,14 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 		state, err := os.Open(how.restore.state)
 		if err != nil {
 			conn.Close()
-			os.RemoveAll(m.dir)
+			m.removeDir()
 			return nil, &machine.StartupError{Backend: Name, Err: err}
 		}
 		defer state.Close()
 		monConn, monEnd, err := channelPair()
 		if err != nil {
 			conn.Close()
-			os.RemoveAll(m.dir)
+			m.removeDir()
 			return nil, &machine.StartupError{Backend: Name, Err: err}
 		}
 		defer monConn.Close() // needed only to resume
@@ -279,7 +281,7 @@ func (f *Factory) start(ctx context.Context, spec machine.Spec, assets *bootAsse
 	}
 	if err := startFromSpawner(m.cmd); err != nil {
 		conn.Close()
-		os.RemoveAll(m.dir)
+		m.removeDir()
 		return nil, &machine.StartupError{Backend: Name, Err: err}
 	}
 	go func() {
@@ -385,6 +387,28 @@ func (m *Machine) cutShort(ctx context.Context, set func(time.Time) error) (stop
 	return func() { close(done) }
 }
 
+// exitedWithin says whether QEMU has exited or exits within wait. A
+// QEMU that has exited is seen as such even with no wait (a select over
+// the exit and an expired timer would pick either at random: cutShort
+// ends a read when QEMU exits, and the deadline it sets is then the cause
+// of the read's error).
+func (m *Machine) exitedWithin(wait time.Duration) bool {
+	select {
+	case <-m.exited:
+		return true
+	default:
+	}
+	if wait <= 0 {
+		return false
+	}
+	select {
+	case <-m.exited:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
 // awaitAgent reads the agent's channel up to its readiness line, failing
 // when QEMU exits, the deadline passes or ctx ends.
 func (m *Machine) awaitAgent(ctx context.Context, conn net.Conn, deadline time.Time) error {
@@ -399,10 +423,8 @@ func (m *Machine) awaitAgent(ctx context.Context, conn net.Conn, deadline time.T
 			if errors.Is(err, io.EOF) {
 				wait = 2 * time.Second // QEMU's end closes as it exits
 			}
-			select {
-			case <-m.exited:
+			if m.exitedWithin(wait) {
 				return fmt.Errorf("QEMU exited before the guest was ready (%s)", m.cmd.ProcessState)
-			case <-time.After(wait):
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -879,10 +901,25 @@ func (m *Machine) kill() error {
 		}
 	}
 	m.uses.release()
-	if err := os.RemoveAll(m.dir); err != nil {
+	if err := m.removeDir(); err != nil {
 		return &machine.InfrastructureError{Op: "removing the machine directory", Err: err}
 	}
 	return nil
+}
+
+// machineDirPrefix names the machines' runtime directories in the
+// temporary directory; New removes those of owners that died without
+// closing their machines (machinedir.Sweep).
+const machineDirPrefix = "shellbox-qemu-vm-"
+
+// removeDir removes the runtime directory, then releases its lock.
+func (m *Machine) removeDir() error {
+	err := os.RemoveAll(m.dir)
+	if m.dirLock != nil {
+		m.dirLock.Close()
+		m.dirLock = nil
+	}
+	return err
 }
 
 // tailBuffer keeps the last bytes written to it.

@@ -43,10 +43,8 @@ func (m *Machine) pipelineQMP(ctx context.Context, conn net.Conn, deadline time.
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			wait = 0
 		}
-		select {
-		case <-m.exited:
+		if m.exitedWithin(wait) {
 			return fmt.Errorf("QEMU exited (%s) before %s", m.cmd.ProcessState, step)
-		case <-time.After(wait):
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("QEMU's monitor was not done %s within the startup timeout", step)
