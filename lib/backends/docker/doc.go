@@ -26,6 +26,15 @@
 // a factory started later on the same host removes those of dead owners.
 // Each container's tasks are bounded (Options.PidsLimit, DefaultPidsLimit).
 //
+// A container that dies under its machine (an OOM kill, a gVisor sandbox
+// ended by a fork bomb, a `docker kill` from outside) is noticed by the
+// factory's stop watch (stopwatch.go): the daemon's "die" events, and on
+// a local daemon the container's init process itself, since a wedged shim
+// can go on reporting a dead sandbox as running. Every exec still waiting
+// on that container is then cut, and calls fail with MachineTerminated
+// instead of waiting for streams the runtime may never end. A removal
+// that a dead runtime blocks ends the container's shim as a last resort.
+//
 // Images: a RegistryImage is pulled only when the daemon lacks it, with the
 // credentials of the Docker login configuration ($DOCKER_CONFIG/config.json
 // or ~/.docker/config.json, credential helpers included); a

@@ -141,6 +141,8 @@ type Factory struct {
 	removeTimeout time.Duration
 	// spareExecs is Config.SpareExecs resolved.
 	spareExecs int
+	// stops tells machines that their container died (stopwatch.go).
+	stops stopWatch
 }
 
 var _ machine.Factory = (*Factory)(nil)
@@ -194,6 +196,7 @@ func New(ctx context.Context, cfg Config) (*Factory, error) {
 		spares = 0
 	}
 	f := &Factory{backend: cfg.Backend, host: host, runtime: cfg.Runtime, pids: pids, owner: ownerID(), cli: cli, info: info, stopTimeout: 15 * time.Second, removeTimeout: removeTimeout, spareExecs: spares}
+	f.stops.cli = cli
 	if cfg.Runtime != "" {
 		rt, ok := info.Runtimes[cfg.Runtime]
 		if !ok {
@@ -374,11 +377,14 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 	resp := container.CreateResponse{ID: cid}
 	m := newMachine(f, resp.ID, name, spec)
 	m.gate = gate
+	// Watched before it starts, so its death cannot go unseen.
+	m.stopped = f.stops.add(resp.ID)
 	// The main process reads the lifeline on its stdin: attach before
 	// starting, as docker run does.
 	hj, err := f.cli.ContainerAttach(ctx, resp.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		f.removeQuietly(resp.ID)
+		f.stops.remove(resp.ID)
 		return nil, f.startupErr("attaching to the container", err)
 	}
 	m.life = newLifeline(hj)
@@ -389,6 +395,7 @@ func (f *Factory) createMachine(ctx context.Context, spec machine.Spec, adjust f
 		m.life.close()
 		first.raw.begin()
 		f.removeQuietly(resp.ID)
+		f.stops.remove(resp.ID)
 		return nil, f.startupErr("starting the container", err)
 	}
 	m.primary = first

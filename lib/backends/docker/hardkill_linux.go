@@ -54,6 +54,71 @@ func killContainerTasks(id string, pid int) int {
 	return killed
 }
 
+// killContainerShim SIGKILLs the containerd shim that serves container
+// id, when it runs on this host: the last resort for a container whose
+// runtime died under it (a gVisor sandbox ended by a fork bomb) while its
+// shim, never reaping it, still reports it running, so the daemon can
+// neither stop nor remove it. With its shim gone, containerd reports the
+// task's end and the daemon's removal completes. It reports whether a
+// shim was found and killed.
+func killContainerShim(id string) bool {
+	if len(id) < 12 || strings.ContainsAny(id, "/.") {
+		return false
+	}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid <= 1 {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err != nil || !isShimOf(strings.Split(strings.TrimRight(string(data), "\x00"), "\x00"), id) {
+			continue
+		}
+		return unix.Kill(pid, unix.SIGKILL) == nil
+	}
+	return false
+}
+
+// isShimOf says whether argv is a containerd shim's serving container id
+// (containerd-shim-runc-v2 -namespace moby -id <id> -address ...).
+func isShimOf(argv []string, id string) bool {
+	if len(argv) == 0 || !strings.HasPrefix(filepath.Base(argv[0]), "containerd-shim") {
+		return false
+	}
+	for i := 1; i+1 < len(argv); i++ {
+		if argv[i] == "-id" || argv[i] == "--id" {
+			return argv[i+1] == id
+		}
+	}
+	return false
+}
+
+// initIsOf says whether host process pid belongs to container id (its
+// cgroups name it): only then is its death the container's.
+func initIsOf(id string, pid int) bool { return containerCgroupDirs(id, pid) != nil }
+
+// initAlive says whether host process pid still runs (a zombie does not).
+func initAlive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return true
+	}
+	switch data[i+2] {
+	case 'Z', 'X', 'x':
+		return false
+	}
+	return true
+}
+
 // containerCgroupDirs are the cgroup directories of pid under
 // /sys/fs/cgroup (the pids controller's on cgroup v1, the unified one on
 // v2), or nil unless every path names container id.

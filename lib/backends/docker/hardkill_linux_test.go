@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"syscall"
 	"testing"
@@ -107,4 +108,72 @@ func TestCloseEndsAStuckSandbox(t *testing.T) {
 		t.Fatalf("the container is still there: %v", err)
 	}
 	t.Logf("closed in %v", took)
+}
+
+// TestKillContainerShim: the last resort of a removal that a dead runtime
+// blocks finds the shim of exactly the named container; once the shim is
+// gone the machine reports itself terminated and closes.
+func TestKillContainerShim(t *testing.T) {
+	for _, rt := range []string{"", "runsc"} {
+		t.Run("runtime="+rt, func(t *testing.T) {
+			ctx := context.Background()
+			f, err := New(ctx, Config{Runtime: rt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close(ctx)
+			if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}}); err != nil {
+				t.Fatal(err)
+			}
+			if killContainerShim(m.id[:12]) || killContainerShim("0000000000000000000000000000000000000000000000000000000000000000") {
+				t.Fatal("a shim was killed for an id it does not serve")
+			}
+			if !killContainerShim(m.id) {
+				t.Fatal("no shim found for a running container")
+			}
+			// containerd cleans up after a dead shim: it ends the task.
+			deadline := time.Now().Add(30 * time.Second)
+			for m.deadReason() == "" {
+				if time.Now().After(deadline) {
+					t.Fatal("the container still runs 30 s after its shim was killed")
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+			defer cancel()
+			start := time.Now()
+			if _, err := m.Run(rctx, machine.Command{Argv: []string{"true"}}); !errors.Is(err, machine.ErrTerminated) || time.Since(start) > 20*time.Second {
+				t.Fatalf("a run after the shim was killed: %v after %v", err, time.Since(start))
+			}
+			if err := m.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.cli.ContainerInspect(ctx, m.id); !isNotFound(err) {
+				t.Fatalf("the container is still there after Close: %v", err)
+			}
+		})
+	}
+}
+
+func TestIsShimOf(t *testing.T) {
+	id := "7522110403e1c384cffc385385e91cdecdda95400cf55597a1ea3e6803bca358"
+	for _, c := range []struct {
+		argv []string
+		want bool
+	}{
+		{[]string{"/usr/bin/containerd-shim-runc-v2", "-namespace", "moby", "-id", id, "-address", "/run/c.sock"}, true},
+		{[]string{"/usr/bin/containerd-shim-runc-v2", "-namespace", "moby", "-id", id[:12]}, false},
+		{[]string{"/usr/bin/containerd-shim-runc-v2", "-namespace", "moby", "-id"}, false},
+		{[]string{"/bin/sleep", "-id", id}, false},
+		{[]string{"containerd-shim", "-id", id + "0"}, false},
+		{nil, false},
+	} {
+		if got := isShimOf(c.argv, id); got != c.want {
+			t.Errorf("isShimOf(%q) = %v", c.argv, got)
+		}
+	}
 }

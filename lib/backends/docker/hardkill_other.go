@@ -9,4 +9,10 @@ func (f *Factory) initPID(context.Context, string) int { return 0 }
 
 func killContainerTasks(string, int) int { return 0 }
 
+func killContainerShim(string) bool { return false }
+
 func taskLimitExhausted(string) bool { return false }
+
+func initIsOf(string, int) bool { return false }
+
+func initAlive(int) bool { return true }

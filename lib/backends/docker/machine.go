@@ -51,6 +51,8 @@ type Machine struct {
 
 	// life is the container's main stdin (see primaryScript).
 	life *lifeline
+	// stopped is closed when the container dies (stopwatch.go).
+	stopped <-chan struct{}
 	// primary is the main process waiting for the machine's first
 	// command, until a Run takes it.
 	primaryMu sync.Mutex
@@ -182,7 +184,32 @@ func (m *Machine) check() error {
 	if m.isClosed() {
 		return machine.ErrClosed
 	}
+	if m.hasStopped() {
+		return m.stoppedErr()
+	}
 	return nil
+}
+
+// hasStopped says whether the daemon reported the container's death.
+func (m *Machine) hasStopped() bool {
+	select {
+	case <-m.stopped:
+		return true
+	default:
+		return false
+	}
+}
+
+// stoppedErr is the error of a call on a machine whose container died.
+func (m *Machine) stoppedErr() error {
+	reason := m.deadReason()
+	if reason == "" {
+		reason = m.f.stops.reason(m.id)
+	}
+	if reason == "" {
+		reason = fmt.Sprintf("container %s stopped", m.name)
+	}
+	return &machine.TerminatedError{Reason: reason}
 }
 
 // Close removes the container and everything created for it (anonymous
@@ -221,6 +248,7 @@ func (m *Machine) Close(ctx context.Context) error {
 		return &machine.InfrastructureError{Op: "removing container " + m.name, Err: err}
 	}
 	m.removeGate()
+	m.f.stops.remove(m.id)
 	m.mu.Lock()
 	m.removed = true
 	m.mu.Unlock()
@@ -246,7 +274,11 @@ func (f *Factory) removeContainer(ctx context.Context, id string) error {
 		case err == nil || isNotFound(err) || ctx.Err() != nil:
 			return err
 		case errors.Is(err, context.DeadlineExceeded):
-			killContainerTasks(id, pid)
+			// Still stuck with no task left to kill: the shim holds a
+			// runtime that died under it.
+			if killContainerTasks(id, pid) == 0 {
+				killContainerShim(id)
+			}
 		case !cerrdefs.IsConflict(err):
 			return err
 		}
@@ -289,6 +321,16 @@ func (m *Machine) opErr(ctx context.Context, what string, err error) error {
 	}
 	if term := m.terminated(err); term != nil {
 		return term
+	}
+	// The daemon refuses an exec into a container that is dying with a
+	// plain server error: wait a moment for the news of its death.
+	select {
+	case <-m.stopped:
+		return m.stoppedErr()
+	case <-time.After(stoppedGrace):
+	}
+	if reason := m.deadReason(); reason != "" {
+		return &machine.TerminatedError{Reason: reason}
 	}
 	return fmt.Errorf("docker: %s: %w", what, err)
 }
@@ -432,7 +474,29 @@ func (m *Machine) startExecDeferred(ctx context.Context, opts container.ExecOpti
 	if err != nil {
 		return nil, m.opErr(ctx, "starting exec", err)
 	}
-	return newRawExec(created.ID, hj, nonce, stdout, stderrLimit), nil
+	ex := newRawExec(created.ID, hj, nonce, stdout, stderrLimit)
+	go ex.hangUpWhenStopped(m.stopped)
+	return ex, nil
+}
+
+// stoppedGrace is how long an exec's stream may still end by itself after
+// its container died, before it is cut.
+const stoppedGrace = time.Second
+
+// hangUpWhenStopped cuts the exec's stream when its container dies: a
+// runtime may never end it (runsc after its sandbox died), and whoever
+// waits on it then sees the end and asks why (see conclude).
+func (ex *rawExec) hangUpWhenStopped(stopped <-chan struct{}) {
+	select {
+	case <-ex.done:
+		return
+	case <-stopped:
+	}
+	select {
+	case <-ex.done:
+	case <-time.After(stoppedGrace):
+		ex.closeConn()
+	}
 }
 
 // newRawExec demultiplexes an attached stream once begin is called. id is
@@ -567,6 +631,9 @@ func (m *Machine) rootExec(ctx context.Context, script string, args []string, st
 		return 0, nil, m.opErr(ctx, "reading exec output", ex.err)
 	}
 	code, ok := parser.markerStatus()
+	if (!parser.done || !ok) && m.hasStopped() {
+		return 0, nil, m.stoppedErr()
+	}
 	if !parser.done || !ok {
 		insp, err := m.waitExit(ctx, ex.id, 30*time.Second)
 		if err != nil {

@@ -374,7 +374,7 @@ func (m *Machine) run(ctx context.Context, cmd machine.Command, useStandby bool)
 	}
 	select {
 	case <-e.raw.done:
-		if fromStandby && !e.parser.framed && !e.parser.done && !e.parser.rawMode && !m.isClosed() {
+		if fromStandby && !e.parser.framed && !e.parser.done && !e.parser.rawMode && !m.isClosed() && !m.hasStopped() {
 			// The standby died before it took the command: start afresh.
 			e.raw.closeConnAndWait()
 			e.freeOutput()
@@ -443,6 +443,9 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 	// started, the wrapper was killed, or the container went away.
 	if m.isClosed() {
 		return 0, nil, machine.ErrClosed
+	}
+	if m.hasStopped() {
+		return 0, nil, m.stoppedErr()
 	}
 	if e.raw.id == "" {
 		// The container's main process ended: so did the container.

@@ -98,9 +98,18 @@ func ForkBomb(t *testing.T, f *docker.Factory, limit int, sandboxEnds bool) {
 	n, err := tasks(f, m)
 	switch {
 	case err != nil && sandboxEnds && strings.Contains(err.Error(), "is not running"):
-		// The bomb ended the gVisor sandbox after the command returned;
-		// the machine must still close cleanly (below).
+		// The bomb ended the gVisor sandbox after the command returned:
+		// the next command (with no timeout of its own) reports the
+		// machine terminated instead of waiting on an exec the dead
+		// sandbox never ends, and the machine closes cleanly (below).
 		t.Logf("the background fork bomb ended the sandbox: %v", err)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		start := time.Now()
+		_, err := m.Run(ctx, machine.Command{Argv: []string{"true"}})
+		cancel()
+		if !errors.Is(err, machine.ErrTerminated) || time.Since(start) > 20*time.Second {
+			t.Fatalf("a run after the sandbox ended: %v after %v", err, time.Since(start))
+		}
 	case err != nil || n > limit+2*(docker.DefaultSpareExecs+1):
 		t.Fatalf("%d tasks in the container (%v)", n, err)
 	default:
@@ -293,4 +302,76 @@ func LongCommand(t *testing.T, f *docker.Factory) {
 		t.Fatalf("long command with a timeout: %+v %v after %v", r.Reason, err, time.Since(start))
 	}
 	wantOut(t, Sh(t, m, "echo ok"), 0, "ok\n", "")
+}
+
+// ContainerDies: when a machine's container dies under it (its init
+// killed from the host, as a fork bomb can end a gVisor sandbox, or a
+// `docker kill` from outside), a command waiting on it, the next command
+// and a transfer end with MachineTerminated within seconds, none hangs,
+// and the machine closes. Some runtimes never end the streams of execs
+// whose container died (runsc), so the backend must notice the death
+// itself.
+func ContainerDies(t *testing.T, f *docker.Factory) {
+	for _, how := range []string{"init-killed", "docker-kill"} {
+		t.Run(how, func(t *testing.T) {
+			ctx := context.Background()
+			m := NewMachine(t, f, nil)
+			// Later commands run in the spare execs started meanwhile.
+			Sh(t, m, "true")
+			wantOut(t, Sh(t, m, "echo ready"), 0, "ready\n", "")
+			running := make(chan error, 1)
+			go func() {
+				_, err := m.Run(ctx, machine.Command{Argv: []string{"sleep", "1000"}, OutputLimit: 100})
+				running <- err
+			}()
+			time.Sleep(time.Second)
+			switch how {
+			case "init-killed":
+				insp, err := f.Client().ContainerInspect(ctx, m.ContainerID())
+				if err != nil || insp.State == nil || insp.State.Pid <= 0 {
+					t.Fatalf("the container's init: %v", err)
+				}
+				if err := syscall.Kill(insp.State.Pid, syscall.SIGKILL); err != nil {
+					t.Fatal(err)
+				}
+			case "docker-kill":
+				if err := f.Client().ContainerKill(ctx, m.ContainerID(), "KILL"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			start := time.Now()
+			select {
+			case err := <-running:
+				if !errors.Is(err, machine.ErrTerminated) {
+					t.Fatalf("the command running as the container died: %v", err)
+				}
+				t.Logf("the running command ended after %v: %v", time.Since(start), err)
+			case <-time.After(60 * time.Second):
+				t.Fatal("the command running as the container died still waits after 60 s")
+			}
+			for _, op := range []struct {
+				name string
+				do   func(context.Context) error
+			}{
+				{"run", func(ctx context.Context) error {
+					_, err := m.Run(ctx, machine.Command{Argv: []string{"true"}})
+					return err
+				}},
+				{"download", func(ctx context.Context) error {
+					return m.Download(ctx, "/etc/hostname", filepath.Join(t.TempDir(), "h"), machine.DownloadOptions{})
+				}},
+			} {
+				octx, cancel := context.WithTimeout(ctx, 60*time.Second)
+				start := time.Now()
+				err := op.do(octx)
+				cancel()
+				if !errors.Is(err, machine.ErrTerminated) || time.Since(start) > 20*time.Second {
+					t.Fatalf("%s after the container died: %v after %v", op.name, err, time.Since(start))
+				}
+			}
+			if err := m.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }

@@ -30,3 +30,5 @@ func TestStopBeforeFirstCommand(t *testing.T) {
 }
 
 func TestLongCommand(t *testing.T) { t.Parallel(); dockertest.LongCommand(t, factory) }
+
+func TestContainerDies(t *testing.T) { t.Parallel(); dockertest.ContainerDies(t, factory) }
