@@ -13,7 +13,8 @@ import (
 func (cn *conn) quiet() bool {
 	sc, ok := cn.c.(syscall.Conn)
 	if !ok {
-		return true
+		q, ok := cn.c.(Quieter)
+		return ok && q.Quiet()
 	}
 	raw, err := sc.SyscallConn()
 	if err != nil {

@@ -368,3 +368,61 @@ func TestKeptConnectionClosedByHelperIsSkipped(t *testing.T) {
 		t.Fatalf("accepted %d connections, want 2", n)
 	}
 }
+
+// opaqueConn hides the socket under a connection, as a stream multiplexed
+// over a virtual machine's channel is not a socket of this process: a
+// dialer client then asks the connection itself (Quieter).
+type opaqueConn struct{ c net.Conn }
+
+func (o opaqueConn) Read(b []byte) (int, error)         { return o.c.Read(b) }
+func (o opaqueConn) Write(b []byte) (int, error)        { return o.c.Write(b) }
+func (o opaqueConn) Close() error                       { return o.c.Close() }
+func (o opaqueConn) LocalAddr() net.Addr                { return o.c.LocalAddr() }
+func (o opaqueConn) RemoteAddr() net.Addr               { return o.c.RemoteAddr() }
+func (o opaqueConn) SetDeadline(t time.Time) error      { return o.c.SetDeadline(t) }
+func (o opaqueConn) SetReadDeadline(t time.Time) error  { return o.c.SetReadDeadline(t) }
+func (o opaqueConn) SetWriteDeadline(t time.Time) error { return o.c.SetWriteDeadline(t) }
+
+// Quiet peeks at the socket underneath.
+func (o opaqueConn) Quiet() bool { return (&conn{c: o.c}).quiet() }
+
+// TestDialerClientKeepsConnections: a dialer client (the QEMU backend's,
+// over guest channel streams) carries successive operations on one
+// connection, and one the server closed meanwhile is not used again: the
+// next operation opens another and works.
+func TestDialerClientKeepsConnections(t *testing.T) {
+	_, cl := hostServer(t)
+	sock := cl.Addr().String()
+	c := NewDialerClient(func() (net.Conn, error) {
+		uc, err := net.Dial("unix", sock)
+		if err != nil {
+			return nil, err
+		}
+		return opaqueConn{uc}, nil
+	})
+	defer c.Close()
+	ctx := execCtx(t)
+	for i := range 10 {
+		res, err := c.Exec(ctx, shReq(fmt.Sprintf("echo %d", i)), nil)
+		if err != nil || string(res.Stdout) != fmt.Sprintf("%d\n", i) {
+			t.Fatalf("exec %d: %+v %v", i, res, err)
+		}
+	}
+	if n := cl.accepted.Load(); n != 1 {
+		t.Fatalf("10 successive operations used %d connections, want 1", n)
+	}
+	// The server's end goes away while the connection is kept.
+	cl.mu.Lock()
+	for _, tc := range cl.conns {
+		tc.Close()
+	}
+	cl.mu.Unlock()
+	waitFor(t, "the server closed its end", func() bool { return cl.open() == 0 })
+	res, err := c.Exec(ctx, shReq("echo again"), nil)
+	if err != nil || string(res.Stdout) != "again\n" {
+		t.Fatalf("exec after the kept connection was closed: %+v %v", res, err)
+	}
+	if n := cl.accepted.Load(); n != 2 {
+		t.Fatalf("accepted %d connections, want 2", n)
+	}
+}

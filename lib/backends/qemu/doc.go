@@ -9,7 +9,9 @@
 // exported from the daemon, PreparedImage, or a staged QemuBundle) become ext4 disks staged once per manifest digest and
 // size (mkfs.ext4 -d), attached copy-on-write so machines never change
 // them. The host talks to the agent with lib/execd's protocol over one
-// virtio-serial port, one yamux stream per operation (guest/channel).
+// virtio-serial port, one yamux stream per operation in flight
+// (guest/channel); a stream whose operation ended cleanly is kept for the
+// next one (execd.Client), so successive commands open none.
 //
 // The first create of a configuration boots a template and saves its
 // state by migration to a file; every create then restores that state

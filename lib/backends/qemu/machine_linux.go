@@ -886,6 +886,9 @@ func (m *Machine) Close(ctx context.Context) error {
 // kill stops QEMU, releases the channel and removes the runtime directory.
 func (m *Machine) kill() error {
 	m.closeEgress()
+	if m.client != nil {
+		m.client.Close()
+	}
 	if m.session != nil {
 		m.session.Close()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,6 +54,20 @@ func TestMachine(t *testing.T) {
 		r = run(t, m, machine.Command{Argv: []string{"no-such-program"}})
 		if code(r) != 127 {
 			t.Fatalf("missing program: %d %q", code(r), r.Stderr)
+		}
+	})
+
+	t.Run("successive commands share a kept stream", func(t *testing.T) {
+		// Each command would otherwise open a stream and close it: frames
+		// each way that the guest takes interrupts for.
+		before := m.streams.opened.Load()
+		for i := range 20 {
+			if r := run(t, m, sh(fmt.Sprintf("echo %d", i))); string(r.Stdout) != fmt.Sprintf("%d\n", i) {
+				t.Fatalf("command %d: %q %q", i, r.Stdout, r.Stderr)
+			}
+		}
+		if n := m.streams.opened.Load() - before; n > 1 {
+			t.Fatalf("20 successive commands opened %d streams, want at most 1", n)
 		}
 	})
 

@@ -272,7 +272,9 @@ func (m *Machine) warmUp(ctx context.Context) error {
 			}
 		}
 	}
-	// The commands' streams left a spare open (streamPool): close it.
+	// The commands left their streams open for reuse (execd.Client) and
+	// a spare (streamPool): close them all.
+	m.client.Close()
 	m.streams.stop()
 	return m.quiesce(ctx)
 }

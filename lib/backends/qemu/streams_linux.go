@@ -1,8 +1,11 @@
 package qemu
 
 import (
+	"errors"
 	"net"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/yamux"
 )
@@ -21,6 +24,8 @@ type streamPool struct {
 
 	mu      sync.Mutex
 	stopped bool // no spare is opened any more (a template about to be saved)
+
+	opened atomic.Int64 // streams opened so far (tests count them)
 }
 
 func newStreamPool(s *yamux.Session) *streamPool {
@@ -38,6 +43,7 @@ func (p *streamPool) open() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.opened.Add(1)
 	return &pooledStream{Stream: s, pool: p}, nil
 }
 
@@ -65,6 +71,7 @@ func (p *streamPool) refill() {
 	if err != nil {
 		return
 	}
+	p.opened.Add(1)
 	select {
 	case p.spare <- s:
 	default:
@@ -83,4 +90,22 @@ func (c *pooledStream) Close() error {
 	err := c.Stream.Close()
 	c.once.Do(func() { go c.pool.refill() })
 	return err
+}
+
+// Quiet says whether the guest's end of a stream kept between operations
+// (execd.Client) is open and sent nothing since: yamux's Read reports a
+// closed or reset stream, then buffered data, before it looks at the
+// deadline, so a read whose deadline has passed times out only on a quiet
+// stream. A byte it reads is lost, but such a stream is not kept anyway.
+func (c *pooledStream) Quiet() bool {
+	if c.SetReadDeadline(time.Unix(1, 0)) != nil {
+		return false
+	}
+	var b [1]byte
+	n, err := c.Read(b[:])
+	var ne net.Error
+	if n != 0 || !errors.As(err, &ne) || !ne.Timeout() {
+		return false
+	}
+	return c.SetReadDeadline(time.Time{}) == nil
 }
