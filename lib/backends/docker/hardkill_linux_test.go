@@ -17,60 +17,48 @@ import (
 // is not the named container's (a host process, or a PID given with
 // another container's id).
 func TestKillContainerTasks(t *testing.T) {
-	for _, rt := range []string{"", "runsc"} {
-		t.Run("runtime="+rt, func(t *testing.T) {
-			ctx := context.Background()
-			f, err := New(ctx, Config{Runtime: rt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dm := m
-			defer dm.Close(ctx)
-			if _, err := dm.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "sleep 1000 >/dev/null 2>&1 &"}}); err != nil {
-				t.Fatal(err)
-			}
-			pid := f.initPID(ctx, dm.id)
-			if pid <= 0 {
-				t.Fatalf("no init PID for a running container: %d", pid)
-			}
+	eachRuntime(t, func(t *testing.T, f *Factory, m *Machine) {
+		ctx := context.Background()
+		if _, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "sleep 1000 >/dev/null 2>&1 &"}}); err != nil {
+			t.Fatal(err)
+		}
+		pid := f.initPID(ctx, m.id)
+		if pid <= 0 {
+			t.Fatalf("no init PID for a running container: %d", pid)
+		}
 
-			other := "0000000000000000000000000000000000000000000000000000000000000000"
-			if n := killContainerTasks(other, pid); n != 0 {
-				t.Fatalf("the container's init was signalled under another id (%d)", n)
+		other := "0000000000000000000000000000000000000000000000000000000000000000"
+		if n := killContainerTasks(other, pid); n != 0 {
+			t.Fatalf("the container's init was signalled under another id (%d)", n)
+		}
+		if reason := m.deadReason(); reason != "" {
+			t.Fatalf("the container stopped: %s", reason)
+		}
+		// A PID that is not the container's (reused, or wrong) is
+		// never signalled; the container's own cgroup still finds
+		// its tasks.
+		host := exec.Command("sleep", "1000")
+		if err := host.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer host.Process.Kill()
+		if n := killContainerTasks(m.id, host.Process.Pid); n == 0 {
+			t.Fatal("nothing was signalled")
+		}
+		if err := host.Process.Signal(syscall.Signal(0)); err != nil {
+			t.Fatalf("the host process was signalled: %v", err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for m.deadReason() == "" {
+			if time.Now().After(deadline) {
+				t.Fatal("the container still runs 30 s after its tasks were killed")
 			}
-			if reason := dm.deadReason(); reason != "" {
-				t.Fatalf("the container stopped: %s", reason)
-			}
-			// A PID that is not the container's (reused, or wrong) is
-			// never signalled; the container's own cgroup still finds
-			// its tasks.
-			host := exec.Command("sleep", "1000")
-			if err := host.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer host.Process.Kill()
-			if n := killContainerTasks(dm.id, host.Process.Pid); n == 0 {
-				t.Fatal("nothing was signalled")
-			}
-			if err := host.Process.Signal(syscall.Signal(0)); err != nil {
-				t.Fatalf("the host process was signalled: %v", err)
-			}
-			deadline := time.Now().Add(30 * time.Second)
-			for dm.deadReason() == "" {
-				if time.Now().After(deadline) {
-					t.Fatal("the container still runs 30 s after its tasks were killed")
-				}
-				time.Sleep(200 * time.Millisecond)
-			}
-			if err := dm.Close(ctx); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if err := m.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestCloseEndsAStuckSandbox: a gVisor sandbox that cannot answer the
@@ -114,49 +102,38 @@ func TestCloseEndsAStuckSandbox(t *testing.T) {
 // blocks finds the shim of exactly the named container; once the shim is
 // gone the machine reports itself terminated and closes.
 func TestKillContainerShim(t *testing.T) {
-	for _, rt := range []string{"", "runsc"} {
-		t.Run("runtime="+rt, func(t *testing.T) {
-			ctx := context.Background()
-			f, err := New(ctx, Config{Runtime: rt})
-			if err != nil {
-				t.Fatal(err)
+	eachRuntime(t, func(t *testing.T, f *Factory, m *Machine) {
+		ctx := context.Background()
+		if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}}); err != nil {
+			t.Fatal(err)
+		}
+		if killContainerShim(m.id[:12]) || killContainerShim("0000000000000000000000000000000000000000000000000000000000000000") {
+			t.Fatal("a shim was killed for an id it does not serve")
+		}
+		if !killContainerShim(m.id) {
+			t.Fatal("no shim found for a running container")
+		}
+		// containerd cleans up after a dead shim: it ends the task.
+		deadline := time.Now().Add(30 * time.Second)
+		for m.deadReason() == "" {
+			if time.Now().After(deadline) {
+				t.Fatal("the container still runs 30 s after its shim was killed")
 			}
-			m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close(ctx)
-			if _, err := m.Run(ctx, machine.Command{Argv: []string{"true"}}); err != nil {
-				t.Fatal(err)
-			}
-			if killContainerShim(m.id[:12]) || killContainerShim("0000000000000000000000000000000000000000000000000000000000000000") {
-				t.Fatal("a shim was killed for an id it does not serve")
-			}
-			if !killContainerShim(m.id) {
-				t.Fatal("no shim found for a running container")
-			}
-			// containerd cleans up after a dead shim: it ends the task.
-			deadline := time.Now().Add(30 * time.Second)
-			for m.deadReason() == "" {
-				if time.Now().After(deadline) {
-					t.Fatal("the container still runs 30 s after its shim was killed")
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
-			rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-			defer cancel()
-			start := time.Now()
-			if _, err := m.Run(rctx, machine.Command{Argv: []string{"true"}}); !errors.Is(err, machine.ErrTerminated) || time.Since(start) > 20*time.Second {
-				t.Fatalf("a run after the shim was killed: %v after %v", err, time.Since(start))
-			}
-			if err := m.Close(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.cli.ContainerInspect(ctx, m.id); !isNotFound(err) {
-				t.Fatalf("the container is still there after Close: %v", err)
-			}
-		})
-	}
+			time.Sleep(100 * time.Millisecond)
+		}
+		rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		defer cancel()
+		start := time.Now()
+		if _, err := m.Run(rctx, machine.Command{Argv: []string{"true"}}); !errors.Is(err, machine.ErrTerminated) || time.Since(start) > 20*time.Second {
+			t.Fatalf("a run after the shim was killed: %v after %v", err, time.Since(start))
+		}
+		if err := m.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.cli.ContainerInspect(ctx, m.id); !isNotFound(err) {
+			t.Fatalf("the container is still there after Close: %v", err)
+		}
+	})
 }
 
 func TestIsShimOf(t *testing.T) {

@@ -480,6 +480,12 @@ func (m *Machine) conclude(ctx context.Context, cmd machine.Command, e *executio
 		if strings.Contains(msg, "unable to find user") || strings.Contains(msg, "no matching entries in passwd") {
 			return 0, nil, m.f.unsupported("user", fmt.Sprintf("user %q: %s", cmd.User, msg))
 		}
+		// The wrapper never reported the command's group: the exec could
+		// not start, or it died with a container the daemon does not
+		// know dead yet (runc refuses to enter a dying container).
+		if err := m.aliveAfterSignal(ctx); err != nil {
+			return 0, nil, err
+		}
 		// The daemon could not start the exec (e.g. a missing cwd): report
 		// it as the docker CLI does, with its message on stderr.
 		if msg != "" {

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/shellbox/shellbox/lib/machine"
 )
 
 // TestUploadStreamErrorReachesHTTP: an error of the tar writer (archive/tar's
@@ -51,30 +49,19 @@ func TestUploadStreamErrorReachesHTTP(t *testing.T) {
 // upload returns the producer's error; it used to wait for more input
 // forever.
 func TestExecUploadProducerErrorEnds(t *testing.T) {
-	for _, rt := range []string{"", "runsc"} {
-		t.Run("runtime="+rt, func(t *testing.T) {
-			ctx := context.Background()
-			f, err := New(ctx, Config{Runtime: rt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close(ctx)
-			src := filepath.Join(t.TempDir(), "f")
-			if err := os.WriteFile(src, []byte("x"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-			defer cancel()
-			start := time.Now()
-			err = m.uploadExec(cctx, src, "/tmp", "a\x00b")
-			if err == nil || cctx.Err() != nil {
-				t.Fatalf("after %v: %v", time.Since(start), err)
-			}
-			t.Logf("%v: %v", time.Since(start), err)
-		})
-	}
+	eachRuntime(t, func(t *testing.T, _ *Factory, m *Machine) {
+		ctx := context.Background()
+		src := filepath.Join(t.TempDir(), "f")
+		if err := os.WriteFile(src, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		defer cancel()
+		start := time.Now()
+		err := m.uploadExec(cctx, src, "/tmp", "a\x00b")
+		if err == nil || cctx.Err() != nil {
+			t.Fatalf("after %v: %v", time.Since(start), err)
+		}
+		t.Logf("%v: %v", time.Since(start), err)
+	})
 }
