@@ -26,3 +26,16 @@ func eachRuntime(t *testing.T, test func(t *testing.T, f *Factory, m *Machine)) 
 		})
 	}
 }
+
+func TestCannotFork(t *testing.T) {
+	for in, want := range map[string]bool{
+		"shellbox-root: line 1: can't fork: Resource temporarily unavailable": true,
+		"sh: fork: Resource temporarily unavailable":                          true,
+		"kill: (12) - No such process":                                        false,
+		"":                                                                    false,
+	} {
+		if got := cannotFork([]byte(in)); got != want {
+			t.Errorf("cannotFork(%q) = %v", in, got)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -584,7 +585,8 @@ func (m *Machine) stopExecution(ctx context.Context, e *execution) error {
 
 // stopGroup kills a process group as root and confirms it is gone. An
 // exec the runtime could not start (exit 125-127: e.g. no task left under
-// the container's limit while the group still forks) is retried until ctx
+// the container's limit while the group still forks), or whose shell
+// could not fork the probe for the same reason, is retried until ctx
 // ends.
 func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
 	// A sandbox that dies meanwhile (gVisor's ends when it reaches its
@@ -629,7 +631,7 @@ func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
 		if code == 0 {
 			return nil
 		}
-		if code < 125 || code > 127 || ctx.Err() != nil {
+		if (code < 125 || code > 127) && !cannotFork(stderr) || ctx.Err() != nil {
 			return fmt.Errorf("process group %d still has live members (probe exit %d): %s", pgid, code, strings.TrimSpace(string(stderr)))
 		}
 		m.life.kill(pgid)
@@ -639,4 +641,10 @@ func (m *Machine) stopGroup(ctx context.Context, pgid int) error {
 		}
 		delay = min(2*delay, time.Second)
 	}
+}
+
+// cannotFork says whether a root exec's stderr is a shell's report that
+// it could not fork (the container's task limit was full).
+func cannotFork(stderr []byte) bool {
+	return bytes.Contains(stderr, []byte("can't fork")) || bytes.Contains(stderr, []byte("Resource temporarily unavailable"))
 }
