@@ -69,6 +69,13 @@ func killContainerShim(id string) bool {
 	if err != nil {
 		return false
 	}
+	// A container's processes are visible here too, and a guest may name
+	// one like a shim: only a process of our own PID namespace (the
+	// daemon's, where shims run) is taken for one.
+	ours, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return false
+	}
 	for _, p := range procs {
 		pid, err := strconv.Atoi(p.Name())
 		if err != nil || pid <= 1 {
@@ -76,6 +83,9 @@ func killContainerShim(id string) bool {
 		}
 		data, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
 		if err != nil || !isShimOf(strings.Split(strings.TrimRight(string(data), "\x00"), "\x00"), id) {
+			continue
+		}
+		if ns, err := os.Readlink(filepath.Join("/proc", p.Name(), "ns/pid")); err != nil || ns != ours {
 			continue
 		}
 		return unix.Kill(pid, unix.SIGKILL) == nil

@@ -3,7 +3,10 @@ package docker
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -152,5 +155,70 @@ func TestIsShimOf(t *testing.T) {
 		if got := isShimOf(c.argv, id); got != c.want {
 			t.Errorf("isShimOf(%q) = %v", c.argv, got)
 		}
+	}
+}
+
+// TestGuestPosingAsShimIsNotKilled (an attack): a container's processes
+// are visible in the host's /proc, so a guest can run one whose command
+// line is a shim's for any container id. The last resort of a blocked
+// removal must never take it for a shim: it would signal a guest process
+// in place of the shim (or none at all).
+func TestGuestPosingAsShimIsNotKilled(t *testing.T) {
+	ctx := context.Background()
+	f, err := New(ctx, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.CreateMachine(ctx, machine.Spec{Source: machine.DockerImage{Reference: "shellbox-test/busybox:latest"}, Network: machine.NetworkDeny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(ctx)
+	// A static program that only waits, named as containerd's shim.
+	src := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":  "module fakeshim\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Hour) }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "containerd-shim-runc-v2")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the fake shim: %v: %s", err, out)
+	}
+	if err := m.Upload(ctx, bin, "/tmp/containerd-shim-runc-v2"); err != nil {
+		t.Fatal(err)
+	}
+	target := "1111111111111111111111111111111111111111111111111111111111111111"
+	r, err := m.Run(ctx, machine.Command{Argv: []string{"sh", "-c", "/tmp/containerd-shim-runc-v2 -namespace moby -id " + target + " >/dev/null 2>&1 & echo $!"}})
+	if err != nil || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("starting the fake shim: %+v %v", r, err)
+	}
+	pid := strings.TrimSpace(string(r.Stdout))
+	// The host sees it with the shim's command line.
+	seen := false
+	for deadline := time.Now().Add(10 * time.Second); !seen && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		procs, _ := os.ReadDir("/proc")
+		for _, p := range procs {
+			data, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+			if err == nil && isShimOf(strings.Split(strings.TrimRight(string(data), "\x00"), "\x00"), target) {
+				seen = true
+			}
+		}
+	}
+	if !seen {
+		t.Fatal("the fake shim never appeared in the host's /proc")
+	}
+	if killContainerShim(target) {
+		t.Fatal("a guest process posing as a shim was killed")
+	}
+	r, err = m.Run(ctx, machine.Command{Argv: []string{"kill", "-0", pid}})
+	if err != nil || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("the fake shim (pid %s in the guest) is gone: %+v %v", pid, r, err)
 	}
 }

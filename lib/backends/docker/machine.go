@@ -631,10 +631,10 @@ func (m *Machine) rootExec(ctx context.Context, script string, args []string, st
 		return 0, nil, m.opErr(ctx, "reading exec output", ex.err)
 	}
 	code, ok := parser.markerStatus()
-	if (!parser.done || !ok) && m.hasStopped() {
-		return 0, nil, m.stoppedErr()
-	}
 	if !parser.done || !ok {
+		if m.hasStopped() {
+			return 0, nil, m.stoppedErr()
+		}
 		insp, err := m.waitExit(ctx, ex.id, 30*time.Second)
 		if err != nil {
 			return 0, nil, m.opErr(ctx, "inspecting exec", err)
